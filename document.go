@@ -1,0 +1,58 @@
+package graphrag
+
+import "time"
+
+// Document is one ingested unit: a file, or one row of a JSONL corpus.
+type Document struct {
+	// ID is stable across ingests: the absolute, cleaned path for a file,
+	// the row's own id for a JSONL corpus row.
+	ID string
+	// Path is where the document came from (a file path; for a JSONL row, the
+	// corpus file's path).
+	Path string
+	// Title is a human title: the row's title, or the file's base name.
+	Title string
+	// Type is the lower-case file type without a dot ("pdf", "md", "go"),
+	// "jsonl" for corpus rows.
+	Type string
+	// Hash is the hex SHA-256 of the content; it drives incremental ingest.
+	Hash    string
+	Size    int64
+	ModTime time.Time
+	// Metadata holds small extra facts (e.g. "source" of a corpus row).
+	Metadata map[string]string
+}
+
+// Chunk is a retrievable piece of a document.
+type Chunk struct {
+	// ID is DocID + "#" + Ordinal, see ChunkID.
+	ID      string
+	DocID   string
+	Ordinal int
+	Text    string
+	// Embedding is nil when no embedder is configured.
+	Embedding []float32
+}
+
+// Record is a document with all of its chunks. Stores write a record
+// atomically: either the whole document with every chunk is there, or none of it.
+type Record struct {
+	Doc    Document
+	Chunks []Chunk
+}
+
+// DocState is what incremental ingest needs to know of a stored document.
+type DocState struct {
+	ID   string
+	Path string
+	Hash string
+}
+
+// StoreStats summarises a store.
+type StoreStats struct {
+	Documents int
+	Chunks    int
+	// Embedder is the name of the embedder that built the store, "" for none.
+	Embedder  string
+	Dimension int
+}
