@@ -1,5 +1,17 @@
 package graphrag
 
+// Usage counts language-model work. Deterministic deciders leave it zero.
+type Usage struct {
+	Calls            int
+	PromptTokens     int
+	CompletionTokens int
+}
+
+// Add returns the sum of u and v.
+func (u Usage) Add(v Usage) Usage {
+	return Usage{u.Calls + v.Calls, u.PromptTokens + v.PromptTokens, u.CompletionTokens + v.CompletionTokens}
+}
+
 // Fact is a statement taken from one hit, the unit an answer is written from.
 type Fact struct {
 	Text string
@@ -15,6 +27,7 @@ type Grading struct {
 	Facts    []Fact
 	By       string
 	Reason   string
+	Usage    Usage
 }
 
 // WriteRequest is everything a writer may use to answer.
@@ -31,4 +44,5 @@ type Judgement struct {
 	Verdict Verdict
 	Reason  string
 	By      string
+	Usage   Usage
 }

@@ -76,6 +76,7 @@ type Plan struct {
 	// By names the decider: "rules", "learned", "probe", "llm", ...
 	By     string
 	Reason string
+	Usage  Usage
 }
 
 // Citation ties a part of an answer to a hit.
@@ -99,7 +100,8 @@ type Answer struct {
 	// Abstained is true for "No relevant information found" answers.
 	Abstained bool
 	// By names the writer: "extractive", "llm", ...
-	By string
+	By    string
+	Usage Usage
 }
 
 // Verdict is validate's judgement of an answer.
