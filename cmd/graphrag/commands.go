@@ -1,0 +1,8 @@
+package main
+
+import "github.com/spf13/cobra"
+
+// commands lists graphrag's subcommands in the order help shows them.
+func (a *app) commands() []*cobra.Command {
+	return []*cobra.Command{}
+}
