@@ -1,0 +1,21 @@
+// Package datasets embeds graphrag's bundled eval data, so that
+// `graphrag eval` runs without a checkout. README.md in this directory
+// gives each file's source and licence; the LICENSE files sit beside them.
+package datasets
+
+import "embed"
+
+// FS holds every bundled data file, at the root of the file system.
+//
+//go:embed *.jsonl *.jsonl.gz README.md LICENSE-*.txt
+var FS embed.FS
+
+// Names of the bundled files in FS.
+const (
+	RoutingDev   = "routing.dev.jsonl"
+	RoutingExtra = "routing.extra.jsonl"
+	Questions    = "rag_questions.dev.jsonl"
+	Negatives    = "negative.dev.jsonl"
+	Corpus       = "rag_corpus.jsonl.gz"
+	CorpusExtra  = "corpus.extra.jsonl"
+)
