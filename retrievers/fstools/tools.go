@@ -1,0 +1,204 @@
+package fstools
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Defaults for Options fields left zero.
+const (
+	DefaultMaxFiles = 200_000
+	DefaultLimit    = 10
+	DefaultMaxHits  = 50
+)
+
+// Options tune the tools. The zero value is usable.
+type Options struct {
+	// MaxFiles bounds how many entries one walk visits (DefaultMaxFiles when
+	// <= 0). A walk that reaches it stops and says so in its result.
+	MaxFiles int
+	// IncludeHidden makes walks enter hidden directories and see hidden
+	// files (names starting with "."); they are skipped by default.
+	IncludeHidden bool
+	// Now is the clock the time windows are relative to (time.Now when nil).
+	Now func() time.Time
+	// Limit is how many files Answer lists when the question names no number
+	// (DefaultLimit when <= 0).
+	Limit int
+	// MaxHits bounds the hits Answer returns and the paths Select returns
+	// (DefaultMaxHits when <= 0; Select uses 20 times it).
+	MaxHits int
+}
+
+// Tools are the filesystem tools over a fixed set of roots. A *Tools is safe
+// for concurrent use.
+type Tools struct {
+	roots []root
+	opts  Options
+}
+
+// root is one ingested directory: the absolute cleaned path as given and the
+// same with symbolic links resolved (they differ when the root's path goes
+// through a link, e.g. /tmp on macOS).
+type root struct {
+	path     string
+	resolved string
+}
+
+// New returns tools that see only the given directories. Each root must be
+// an existing directory; roots inside other roots are merged away.
+func New(roots []string, opts Options) (*Tools, error) {
+	if opts.MaxFiles <= 0 {
+		opts.MaxFiles = DefaultMaxFiles
+	}
+	if opts.Limit <= 0 {
+		opts.Limit = DefaultLimit
+	}
+	if opts.MaxHits <= 0 {
+		opts.MaxHits = DefaultMaxHits
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	var rs []root
+	for _, r := range roots {
+		if strings.TrimSpace(r) == "" {
+			continue
+		}
+		abs, err := filepath.Abs(r)
+		if err != nil {
+			return nil, fmt.Errorf("fstools: root %q: %w", r, err)
+		}
+		resolved, err := filepath.EvalSymlinks(abs)
+		if err != nil {
+			return nil, fmt.Errorf("fstools: root %q: %w", r, err)
+		}
+		fi, err := os.Stat(resolved)
+		if err != nil {
+			return nil, fmt.Errorf("fstools: root %q: %w", r, err)
+		}
+		if !fi.IsDir() {
+			return nil, fmt.Errorf("fstools: root %q is not a directory: give the directories that were ingested", r)
+		}
+		rs = append(rs, root{path: abs, resolved: resolved})
+	}
+	if len(rs) == 0 {
+		return nil, fmt.Errorf("fstools: %w: pass the directories given to ingest", ErrNoRoots)
+	}
+	// Drop roots inside other roots so nothing is walked twice.
+	sort.Slice(rs, func(i, j int) bool { return rs[i].resolved < rs[j].resolved })
+	kept := rs[:0]
+	for _, r := range rs {
+		dup := false
+		for _, k := range kept {
+			if within(k.resolved, r.resolved) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			kept = append(kept, r)
+		}
+	}
+	return &Tools{roots: kept, opts: opts}, nil
+}
+
+// Roots returns the directories the tools see, as absolute cleaned paths.
+func (t *Tools) Roots() []string {
+	out := make([]string, len(t.roots))
+	for i, r := range t.roots {
+		out[i] = r.path
+	}
+	return out
+}
+
+// within reports whether p is dir or inside it; both are clean absolute paths.
+func within(dir, p string) bool {
+	if p == dir {
+		return true
+	}
+	if !strings.HasSuffix(dir, string(filepath.Separator)) {
+		dir += string(filepath.Separator)
+	}
+	return strings.HasPrefix(p, dir)
+}
+
+// hasDotDot reports whether a path has a ".." component (names that merely
+// start with two dots, like "..notes", are fine).
+func hasDotDot(p string) bool {
+	for _, part := range strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == filepath.Separator }) {
+		if part == ".." {
+			return true
+		}
+	}
+	return false
+}
+
+// rootOf returns the root a clean absolute path is lexically inside.
+func (t *Tools) rootOf(p string) (root, bool) {
+	for _, r := range t.roots {
+		if within(r.path, p) || within(r.resolved, p) {
+			return r, true
+		}
+	}
+	return root{}, false
+}
+
+// insideResolved reports whether a fully resolved path is inside a root.
+func (t *Tools) insideResolved(p string) bool {
+	for _, r := range t.roots {
+		if within(r.resolved, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// Resolve turns a path the user gave — relative to a root, or absolute — into
+// the absolute cleaned path inside the roots it names, refusing "..",
+// absolute paths elsewhere and symbolic links that leave the roots with an
+// error matching ErrOutsideRoots. A path that does not exist wraps
+// graphrag.ErrNotFound.
+func (t *Tools) Resolve(name string) (string, error) {
+	if name == "" {
+		return "", &fs.PathError{Op: "resolve", Path: name, Err: fmt.Errorf("%w: empty path", errInvalid)}
+	}
+	if hasDotDot(name) {
+		return "", &fs.PathError{Op: "resolve", Path: name, Err: fmt.Errorf("%w: paths may not use \"..\"", ErrOutsideRoots)}
+	}
+	var candidates []string
+	if filepath.IsAbs(name) {
+		p := filepath.Clean(name)
+		if _, ok := t.rootOf(p); !ok {
+			return "", &fs.PathError{Op: "resolve", Path: name, Err: fmt.Errorf("%w: only %s can be read", ErrOutsideRoots, strings.Join(t.Roots(), ", "))}
+		}
+		candidates = []string{p}
+	} else {
+		for _, r := range t.roots {
+			candidates = append(candidates, filepath.Join(r.path, name))
+		}
+	}
+	var firstErr error
+	for _, p := range candidates {
+		resolved, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
+		}
+		if !t.insideResolved(resolved) {
+			return "", &fs.PathError{Op: "resolve", Path: name, Err: fmt.Errorf("%w: it is a link to %s", ErrOutsideRoots, resolved)}
+		}
+		return p, nil
+	}
+	if os.IsNotExist(firstErr) {
+		return "", &fs.PathError{Op: "resolve", Path: name, Err: fmt.Errorf("%w: no such file in the ingested directories", errNotFound)}
+	}
+	return "", &fs.PathError{Op: "resolve", Path: name, Err: firstErr}
+}
