@@ -1,0 +1,33 @@
+// Package llm puts local language models behind the RAG graph's decision
+// interfaces: a Planner for the route node, a Grader and a Rewriter for
+// evaluate, a Writer for generate, a Judge for validate, and an Embedder.
+//
+// Two backends are supported through github.com/tmc/langchaingo: Ollama and
+// any OpenAI-compatible server (llama.cpp's llama-server, vLLM, LM Studio).
+// A model is named by a spec string:
+//
+//	ollama:qwen2.5:3b                      Ollama on 127.0.0.1:11434
+//	ollama:qwen2.5:3b@http://gpu-box:11434 Ollama elsewhere
+//	openai:http://localhost:8080/v1#qwen   OpenAI-compatible server, model "qwen"
+//
+// Two roles keep the dual-model design: a small fast model for the
+// decisions (planning, grading, rewriting, judging) and a larger one for
+// writing answers; either may be the same model.
+//
+// Small local models (1-8B parameters) are the design target. Decisions are
+// Go structs whose JSON Schema constrains decoding (Ollama's format object,
+// OpenAI's response_format json_schema, JSON mode where a server has
+// nothing better), and a tolerant parser reads what the model actually
+// wrote: fenced JSON, trailing prose, single quotes, tool-call wrappers and
+// bare function calls. When everything fails, the call returns an error
+// matching ErrBadOutput and the caller's deterministic fallback decides.
+//
+// Every call has a timeout, retries connection errors and 5xx/429 responses
+// with backoff (never other 4xx), honours context cancellation mid-stream,
+// and returns an *Error whose Kind (ErrUnreachable, ErrTimeout,
+// ErrBadOutput, ...) says why it failed. Every result carries the
+// graphrag.Usage of the calls it made, failed calls included (on *Error).
+//
+// The package reads no environment variables and uses no package-level
+// HTTP client: the caller passes an *http.Client to New.
+package llm
