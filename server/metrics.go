@@ -1,0 +1,185 @@
+package server
+
+import (
+	"bytes"
+	"fmt"
+	"maps"
+	"math"
+	"net/http"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/graphrag/graphrag"
+)
+
+// queryBuckets are the upper bounds, in seconds, of the query duration
+// histogram: local models answer in seconds, not milliseconds.
+var queryBuckets = []float64{0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120}
+
+// knownPaths bounds the path label's values.
+var knownPaths = []string{"/v1/query", "/v1/ingest", "/v1/graph", "/healthz", "/readyz", "/metrics"}
+
+type requestKey struct {
+	path string
+	code int
+}
+
+// metrics are the server's counters, rendered in the Prometheus text
+// exposition format by hand (no client library).
+type metrics struct {
+	mu               sync.Mutex
+	requests         map[requestKey]uint64
+	outcomes         map[string]uint64
+	buckets          []uint64 // per bucket, not cumulative; last is +Inf
+	durSum           float64
+	durCount         uint64
+	inFlight         int64
+	llmCalls         uint64
+	promptTokens     uint64
+	completionTokens uint64
+	fallbacks        uint64
+}
+
+func newMetrics() *metrics {
+	return &metrics{
+		requests: make(map[requestKey]uint64),
+		outcomes: make(map[string]uint64),
+		buckets:  make([]uint64, len(queryBuckets)+1),
+	}
+}
+
+func (m *metrics) request(path string, code int) {
+	if !slices.Contains(knownPaths, path) {
+		path = "other"
+	}
+	m.mu.Lock()
+	m.requests[requestKey{path, code}]++
+	m.mu.Unlock()
+}
+
+func (m *metrics) queryStarted() {
+	m.mu.Lock()
+	m.inFlight++
+	m.mu.Unlock()
+}
+
+func (m *metrics) queryDone(outcome string, d time.Duration) {
+	sec := d.Seconds()
+	i, _ := slices.BinarySearch(queryBuckets, sec)
+	m.mu.Lock()
+	m.inFlight--
+	m.outcomes[outcome]++
+	m.buckets[i]++
+	m.durSum += sec
+	m.durCount++
+	m.mu.Unlock()
+}
+
+func (m *metrics) usage(u map[string]graphrag.Usage) {
+	m.mu.Lock()
+	for _, v := range u {
+		m.llmCalls += uint64(max(v.Calls, 0))
+		m.promptTokens += uint64(max(v.PromptTokens, 0))
+		m.completionTokens += uint64(max(v.CompletionTokens, 0))
+	}
+	m.mu.Unlock()
+}
+
+func (m *metrics) fallback() {
+	m.mu.Lock()
+	m.fallbacks++
+	m.mu.Unlock()
+}
+
+// render writes every metric, sorted, in the text exposition format 0.0.4.
+func (m *metrics) render() []byte {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var b bytes.Buffer
+	head := func(name, typ, help string) {
+		fmt.Fprintf(&b, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, typ)
+	}
+
+	head("graphrag_http_requests_total", "counter", "HTTP requests by path and status code.")
+	keys := slices.SortedFunc(maps.Keys(m.requests), func(a, b requestKey) int {
+		if a.path != b.path {
+			if a.path < b.path {
+				return -1
+			}
+			return 1
+		}
+		return a.code - b.code
+	})
+	for _, k := range keys {
+		fmt.Fprintf(&b, "graphrag_http_requests_total{path=%q,code=\"%d\"} %d\n", k.path, k.code, m.requests[k])
+	}
+
+	head("graphrag_queries_total", "counter", "Queries run (HTTP and stdio) by outcome: ok, error, timeout, canceled.")
+	for _, o := range slices.Sorted(maps.Keys(m.outcomes)) {
+		fmt.Fprintf(&b, "graphrag_queries_total{outcome=%q} %d\n", o, m.outcomes[o])
+	}
+
+	head("graphrag_query_duration_seconds", "histogram", "Time to run a query through the graph.")
+	var cum uint64
+	for i, le := range queryBuckets {
+		cum += m.buckets[i]
+		fmt.Fprintf(&b, "graphrag_query_duration_seconds_bucket{le=%q} %d\n", formatFloat(le), cum)
+	}
+	cum += m.buckets[len(queryBuckets)]
+	fmt.Fprintf(&b, "graphrag_query_duration_seconds_bucket{le=\"+Inf\"} %d\n", cum)
+	fmt.Fprintf(&b, "graphrag_query_duration_seconds_sum %s\n", formatFloat(m.durSum))
+	fmt.Fprintf(&b, "graphrag_query_duration_seconds_count %d\n", m.durCount)
+
+	head("graphrag_queries_in_flight", "gauge", "Queries running now.")
+	fmt.Fprintf(&b, "graphrag_queries_in_flight %d\n", m.inFlight)
+
+	head("graphrag_llm_calls_total", "counter", "Language-model calls made by finished queries.")
+	fmt.Fprintf(&b, "graphrag_llm_calls_total %d\n", m.llmCalls)
+	head("graphrag_llm_tokens_total", "counter", "Language-model tokens used by finished queries, by kind.")
+	fmt.Fprintf(&b, "graphrag_llm_tokens_total{kind=\"completion\"} %d\n", m.completionTokens)
+	fmt.Fprintf(&b, "graphrag_llm_tokens_total{kind=\"prompt\"} %d\n", m.promptTokens)
+
+	head("graphrag_fallbacks_total", "counter", "Fallbacks that fired during queries (custom \"fallback\" events).")
+	fmt.Fprintf(&b, "graphrag_fallbacks_total %d\n", m.fallbacks)
+	return b.Bytes()
+}
+
+func formatFloat(f float64) string {
+	if math.IsInf(f, 1) {
+		return "+Inf"
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
+	if !allowMethod(w, r, http.MethodGet, http.MethodHead) {
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+	_, _ = w.Write(s.metrics.render())
+}
+
+// statusWriter records the status a handler answers with. Unwrap lets
+// http.ResponseController reach the underlying writer to flush.
+type statusWriter struct {
+	http.ResponseWriter
+	code int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.code == 0 {
+		w.code = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(p []byte) (int, error) {
+	if w.code == 0 {
+		w.code = http.StatusOK
+	}
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

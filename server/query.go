@@ -1,0 +1,215 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+)
+
+// Stream framings.
+const (
+	modeJSON   = "json"
+	modeNDJSON = "ndjson"
+	modeSSE    = "sse"
+)
+
+// streamMode picks the framing: the body's "stream" field wins, then the
+// Accept header, then JSON.
+func streamMode(field, accept string) (string, error) {
+	switch strings.ToLower(strings.TrimSpace(field)) {
+	case "":
+	case modeJSON, "none":
+		return modeJSON, nil
+	case modeNDJSON, "jsonl":
+		return modeNDJSON, nil
+	case modeSSE:
+		return modeSSE, nil
+	default:
+		return "", newError(http.StatusBadRequest, "bad_request",
+			fmt.Sprintf("stream %q is not supported; use \"json\", \"ndjson\" or \"sse\"", field))
+	}
+	accept = strings.ToLower(accept)
+	switch {
+	case strings.Contains(accept, "text/event-stream"):
+		return modeSSE, nil
+	case strings.Contains(accept, "application/x-ndjson"), strings.Contains(accept, "application/ndjson"),
+		strings.Contains(accept, "application/jsonl"):
+		return modeNDJSON, nil
+	}
+	return modeJSON, nil
+}
+
+// decodeBody reads a JSON body of at most Config.MaxBodyBytes into v,
+// refusing unknown fields and trailing data.
+func (s *Server) decodeBody(w http.ResponseWriter, r *http.Request, v any) error {
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mt != "application/json" {
+		// Requiring JSON also makes browsers send a CORS preflight, which
+		// this server never approves: web pages cannot post to it.
+		return newError(http.StatusUnsupportedMediaType, "unsupported_media_type",
+			"send the body as JSON with the header \"Content-Type: application/json\"")
+	}
+	if r.ContentLength > s.cfg.MaxBodyBytes {
+		return bodyTooLarge(s.cfg.MaxBodyBytes)
+	}
+	body := http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
+	if err := decodeStrict(body, v); err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return bodyTooLarge(s.cfg.MaxBodyBytes)
+		}
+		return err
+	}
+	return nil
+}
+
+func bodyTooLarge(limit int64) error {
+	return newError(http.StatusRequestEntityTooLarge, "body_too_large",
+		fmt.Sprintf("the request body is larger than the server's limit of %d bytes", limit))
+}
+
+// decodeStrict decodes one JSON value from r into v.
+func decodeStrict(r io.Reader, v any) error {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return err
+		}
+		if errors.Is(err, io.EOF) {
+			return newError(http.StatusBadRequest, "bad_json", "the request body is empty; send a JSON object")
+		}
+		return newError(http.StatusBadRequest, "bad_json", "the request body is not valid JSON for this endpoint: "+err.Error())
+	}
+	if dec.More() {
+		return newError(http.StatusBadRequest, "bad_json", "the request body has data after the JSON object")
+	}
+	return nil
+}
+
+// validate checks a query request against the server's limits.
+func (s *Server) validate(req *QueryRequest) error {
+	if strings.TrimSpace(req.Query) == "" {
+		return newError(http.StatusBadRequest, "missing_query", `the request has no query; send {"query": "your question"}`)
+	}
+	if req.Options.MaxSteps < 0 || req.Options.MaxSteps > s.cfg.MaxSteps {
+		return newError(http.StatusBadRequest, "bad_request",
+			fmt.Sprintf("options.max_steps must be between 1 and %d", s.cfg.MaxSteps))
+	}
+	if req.Options.TimeoutMS < 0 {
+		return newError(http.StatusBadRequest, "bad_request", "options.timeout_ms must be positive")
+	}
+	return nil
+}
+
+// handleQuery serves POST /v1/query.
+func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request) {
+	if !allowMethod(w, r, http.MethodPost) {
+		return
+	}
+	var req QueryRequest
+	if err := s.decodeBody(w, r, &req); err != nil {
+		writeError(w, err)
+		return
+	}
+	if err := s.validate(&req); err != nil {
+		writeError(w, err)
+		return
+	}
+	mode, err := streamMode(req.Stream, r.Header.Get("Accept"))
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	if !s.acquire(s.querySem) {
+		writeError(w, errBusy)
+		return
+	}
+	defer release(s.querySem)
+
+	if mode == modeJSON {
+		resp, err := s.execute(r.Context(), req, nil)
+		if err != nil {
+			s.logRunError(r, err)
+			writeError(w, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, resp)
+		return
+	}
+
+	sw := newStreamWriter(w, mode == modeSSE)
+	resp, err := s.execute(r.Context(), req, sw.event)
+	if err != nil {
+		s.logRunError(r, err)
+		ae, msg := classify(err)
+		_ = sw.event(Event{Type: "error", Error: &ErrorBody{Code: ae.code, Message: msg}})
+		return
+	}
+	_ = sw.event(Event{Type: "result", Result: &resp})
+}
+
+func (s *Server) logRunError(r *http.Request, err error) {
+	ae, msg := classify(err)
+	s.cfg.Logger.Warn("query failed", "path", r.URL.Path, "code", ae.code, "error", msg)
+}
+
+// streamWriter writes events as NDJSON lines or server-sent events,
+// flushing each so the client sees it at once.
+type streamWriter struct {
+	w       http.ResponseWriter
+	rc      *http.ResponseController
+	sse     bool
+	started bool
+	seq     int
+	buf     []byte
+}
+
+func newStreamWriter(w http.ResponseWriter, sse bool) *streamWriter {
+	return &streamWriter{w: w, rc: http.NewResponseController(w), sse: sse}
+}
+
+func (sw *streamWriter) start() error {
+	h := sw.w.Header()
+	if sw.sse {
+		h.Set("Content-Type", "text/event-stream; charset=utf-8")
+	} else {
+		h.Set("Content-Type", "application/x-ndjson")
+	}
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no") // tell reverse proxies not to buffer
+	h.Set("X-Content-Type-Options", "nosniff")
+	sw.w.WriteHeader(http.StatusOK)
+	sw.started = true
+	return nil
+}
+
+// event writes one event. JSON never holds a raw newline, so one data line
+// carries a whole SSE event.
+func (sw *streamWriter) event(e Event) error {
+	if !sw.started {
+		_ = sw.start()
+	}
+	b, err := json.Marshal(e)
+	if err != nil {
+		return fmt.Errorf("encode %s event: %w", e.Type, err)
+	}
+	sw.buf = sw.buf[:0]
+	if sw.sse {
+		sw.seq++
+		sw.buf = fmt.Appendf(sw.buf, "id: %d\nevent: %s\ndata: ", sw.seq, e.Type)
+		sw.buf = append(sw.buf, b...)
+		sw.buf = append(sw.buf, '\n', '\n')
+	} else {
+		sw.buf = append(append(sw.buf, b...), '\n')
+	}
+	if _, err := sw.w.Write(sw.buf); err != nil {
+		return err
+	}
+	return sw.rc.Flush()
+}

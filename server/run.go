@@ -1,0 +1,201 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/graphrag/graphrag/graph"
+	"github.com/graphrag/graphrag/nodes"
+)
+
+// Event is one streamed message: a graph event, or the final "result" or
+// "error" that ends a stream.
+//
+// Type is one of run_start, node_start, node_end, decision, token, custom,
+// error, run_end and result. A custom event named "token" (an LLM token from
+// the generate node) becomes Type "token" with its text in Text; any other
+// custom event keeps Type "custom" with its Name and Data.
+type Event struct {
+	Type string `json:"type"`
+	Step int    `json:"step,omitempty"`
+	Node string `json:"node,omitempty"`
+	// To and Reason are set on decisions: the edge taken and why.
+	To     string `json:"to,omitempty"`
+	Reason string `json:"reason,omitempty"`
+	// DurationMS is a node's run time (node_end) or the run's (run_end).
+	DurationMS float64 `json:"duration_ms,omitempty"`
+	// ElapsedMS is the time since the run started.
+	ElapsedMS float64         `json:"elapsed_ms"`
+	Name      string          `json:"name,omitempty"`
+	Text      string          `json:"text,omitempty"`
+	Data      json.RawMessage `json:"data,omitempty"`
+	Error     *ErrorBody      `json:"error,omitempty"`
+	Result    *QueryResponse  `json:"result,omitempty"`
+}
+
+// errEmit marks a failure to deliver an event to the client.
+var errEmit = errors.New("client stopped reading")
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// wireEvent converts an engine event to its wire form.
+func wireEvent(ev graph.Event, start time.Time) Event {
+	at := ev.Time
+	if at.IsZero() {
+		at = time.Now()
+	}
+	e := Event{Step: ev.Step, Node: ev.Node, ElapsedMS: ms(at.Sub(start))}
+	switch ev.Kind {
+	case graph.EventRunStart:
+		e.Type = "run_start"
+	case graph.EventNodeStart:
+		e.Type = "node_start"
+	case graph.EventNodeEnd:
+		e.Type = "node_end"
+		e.DurationMS = ms(ev.Duration)
+		if ev.Err != nil {
+			e.Error = &ErrorBody{Code: "node_failed", Message: ev.Err.Error()}
+		}
+	case graph.EventDecision:
+		e.Type = "decision"
+		e.To, e.Reason = ev.To, ev.Reason
+	case graph.EventCustom:
+		if text, ok := ev.Payload.(string); ok && ev.Name == "token" {
+			e.Type, e.Text = "token", text
+			break
+		}
+		e.Type, e.Name = "custom", ev.Name
+		if ev.Payload != nil {
+			b, err := json.Marshal(ev.Payload)
+			if err != nil {
+				b, _ = json.Marshal(fmt.Sprint(ev.Payload))
+			}
+			e.Data = b
+		}
+	case graph.EventError:
+		e.Type = "error"
+		if ev.Err != nil {
+			code, msg := classify(ev.Err)
+			e.Error = &ErrorBody{Code: code.code, Message: msg}
+		}
+	case graph.EventRunEnd:
+		e.Type = "run_end"
+		e.DurationMS = ms(at.Sub(start))
+	default:
+		e.Type = "unknown"
+	}
+	return e
+}
+
+// finalState takes the final state from a run_end event's payload.
+func finalState(p any) (nodes.State, bool) {
+	switch s := p.(type) {
+	case nodes.State:
+		return s, true
+	case *nodes.State:
+		if s != nil {
+			return *s, true
+		}
+	}
+	return nodes.State{}, false
+}
+
+// execute runs one query through the graph. emit, when not nil, receives
+// every event as it happens; an emit error stops the run. The run is
+// bounded by the server's timeout (or the request's shorter one) and
+// stops when ctx is cancelled.
+func (s *Server) execute(ctx context.Context, req QueryRequest, emit func(Event) error) (QueryResponse, error) {
+	start := time.Now()
+	s.metrics.queryStarted()
+	outcome := "error"
+	defer func() { s.metrics.queryDone(outcome, time.Since(start)) }()
+
+	timeout := s.cfg.Timeout
+	if t := time.Duration(req.Options.TimeoutMS) * time.Millisecond; t > 0 && t < timeout {
+		timeout = t
+	}
+	runCtx, cancel := context.WithTimeoutCause(ctx, timeout, &timeoutError{timeout})
+	defer cancel()
+
+	var opts []graph.RunOption
+	if req.Options.MaxSteps > 0 {
+		opts = append(opts, graph.WithRunMaxSteps(req.Options.MaxSteps))
+	}
+
+	var (
+		tr     = Trace{Nodes: []NodeSpan{}, Decisions: []Decision{}}
+		final  nodes.State
+		ended  bool
+		runErr error
+	)
+	for ev, err := range s.cfg.Runner.Stream(runCtx, s.cfg.State(req.Query, toTurns(req.History)), opts...) {
+		if err != nil {
+			// The engine's EventError; the caller reports the error
+			// once, as the final message.
+			runErr = err
+			break
+		}
+		switch ev.Kind {
+		case graph.EventNodeEnd:
+			span := NodeSpan{Step: ev.Step, Node: ev.Node, DurationMS: ms(ev.Duration)}
+			if ev.Err != nil {
+				span.Error = ev.Err.Error()
+			}
+			tr.Nodes = append(tr.Nodes, span)
+		case graph.EventDecision:
+			tr.Decisions = append(tr.Decisions, Decision{Step: ev.Step, From: ev.Node, To: ev.To, Reason: ev.Reason})
+		case graph.EventCustom:
+			if ev.Name == "fallback" {
+				s.metrics.fallback()
+			}
+		case graph.EventRunEnd:
+			tr.Steps = ev.Step
+			final, ended = finalState(ev.Payload)
+		}
+		if emit != nil {
+			if err := emit(wireEvent(ev, start)); err != nil {
+				runErr = fmt.Errorf("%w: %w", errEmit, err)
+				break
+			}
+		}
+	}
+	tr.DurationMS = ms(time.Since(start))
+	if runErr == nil && !ended {
+		runErr = errors.New("the graph ended without a final state")
+	}
+	if runErr != nil {
+		// The engine may report cancellation in its own words; the
+		// context says what really happened.
+		if cause := context.Cause(runCtx); cause != nil && ctx.Err() == nil {
+			runErr = cause
+		} else if ctx.Err() != nil {
+			runErr = fmt.Errorf("%w: %w", context.Canceled, runErr)
+		}
+		outcome = outcomeOf(runErr)
+		return QueryResponse{}, runErr
+	}
+	outcome = "ok"
+	s.metrics.usage(final.Usage)
+	return response(final, tr, req.Options.Text), nil
+}
+
+// timeoutError is the cause of a run's deadline.
+type timeoutError struct{ d time.Duration }
+
+func (e *timeoutError) Error() string {
+	return fmt.Sprintf("the query did not finish within %s; ask something narrower or raise the server's timeout", e.d)
+}
+func (e *timeoutError) Unwrap() error { return context.DeadlineExceeded }
+
+func outcomeOf(err error) string {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return "timeout"
+	case errors.Is(err, context.Canceled), errors.Is(err, errEmit):
+		return "canceled"
+	}
+	return "error"
+}
