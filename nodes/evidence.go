@@ -1,0 +1,106 @@
+package nodes
+
+import (
+	"github.com/graphrag/graphrag"
+)
+
+// Evidence measures how well hits match a query, from the text alone, so it
+// means the same for every store and scoring (BM25, cosine, RRF).
+type Evidence struct {
+	// Top is the weighted share of the query's content terms found in the
+	// best-matching single hit (title and text).
+	Top float64
+	// Union is the weighted share found in the first few hits together:
+	// multi-hop questions spread over two passages.
+	Union float64
+	// Title is true when a hit's title words all occur in the query: the
+	// question names the document.
+	Title bool
+	// Missing lists the heaviest query terms no hit contains.
+	Missing []string
+	// Specific is the summed weight of the matched terms that are not
+	// everyday words: how much of the match is names, codes and rare words.
+	Specific float64
+	// Score is the top hit's store score, for the trace.
+	Score float64
+}
+
+// Strength folds the evidence into one number in [0,1].
+func (e Evidence) Strength() float64 {
+	s := 0.6*e.Top + 0.4*e.Union
+	if e.Title {
+		s += 0.15
+	}
+	if s > 1 {
+		s = 1
+	}
+	return s
+}
+
+// measureEvidence compares the query's content terms with the first n hits.
+func measureEvidence(terms []term, hits []graphrag.Hit, n int) Evidence {
+	var ev Evidence
+	if len(hits) == 0 || len(terms) == 0 {
+		for _, t := range terms {
+			ev.Missing = append(ev.Missing, t.Word)
+		}
+		return ev
+	}
+	if n > len(hits) {
+		n = len(hits)
+	}
+	ev.Score = hits[0].Score
+	var total float64
+	for _, t := range terms {
+		total += t.Weight
+	}
+	found := make([]bool, len(terms))
+	queryStems := make(map[string]bool, len(terms))
+	for _, t := range terms {
+		queryStems[t.Stem] = true
+	}
+	for _, h := range hits[:n] {
+		stems := stemSet(h.Source.Title + " \n " + h.Chunk.Text)
+		var got float64
+		for i, t := range terms {
+			if stems[t.Stem] {
+				got += t.Weight
+				found[i] = true
+			}
+		}
+		if c := got / total; c > ev.Top {
+			ev.Top = c
+		}
+		if titleInQuery(h.Source.Title, queryStems) {
+			ev.Title = true
+		}
+	}
+	var got float64
+	for i, t := range terms {
+		if found[i] {
+			got += t.Weight
+			if t.Weight >= 1 {
+				ev.Specific += t.Weight
+			}
+		} else {
+			ev.Missing = append(ev.Missing, t.Word)
+		}
+	}
+	ev.Union = got / total
+	return ev
+}
+
+// titleInQuery reports whether every content word of a title occurs in the
+// query (titles of one stop word or none do not count).
+func titleInQuery(title string, queryStems map[string]bool) bool {
+	terms := contentTerms(title)
+	if len(terms) == 0 {
+		return false
+	}
+	for _, t := range terms {
+		if !queryStems[t.Stem] {
+			return false
+		}
+	}
+	return true
+}

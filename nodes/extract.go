@@ -1,0 +1,140 @@
+package nodes
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/graphrag/graphrag"
+)
+
+var (
+	// identifierPattern finds exact identifiers: error and ticket codes
+	// (E1045, JIRA-4521, INV-2024-0317, CVE-2021-44228), hex codes,
+	// versions (v1.2.3, 2.3.1), #numbers and long digit runs.
+	identifierPattern = regexp.MustCompile(`(?i)(\b[a-z]{1,10}[-_/]?\d{2,}(?:[-_/.][a-z0-9]+)*\b|\b\d+[a-z]+\d*[a-z0-9]*\b|\b0x[0-9a-f]{2,}\b|\bv?\d+\.\d+(?:\.\d+)+\b|\bv\d+(?:\.\d+)?\b|#\d{2,}\b|\b\d{5,}\b|\b[A-Z]{2,}_[A-Z_]{2,}\b|\b[a-z]+_[a-z_0-9]+\b|\b(?:[A-Z][a-z]+){2,}(?:Exception|Error)\b)`)
+	// fileNamePattern finds file names with a known-looking extension.
+	fileNamePattern = regexp.MustCompile(`(?i)\b[\w.-]+\.(pdf|docx?|xlsx?|pptx?|csv|txt|md|markdown|json|jsonl|ya?ml|toml|html?|go|py|js|ts|rs|java|c|cpp|h|sh|log|ini|conf|cfg|xml|sql|png|jpe?g|gif|svg|zip|tar|gz|mp3|mp4|mov|rpt|bam|properties)\b`)
+	// arithmeticPattern finds calculations: "12 * 7", "15% of 68", "100 multiplied by 55".
+	arithmeticPattern = regexp.MustCompile(`(?i)(\d\s*[-+*/x×^]\s*\d|\d+(\.\d+)?\s*%\s*of\s*\d|\d+\s*(plus|minus|times|multiplied by|divided by|over|to the power of)\s*\d|square root of \d|\d+\s*squared|\d+\s*cubed)`)
+)
+
+// fileTypeWords maps words users say to file types.
+var fileTypeWords = map[string][]string{
+	"pdf": {"pdf"}, "pdfs": {"pdf"},
+	"markdown": {"md", "markdown"}, "md": {"md", "markdown"},
+	"word": {"doc", "docx"}, "docx": {"docx"}, "doc": {"doc"},
+	"spreadsheet": {"xlsx", "xls", "csv"}, "spreadsheets": {"xlsx", "xls", "csv"}, "excel": {"xlsx", "xls"},
+	"csv": {"csv"}, "csvs": {"csv"},
+	"slides": {"pptx", "ppt"}, "powerpoint": {"pptx", "ppt"}, "presentation": {"pptx", "ppt"}, "presentations": {"pptx", "ppt"},
+	"html": {"html", "htm"}, "webpage": {"html", "htm"}, "webpages": {"html", "htm"},
+	"text": {"txt"}, "txt": {"txt"},
+	"image": {"png", "jpg", "jpeg", "gif"}, "images": {"png", "jpg", "jpeg", "gif"}, "photos": {"jpg", "jpeg", "png"}, "photo": {"jpg", "jpeg", "png"}, "pictures": {"jpg", "jpeg", "png"},
+	"python": {"py"}, "go": {"go"}, "golang": {"go"}, "javascript": {"js"}, "typescript": {"ts"}, "rust": {"rs"},
+	"json": {"json"}, "yaml": {"yaml", "yml"},
+}
+
+// fileTypeContext are words that make a file-type word mean files ("python
+// files", "markdown notes") rather than a topic ("the python language").
+var fileTypeContext = toSet(`file files doc docs document documents note notes paper papers pdf pdfs
+sheet sheets script scripts source code folder folders in from only my among`)
+
+// extractFileTypes finds a file-type filter: "pdfs", "in my markdown
+// notes", "*.txt files".
+func extractFileTypes(query string) []string {
+	toks := tokenize(query)
+	var out []string
+	for i, t := range toks {
+		types, ok := fileTypeWords[t.Lower]
+		if !ok {
+			continue
+		}
+		// "pdf(s)", "csv(s)", "docx" alone are unambiguous; other words need
+		// a neighbouring file word.
+		strong := t.Lower == "pdf" || t.Lower == "pdfs" || t.Lower == "csv" || t.Lower == "csvs" || t.Lower == "docx" || t.Lower == "md" || t.Lower == "markdown"
+		near := (i+1 < len(toks) && fileTypeContext[toks[i+1].Lower]) || (i > 0 && (toks[i-1].Lower == "my" || toks[i-1].Lower == "the" && i+1 < len(toks) && fileTypeContext[toks[i+1].Lower]))
+		if strong || near {
+			for _, ty := range types {
+				if !slices.Contains(out, ty) {
+					out = append(out, ty)
+				}
+			}
+		}
+	}
+	for _, m := range regexp.MustCompile(`\*\.(\w+)`).FindAllStringSubmatch(query, -1) {
+		ty := strings.ToLower(m[1])
+		if !slices.Contains(out, ty) {
+			out = append(out, ty)
+		}
+	}
+	return out
+}
+
+var (
+	todayPattern     = regexp.MustCompile(`(?i)\b(today|tonight|this morning|this afternoon|last 24 hours|past 24 hours|past day|last day)\b`)
+	thisWeekPattern  = regexp.MustCompile(`(?i)\b(this week|last 7 days|past 7 days|past week|last week)\b`)
+	thisMonthPattern = regexp.MustCompile(`(?i)\b(this month|last 30 days|past 30 days|past month|last month)\b`)
+)
+
+// extractTime finds a relative time window. "last week" and "last month"
+// map to the current week and month: a relative window the store can
+// apply; an exact calendar range needs a language-model planner.
+func extractTime(query string) graphrag.TimeWindow {
+	switch {
+	case todayPattern.MatchString(query):
+		return graphrag.TimeToday
+	case thisWeekPattern.MatchString(query):
+		return graphrag.TimeThisWeek
+	case thisMonthPattern.MatchString(query):
+		return graphrag.TimeThisMonth
+	}
+	return graphrag.TimeAny
+}
+
+// sourceHintPattern finds a named folder or file the user points at:
+// "in my taxes folder", "from the report.pdf", "in notes/2024".
+var sourceHintPattern = regexp.MustCompile(`(?i)\b(?:in|from|under|inside)\s+(?:my\s+|the\s+)?(?:"([^"]+)"|'([^']+)'|([\w.-]+/[\w./-]*)|([\w.-]+\.\w{2,4})\b|([\w-]+)\s+(?:folder|directory|dir)\b)`)
+
+// extractSourceHint returns the folder or file a query names, or "".
+func extractSourceHint(query string) string {
+	m := sourceHintPattern.FindStringSubmatch(query)
+	if m == nil {
+		return ""
+	}
+	for _, g := range m[1:] {
+		if g != "" {
+			return strings.TrimSuffix(g, "/")
+		}
+	}
+	return ""
+}
+
+// extractKeywords returns the query's content words, heaviest first, with
+// exact identifiers kept whole.
+func extractKeywords(query string) []string {
+	var out []string
+	for _, id := range identifierPattern.FindAllString(query, -1) {
+		if !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	terms := contentTerms(query)
+	slices.SortStableFunc(terms, func(a, b term) int {
+		switch {
+		case a.Weight > b.Weight:
+			return -1
+		case a.Weight < b.Weight:
+			return 1
+		}
+		return 0
+	})
+	for _, t := range terms {
+		if fileTypeWords[t.Word] != nil && len(extractFileTypes(query)) > 0 {
+			continue
+		}
+		if !slices.ContainsFunc(out, func(s string) bool { return strings.EqualFold(s, t.Word) }) {
+			out = append(out, t.Word)
+		}
+	}
+	return out
+}

@@ -1,0 +1,76 @@
+package nodes
+
+import "time"
+
+// Options tune the RAG graph. Start from DefaultOptions: its thresholds
+// were tuned on the development data in ../shared/evaldata.
+type Options struct {
+	// K is how many hits retrieve asks for.
+	K int
+	// Budget is the retries per back-edge a run starts with.
+	Budget Budget
+	// MaxSteps caps the engine's steps per run (graph.WithMaxSteps).
+	MaxSteps int
+
+	// ProbeK is how many hits route's keyword probe asks for; 0 turns the
+	// probe off.
+	ProbeK int
+	// StrongEvidence is the probe strength at which a query stays local
+	// even when the classifier says direct; WeakEvidence the strength
+	// under which a local-looking query has no local answer and goes to
+	// the web or direct. MinSpecific is the matched weight of names and rare
+	// words strong evidence needs.
+	StrongEvidence, WeakEvidence, MinSpecific float64
+	// PlannerMargin: the Planner is asked only when the classifier's
+	// margin between its two likeliest routes is below this.
+	PlannerMargin float64
+
+	// KeepRatio drops hits scoring below this share of the top score
+	// (keyword and vector scores); KeepRatioFused is used for RRF scores,
+	// whose ratios sit much closer together. MaxKept caps the kept hits.
+	KeepRatio, KeepRatioFused float64
+	MaxKept                   int
+	// GoodEvidence and EmptyEvidence bound evaluate's judgement: at or above
+	// GoodEvidence retrieval is good, below EmptyEvidence (or with too
+	// little specific match) it is empty, in between poor.
+	GoodEvidence, EmptyEvidence float64
+	// ExpansionTerms is how many pseudo-relevance-feedback terms a refined
+	// query gains.
+	ExpansionTerms int
+
+	// MaxSentences caps the extractive answer.
+	MaxSentences int
+	// LowConfidence flags answers whose grounding is under it;
+	// MinCoverage sends answers covering less of the query's keywords back
+	// to route. JudgeBand: a Judge is asked only when grounding is within
+	// this distance of LowConfidence.
+	LowConfidence, MinCoverage, JudgeBand float64
+
+	// Now is used when Deps.Now is nil.
+	Now func() time.Time
+}
+
+// DefaultOptions returns the tuned defaults.
+func DefaultOptions() Options {
+	return Options{
+		K:              10,
+		Budget:         Budget{Retrieve: 2, Generate: 2, Route: 2},
+		MaxSteps:       40,
+		ProbeK:         5,
+		StrongEvidence: 0.75,
+		WeakEvidence:   0.55,
+		MinSpecific:    2,
+		PlannerMargin:  0.3,
+		KeepRatio:      0.6,
+		KeepRatioFused: 0.8,
+		MaxKept:        5,
+		GoodEvidence:   0.7,
+		EmptyEvidence:  0.55,
+		ExpansionTerms: 4,
+		MaxSentences:   3,
+		LowConfidence:  0.5,
+		MinCoverage:    0.34,
+		JudgeBand:      0.15,
+		Now:            time.Now,
+	}
+}

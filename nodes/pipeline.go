@@ -1,0 +1,47 @@
+package nodes
+
+import (
+	"time"
+)
+
+// Deps are the outside world the RAG graph uses. Searcher is required;
+// every other field is optional, and a nil one means the deterministic
+// implementation decides alone.
+type Deps struct {
+	Searcher Searcher
+	Planner  Planner
+	Grader   Grader
+	Rewriter Rewriter
+	Writer   Writer
+	Judge    Judge
+	Tools    FileTools
+	Web      WebSearcher
+	// Now is the clock for time filters; nil means Options.Now.
+	Now func() time.Time
+}
+
+// pipeline holds what the nodes share: dependencies, options and the
+// trained router.
+type pipeline struct {
+	deps Deps
+	opts Options
+	clf  *classifier
+}
+
+func (p *pipeline) now() time.Time {
+	if p.deps.Now != nil {
+		return p.deps.Now()
+	}
+	if p.opts.Now != nil {
+		return p.opts.Now()
+	}
+	return time.Now()
+}
+
+func newPipeline(deps Deps, opts Options) (*pipeline, error) {
+	clf, err := learnedRouter()
+	if err != nil {
+		return nil, err
+	}
+	return &pipeline{deps: deps, opts: opts, clf: clf}, nil
+}

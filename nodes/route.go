@@ -1,0 +1,163 @@
+package nodes
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/graphrag/graphrag"
+)
+
+// route is the "route" node: it plans how to answer the query.
+func (p *pipeline) route(ctx context.Context, s State) (State, error) {
+	if !s.started {
+		s.started = true
+		if s.Budget == (Budget{}) {
+			s.Budget = p.opts.Budget
+		}
+	}
+	if s.Refined != "" {
+		// Back from a corrective loop: keep searching locally with the
+		// refined query.
+		prev := s.Plan
+		plan := basePlan(s.Refined)
+		plan.Route = prev.Route
+		if plan.Route != graphrag.RouteVector && plan.Route != graphrag.RouteHybrid {
+			plan.Route = graphrag.RouteVector
+		}
+		plan.FileTypes, plan.SourceHint, plan.Time = prev.FileTypes, prev.SourceHint, prev.Time
+		plan.Confidence = prev.Confidence
+		plan.By = "refine"
+		plan.Reason = fmt.Sprintf("search again with the refined query %q", s.Refined)
+		s.Plan = plan
+		s.Refined = ""
+		return s, nil
+	}
+	plan, probe, notes := p.plan(ctx, s.Query, s.History)
+	s.Plan, s.Probe = plan, probe
+	s.Notes = append(s.Notes, notes...)
+	s.addUsage("route", plan.Usage)
+	return s, ctx.Err()
+}
+
+// basePlan extracts keywords and filters from the query.
+func basePlan(query string) graphrag.Plan {
+	return graphrag.Plan{
+		Query:      query,
+		Keywords:   extractKeywords(query),
+		FileTypes:  extractFileTypes(query),
+		SourceHint: extractSourceHint(query),
+		Time:       extractTime(query),
+	}
+}
+
+// plan decides the route: rules first, then the learned classifier joined
+// by the corpus probe, then the Planner when the classifier is unsure.
+func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Turn) (graphrag.Plan, Evidence, []string) {
+	var notes []string
+	plan := basePlan(query)
+	if strings.TrimSpace(query) == "" {
+		plan.Route, plan.By, plan.Reason, plan.Confidence = graphrag.RouteDirect, "rules", "empty query", 1
+		return plan, Evidence{}, nil
+	}
+	if r, ok := matchRule(query); ok {
+		plan.Route, plan.By, plan.Confidence = r.Route, "rules", 0.95
+		plan.Reason = r.Reason
+		return plan, Evidence{}, nil
+	}
+	pred := p.clf.predict(query)
+	var ev Evidence
+	probed := false
+	if p.deps.Searcher != nil && p.opts.ProbeK > 0 && (pred.Best != graphrag.RouteFilesystem) {
+		res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: query, Mode: graphrag.ModeKeyword, K: p.opts.ProbeK, Filters: p.filters(plan)})
+		if err != nil {
+			if ctx.Err() != nil {
+				return plan, ev, notes
+			}
+			notes = append(notes, fmt.Sprintf("route: probe search failed, routing without corpus evidence: %v", err))
+		} else {
+			ev = measureEvidence(contentTerms(query), res.Hits, p.opts.ProbeK)
+			probed = true
+		}
+	}
+	plan.Route, plan.Confidence, plan.By, plan.Reason = p.combine(pred, ev, probed)
+
+	if p.deps.Planner != nil && pred.Margin < p.opts.PlannerMargin {
+		llm, err := p.deps.Planner.Plan(ctx, query, history)
+		switch {
+		case err != nil:
+			notes = append(notes, fmt.Sprintf("route: planner failed, kept the %s decision: %v", plan.By, err))
+		case !llm.Route.Valid():
+			notes = append(notes, fmt.Sprintf("route: planner returned unknown route %q, kept the %s decision", llm.Route, plan.By))
+			plan.Usage = llm.Usage
+		default:
+			plan = mergePlan(plan, llm)
+		}
+	}
+	return plan, ev, notes
+}
+
+// combine joins the classifier's prediction with the probe's evidence.
+func (p *pipeline) combine(pred prediction, ev Evidence, probed bool) (graphrag.Route, float64, string, string) {
+	best, conf := pred.Best, pred.Probs[pred.Best]
+	why := fmt.Sprintf("classifier: %s %.2f (next %s, margin %.2f)", best, conf, pred.Second, pred.Margin)
+	if !probed {
+		return best, conf, "learned", why
+	}
+	strength := ev.Strength()
+	strong := strength >= p.opts.StrongEvidence && ev.Specific >= p.opts.MinSpecific
+	weak := strength < p.opts.WeakEvidence || (ev.Specific < p.opts.MinSpecific/2 && strength < p.opts.StrongEvidence)
+	evid := fmt.Sprintf("probe: evidence %.2f (top %.2f, union %.2f, specific %.1f, title %v)", strength, ev.Top, ev.Union, ev.Specific, ev.Title)
+	switch best {
+	case graphrag.RouteVector, graphrag.RouteHybrid:
+		if weak {
+			to := graphrag.RouteDirect
+			if pred.Probs[graphrag.RouteWeb] > pred.Probs[graphrag.RouteDirect] {
+				to = graphrag.RouteWeb
+			}
+			return to, 1 - strength, "probe", fmt.Sprintf("no local evidence: %s; %s", evid, why)
+		}
+		return best, max(conf, strength), "learned", why + "; " + evid
+	case graphrag.RouteDirect, graphrag.RouteWeb:
+		if strong && (best == graphrag.RouteDirect || pred.Margin < 0.5) {
+			return graphrag.RouteVector, strength, "probe", fmt.Sprintf("strong local evidence overrides %s: %s; %s", best, evid, why)
+		}
+	}
+	return best, conf, "learned", why + "; " + evid
+}
+
+// mergePlan takes the planner's plan, filling what it left out from the
+// deterministic one.
+func mergePlan(det, llm graphrag.Plan) graphrag.Plan {
+	if strings.TrimSpace(llm.Query) == "" {
+		llm.Query = det.Query
+	}
+	if len(llm.Keywords) == 0 {
+		llm.Keywords = det.Keywords
+	}
+	if len(llm.FileTypes) == 0 {
+		llm.FileTypes = det.FileTypes
+	}
+	if llm.SourceHint == "" {
+		llm.SourceHint = det.SourceHint
+	}
+	if llm.Time == graphrag.TimeAny {
+		llm.Time = det.Time
+	}
+	if llm.By == "" {
+		llm.By = "llm"
+	}
+	if llm.Reason == "" {
+		llm.Reason = fmt.Sprintf("planner chose %s (the classifier was unsure: %s)", llm.Route, det.Reason)
+	}
+	return llm
+}
+
+// filters turns a plan into store filters.
+func (p *pipeline) filters(plan graphrag.Plan) graphrag.Filters {
+	f := graphrag.Filters{Types: plan.FileTypes, Source: plan.SourceHint}
+	if plan.Time != graphrag.TimeAny {
+		f.Since, f.Until = plan.Time.Range(p.now())
+	}
+	return f
+}

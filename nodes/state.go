@@ -1,0 +1,92 @@
+package nodes
+
+import (
+	"fmt"
+
+	"github.com/graphrag/graphrag"
+)
+
+// Budget counts retries per back-edge of the graph.
+type Budget struct {
+	// Retrieve: evaluate → route, refining the query after poor retrieval.
+	Retrieve int
+	// Generate: validate → generate, rewriting an unsupported answer.
+	Generate int
+	// Route: validate → route, planning again for an off-question answer.
+	Route int
+}
+
+// Judgement labels for retrieval, set by evaluate.
+const (
+	RetrievalGood  = "good"
+	RetrievalPoor  = "poor"
+	RetrievalEmpty = "empty"
+)
+
+// State is what flows through the RAG graph. Each node takes it by value
+// and returns the updated copy.
+type State struct {
+	// Query is the user's question; History the conversation before it.
+	Query   string
+	History []graphrag.Turn
+	// Plan is route's decision; Plan.Query is the text retrieve searches with.
+	Plan graphrag.Plan
+	// Probe is the evidence route's retrieval probe measured (zero when no
+	// probe ran).
+	Probe Evidence
+	// Hits are what retrieve found, best first.
+	Hits []graphrag.Hit
+	// SearchMode and SearchNote are what the store reported it ran.
+	SearchMode graphrag.SearchMode
+	SearchNote string
+	// Kept are the hits evaluate kept, numbered [1..n] for citations.
+	Kept []graphrag.Hit
+	// Evidence holds facts evaluate took from the kept hits.
+	Evidence []graphrag.Fact
+	// Retrieval is evaluate's judgement: RetrievalGood, Poor or Empty.
+	Retrieval string
+	// Strength is the evidence strength evaluate measured for Kept.
+	Strength float64
+	// Refined is the query the next route visit searches with after a
+	// corrective loop; empty on the first pass.
+	Refined string
+	// Answer is generate's answer; Verdict is validate's judgement of it.
+	Answer  graphrag.Answer
+	Verdict graphrag.Verdict
+	// Best is the best answer seen so far, returned when a budget runs out.
+	Best graphrag.Answer
+	// Budget holds the retries left per back-edge; a run that starts with
+	// the zero Budget takes Options.Budget. Loops counts the retries taken.
+	Budget Budget
+	Loops  Budget
+	// Notes record why the run ended as it did and every fallback that fired.
+	Notes []string
+	// Stop says why the run ended: "answered", "abstained", or which budget
+	// ran out.
+	Stop string
+	// Usage is language-model work per node name.
+	Usage map[string]graphrag.Usage
+
+	started bool
+}
+
+func (s *State) note(format string, args ...any) {
+	s.Notes = append(s.Notes, fmt.Sprintf(format, args...))
+}
+
+func (s *State) addUsage(node string, u graphrag.Usage) {
+	if u == (graphrag.Usage{}) {
+		return
+	}
+	if s.Usage == nil {
+		s.Usage = make(map[string]graphrag.Usage)
+	} else {
+		// Copy on write: states are values and a map would be shared.
+		m := make(map[string]graphrag.Usage, len(s.Usage)+1)
+		for k, v := range s.Usage {
+			m[k] = v
+		}
+		s.Usage = m
+	}
+	s.Usage[node] = s.Usage[node].Add(u)
+}
