@@ -1,0 +1,99 @@
+package sqlite
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/graphrag/graphrag"
+)
+
+// keyword returns the best n chunks for the text by BM25, re-scored (see
+// rerank), honouring the filters.
+func (s *Store) keyword(ctx context.Context, text string, f graphrag.Filters, n int) ([]scored, error) {
+	ts := terms(text)
+	if len(ts) == 0 {
+		return nil, nil
+	}
+	depth := n
+	if s.rank.reranks() {
+		depth = max(n, s.rank.Depth)
+	}
+	where, args := filterSQL(f)
+	var query string
+	if where == "1" {
+		query = `SELECT rowid, -bm25(chunks_fts, ?, ?) AS score FROM chunks_fts
+			WHERE chunks_fts MATCH ? ORDER BY score DESC LIMIT ?`
+		args = []any{s.rank.TitleWeight, s.rank.TextWeight, matchExpr(ts), depth}
+	} else {
+		query = `SELECT chunks_fts.rowid, -bm25(chunks_fts, ?, ?) AS score FROM chunks_fts
+			JOIN chunks c ON c.rowid = chunks_fts.rowid
+			JOIN documents d ON d.id = c.doc_id
+			WHERE chunks_fts MATCH ? AND ` + where + ` ORDER BY score DESC LIMIT ?`
+		args = append([]any{s.rank.TitleWeight, s.rank.TextWeight, matchExpr(ts)}, append(args, depth)...)
+	}
+	rows, err := s.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []scored
+	for rows.Next() {
+		var c scored
+		if err := rows.Scan(&c.rowid, &c.score); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if s.rank.reranks() && len(out) > 1 {
+		if out, err = s.rerank(ctx, text, ts, out); err != nil {
+			return nil, err
+		}
+	}
+	if len(out) > n {
+		out = out[:n]
+	}
+	return out, nil
+}
+
+// rerank re-scores BM25 candidates with evidence BM25 cannot see: query
+// words that stand next to each other in the chunk as in the query
+// (phrases), query words close together (proximity), and how much of the
+// title the query covers.
+func (s *Store) rerank(ctx context.Context, text string, ts []string, cands []scored) ([]scored, error) {
+	rowids := make([]int64, len(cands))
+	for i, c := range cands {
+		rowids[i] = c.rowid
+	}
+	b, _ := json.Marshal(rowids)
+	rows, err := s.db.QueryContext(ctx, `SELECT rowid, title, text FROM chunks_fts WHERE rowid IN (SELECT value FROM json_each(?))`, string(b))
+	if err != nil {
+		return nil, fmt.Errorf("rerank: %w", err)
+	}
+	defer rows.Close()
+	type doc struct{ title, text string }
+	docs := make(map[int64]doc, len(cands))
+	for rows.Next() {
+		var id int64
+		var d doc
+		if err := rows.Scan(&id, &d.title, &d.text); err != nil {
+			return nil, fmt.Errorf("rerank: %w", err)
+		}
+		docs[id] = d
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("rerank: %w", err)
+	}
+	q := newQueryFeatures(text, ts)
+	top := cands[0].score
+	for i := range cands {
+		d := docs[cands[i].rowid]
+		cands[i].score += top * s.rank.boost(q, d.title, d.text)
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
+	return cands, nil
+}

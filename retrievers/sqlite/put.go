@@ -1,0 +1,264 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/graphrag/graphrag"
+)
+
+// ErrInvalidRecord: a record handed to Put breaks the store's contract.
+var ErrInvalidRecord = errors.New("invalid record")
+
+// Put writes the records in one transaction, each replacing any stored
+// document with the same id. Chunks without an embedding are embedded
+// first when the store has an embedder. Either every record is written or,
+// on any error, none.
+func (s *Store) Put(ctx context.Context, recs ...graphrag.Record) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("sqlite put: %w", err)
+	}
+	if len(recs) == 0 {
+		return nil
+	}
+	recs, err := s.prepare(recs)
+	if err != nil {
+		return fmt.Errorf("sqlite put: %w", err)
+	}
+	if err := s.embedMissing(ctx, recs); err != nil {
+		return fmt.Errorf("sqlite put: %w", err)
+	}
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("sqlite put: begin: %w", err)
+	}
+	defer tx.Rollback()
+	if err := s.write(ctx, tx, recs); err != nil {
+		return fmt.Errorf("sqlite put: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("sqlite put: commit: %w", err)
+	}
+	s.invalidate()
+	return nil
+}
+
+// prepare validates the records and returns copies with chunk ids filled in
+// and text made valid UTF-8 without NUL bytes.
+func (s *Store) prepare(recs []graphrag.Record) ([]graphrag.Record, error) {
+	out := make([]graphrag.Record, len(recs))
+	seen := make(map[string]bool, len(recs))
+	for i, r := range recs {
+		id := r.Doc.ID
+		if id == "" {
+			return nil, fmt.Errorf("%w: record %d has an empty Doc.ID", ErrInvalidRecord, i)
+		}
+		if seen[id] {
+			return nil, fmt.Errorf("%w: document %q appears twice in one Put", ErrInvalidRecord, id)
+		}
+		seen[id] = true
+		r.Doc.Title = clean(r.Doc.Title)
+		r.Doc.Path = clean(r.Doc.Path)
+		r.Doc.Type = strings.ToLower(clean(r.Doc.Type))
+		chunks := make([]graphrag.Chunk, len(r.Chunks))
+		ords := make(map[int]bool, len(r.Chunks))
+		for j, c := range r.Chunks {
+			if c.DocID == "" {
+				c.DocID = id
+			}
+			if c.DocID != id {
+				return nil, fmt.Errorf("%w: chunk %d of %q names document %q", ErrInvalidRecord, j, id, c.DocID)
+			}
+			if ords[c.Ordinal] {
+				return nil, fmt.Errorf("%w: document %q has two chunks with ordinal %d", ErrInvalidRecord, id, c.Ordinal)
+			}
+			ords[c.Ordinal] = true
+			want := graphrag.ChunkID(id, c.Ordinal)
+			if c.ID == "" {
+				c.ID = want
+			}
+			if c.ID != want {
+				return nil, fmt.Errorf("%w: chunk id %q of %q, want %q", ErrInvalidRecord, c.ID, id, want)
+			}
+			c.Text = clean(c.Text)
+			if s.emb == nil {
+				c.Embedding = nil
+			} else if c.Embedding != nil && len(c.Embedding) != s.dim {
+				return nil, fmt.Errorf("%w: chunk %q has an embedding of dimension %d, the store's embedder %q has %d", ErrInvalidRecord, c.ID, len(c.Embedding), s.builtBy, s.dim)
+			}
+			chunks[j] = c
+		}
+		r.Chunks = chunks
+		out[i] = r
+	}
+	return out, nil
+}
+
+func clean(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if strings.IndexByte(s, 0) >= 0 {
+		s = strings.ReplaceAll(s, "\x00", "")
+	}
+	return s
+}
+
+func (s *Store) embedMissing(ctx context.Context, recs []graphrag.Record) error {
+	if s.emb == nil {
+		return nil
+	}
+	type ref struct{ r, c int }
+	var refs []ref
+	var texts []string
+	for i, r := range recs {
+		for j, c := range r.Chunks {
+			if c.Embedding == nil {
+				refs = append(refs, ref{i, j})
+				texts = append(texts, c.Text)
+			}
+		}
+	}
+	if len(texts) == 0 {
+		return nil
+	}
+	vecs, err := s.emb.Embed(ctx, texts)
+	if err != nil {
+		return fmt.Errorf("embed %d chunks with %s: %w", len(texts), s.builtBy, err)
+	}
+	if len(vecs) != len(texts) {
+		return fmt.Errorf("embedder %s returned %d vectors for %d texts", s.builtBy, len(vecs), len(texts))
+	}
+	for k, rf := range refs {
+		if len(vecs[k]) != s.dim {
+			return fmt.Errorf("embedder %s returned a vector of dimension %d, want %d", s.builtBy, len(vecs[k]), s.dim)
+		}
+		recs[rf.r].Chunks[rf.c].Embedding = vecs[k]
+	}
+	return nil
+}
+
+func (s *Store) write(ctx context.Context, tx *sql.Tx, recs []graphrag.Record) error {
+	delFTS, err := tx.PrepareContext(ctx, "DELETE FROM chunks_fts WHERE rowid IN (SELECT rowid FROM chunks WHERE doc_id = ?)")
+	if err != nil {
+		return err
+	}
+	defer delFTS.Close()
+	delDoc, err := tx.PrepareContext(ctx, "DELETE FROM documents WHERE id = ?") // cascades to chunks
+	if err != nil {
+		return err
+	}
+	defer delDoc.Close()
+	insDoc, err := tx.PrepareContext(ctx, "INSERT INTO documents(id, path, title, type, hash, size, mod_time, metadata) VALUES(?, ?, ?, ?, ?, ?, ?, ?)")
+	if err != nil {
+		return err
+	}
+	defer insDoc.Close()
+	insChunk, err := tx.PrepareContext(ctx, "INSERT INTO chunks(id, doc_id, ordinal, embedding) VALUES(?, ?, ?, ?)")
+	if err != nil {
+		return err
+	}
+	defer insChunk.Close()
+	insFTS, err := tx.PrepareContext(ctx, "INSERT INTO chunks_fts(rowid, title, text) VALUES(?, ?, ?)")
+	if err != nil {
+		return err
+	}
+	defer insFTS.Close()
+
+	for _, r := range recs {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		d := r.Doc
+		if _, err := delFTS.ExecContext(ctx, d.ID); err != nil {
+			return fmt.Errorf("replace %q: %w", d.ID, err)
+		}
+		if _, err := delDoc.ExecContext(ctx, d.ID); err != nil {
+			return fmt.Errorf("replace %q: %w", d.ID, err)
+		}
+		meta := []byte("{}")
+		if len(d.Metadata) > 0 {
+			if meta, err = json.Marshal(d.Metadata); err != nil {
+				return fmt.Errorf("metadata of %q: %w", d.ID, err)
+			}
+		}
+		var mod int64
+		if !d.ModTime.IsZero() {
+			mod = d.ModTime.UnixNano()
+		}
+		if _, err := insDoc.ExecContext(ctx, d.ID, d.Path, d.Title, d.Type, d.Hash, d.Size, mod, string(meta)); err != nil {
+			return fmt.Errorf("insert %q: %w", d.ID, err)
+		}
+		for _, c := range r.Chunks {
+			var blob []byte
+			if c.Embedding != nil {
+				blob = encodeVector(c.Embedding)
+			}
+			res, err := insChunk.ExecContext(ctx, c.ID, d.ID, c.Ordinal, blob)
+			if err != nil {
+				return fmt.Errorf("insert chunk %q: %w", c.ID, err)
+			}
+			rowid, err := res.LastInsertId()
+			if err != nil {
+				return err
+			}
+			if _, err := insFTS.ExecContext(ctx, rowid, d.Title, c.Text); err != nil {
+				return fmt.Errorf("index chunk %q: %w", c.ID, err)
+			}
+		}
+	}
+	return nil
+}
+
+// Delete removes the documents with these ids and all their chunks.
+// Unknown ids are ignored.
+func (s *Store) Delete(ctx context.Context, ids ...string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("sqlite delete: %w", err)
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("sqlite delete: begin: %w", err)
+	}
+	defer tx.Rollback()
+	list, err := json.Marshal(ids)
+	if err != nil {
+		return fmt.Errorf("sqlite delete: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM chunks_fts WHERE rowid IN (SELECT rowid FROM chunks WHERE doc_id IN (SELECT value FROM json_each(?)))", string(list)); err != nil {
+		return fmt.Errorf("sqlite delete: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM documents WHERE id IN (SELECT value FROM json_each(?))", string(list)); err != nil {
+		return fmt.Errorf("sqlite delete: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("sqlite delete: commit: %w", err)
+	}
+	s.invalidate()
+	return nil
+}
+
+func encodeVector(v []float32) []byte {
+	b := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
+	}
+	return b
+}
+
+func decodeVector(b []byte, dst []float32) {
+	for i := range dst {
+		dst[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+}

@@ -1,0 +1,134 @@
+package sqlite
+
+// Ranking tunes keyword scoring. Boosts are fractions of the best BM25
+// score among the candidates, so they mean the same on any corpus.
+type Ranking struct {
+	// TitleWeight and TextWeight are the FTS5 bm25 column weights.
+	TitleWeight, TextWeight float64
+	// Depth is how many BM25 candidates the second pass re-scores.
+	Depth int
+	// Phrase is the boost for a chunk holding every adjacent pair of
+	// query words side by side (partially for some of them).
+	Phrase float64
+	// Proximity is the boost for a chunk holding every query word within
+	// one window of proximityWindow words (partially for fewer).
+	Proximity float64
+	// Title is the boost for a title whose words all occur in the query
+	// (partially for some).
+	Title float64
+}
+
+// DefaultRanking returns the tuned ranking (see eval_test.go for the
+// figures on the dev set).
+func DefaultRanking() Ranking {
+	return Ranking{TitleWeight: 1, TextWeight: 1}
+}
+
+func (r Ranking) reranks() bool {
+	return r.Depth > 0 && (r.Phrase != 0 || r.Proximity != 0 || r.Title != 0)
+}
+
+const proximityWindow = 12
+
+// queryFeatures is what the second pass needs to know of the query.
+type queryFeatures struct {
+	terms   map[string]int // content word -> index
+	bigrams map[[2]string]bool
+}
+
+func newQueryFeatures(text string, ts []string) queryFeatures {
+	q := queryFeatures{terms: map[string]int{}, bigrams: map[[2]string]bool{}}
+	for i, t := range ts {
+		q.terms[t] = i
+	}
+	prev := ""
+	for _, w := range words(text) {
+		if _, ok := q.terms[w]; !ok {
+			prev = ""
+			continue
+		}
+		if prev != "" && prev != w {
+			q.bigrams[[2]string{prev, w}] = true
+		}
+		prev = w
+	}
+	return q
+}
+
+// boost is the second-pass bonus of one chunk, as a fraction of the top
+// BM25 score.
+func (r Ranking) boost(q queryFeatures, title, text string) float64 {
+	var b float64
+	if r.Title != 0 {
+		b += r.Title * titleCoverage(q, title)
+	}
+	if r.Phrase == 0 && r.Proximity == 0 {
+		return b
+	}
+	ws := words(text)
+	if r.Phrase != 0 && len(q.bigrams) > 0 {
+		found := map[[2]string]bool{}
+		for i := 1; i < len(ws); i++ {
+			p := [2]string{ws[i-1], ws[i]}
+			if q.bigrams[p] {
+				found[p] = true
+			}
+		}
+		b += r.Phrase * float64(len(found)) / float64(len(q.bigrams))
+	}
+	if r.Proximity != 0 && len(q.terms) > 1 {
+		b += r.Proximity * proximity(q, ws)
+	}
+	return b
+}
+
+// titleCoverage is the share of the title's content words found in the
+// query; 0 for a title with none.
+func titleCoverage(q queryFeatures, title string) float64 {
+	n, hit := 0, 0
+	seen := map[string]bool{}
+	for _, w := range words(title) {
+		if stopWords[w] || seen[w] {
+			continue
+		}
+		seen[w] = true
+		n++
+		if _, ok := q.terms[w]; ok {
+			hit++
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return float64(hit) / float64(n)
+}
+
+// proximity is the largest share of distinct query words (beyond the first)
+// found together within proximityWindow consecutive words.
+func proximity(q queryFeatures, ws []string) float64 {
+	type pos struct{ at, term int }
+	var ps []pos
+	for i, w := range ws {
+		if t, ok := q.terms[w]; ok {
+			ps = append(ps, pos{i, t})
+		}
+	}
+	best := 0
+	counts := map[int]int{}
+	lo := 0
+	for hi := range ps {
+		counts[ps[hi].term]++
+		for ps[hi].at-ps[lo].at >= proximityWindow {
+			counts[ps[lo].term]--
+			if counts[ps[lo].term] == 0 {
+				delete(counts, ps[lo].term)
+			}
+			lo++
+		}
+		best = max(best, len(counts))
+	}
+	if best < 2 {
+		return 0
+	}
+	return float64(best-1) / float64(len(q.terms)-1)
+}

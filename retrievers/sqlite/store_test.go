@@ -1,0 +1,80 @@
+package sqlite_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/graphrag/graphrag"
+	"github.com/graphrag/graphrag/retrievers/sqlite"
+	"github.com/graphrag/graphrag/retrievers/storetest"
+)
+
+var _ storetest.Store = (*sqlite.Store)(nil)
+
+func TestConformance(t *testing.T) {
+	var mu sync.Mutex
+	paths := map[storetest.Store]string{}
+	open := func(t *testing.T, e graphrag.Embedder) storetest.Store {
+		path := filepath.Join(t.TempDir(), "store.db")
+		s, err := sqlite.Open(context.Background(), path, sqlite.Options{Embedder: e})
+		if err != nil {
+			t.Fatalf("Open: %v", err)
+		}
+		mu.Lock()
+		paths[s] = path
+		mu.Unlock()
+		return s
+	}
+	reopen := func(t *testing.T, prev storetest.Store, e graphrag.Embedder) (storetest.Store, error) {
+		mu.Lock()
+		path := paths[prev]
+		mu.Unlock()
+		s, err := sqlite.Open(context.Background(), path, sqlite.Options{Embedder: e})
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
+	}
+	storetest.Run(t, open, reopen)
+}
+
+func TestOpenRefusesNewerSchema(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.db")
+	s, err := sqlite.Open(context.Background(), path, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.DB().Exec("PRAGMA user_version = 99"); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if _, err := sqlite.Open(context.Background(), path, sqlite.Options{}); !errors.Is(err, sqlite.ErrNewerSchema) {
+		t.Fatalf("err = %v, want ErrNewerSchema", err)
+	}
+}
+
+func TestOpenErrors(t *testing.T) {
+	dir := t.TempDir()
+	notDB := filepath.Join(dir, "text.db")
+	if err := os.WriteFile(notDB, []byte("this is not a database, just some text that is long enough to have a header"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ name, path string }{
+		{"empty path", ""},
+		{"memory", ":memory:"},
+		{"not a database", notDB},
+		{"missing directory", filepath.Join(dir, "no", "such", "dir", "s.db")},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if s, err := sqlite.Open(context.Background(), tc.path, sqlite.Options{}); err == nil {
+				s.Close()
+				t.Fatal("Open succeeded")
+			}
+		})
+	}
+}
