@@ -100,10 +100,14 @@ func (em *emitter) deliver(e Event) {
 	done = true
 }
 
-func (em *emitter) enter(step int, name string) {
+// sendNode delivers e, an event of the running node, and sets whether Emit
+// is accepted after it (a node and its router accept custom events). One
+// lock per event keeps an observed step cheap.
+func (em *emitter) sendNode(e Event, inNode bool) {
 	em.mu.Lock()
-	em.step, em.node, em.inNode = step, name, true
-	em.mu.Unlock()
+	defer em.mu.Unlock()
+	em.step, em.node, em.inNode = e.Step, e.Node, inNode
+	em.deliver(e)
 }
 
 func (em *emitter) leave() {

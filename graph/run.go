@@ -58,7 +58,7 @@ func (r *Runnable[S]) config(opts []RunOption) runConfig {
 // router answers an undeclared target (ErrUndeclaredTarget).
 func (r *Runnable[S]) Invoke(ctx context.Context, s S, opts ...RunOption) (S, error) {
 	if len(opts) == 0 {
-		return r.run(ctx, s, r.maxSteps, nil)
+		return r.run(ctx, s, r.maxSteps, nil, time.Time{})
 	}
 	cfg := r.config(opts)
 	var em *emitter
@@ -111,12 +111,12 @@ func (r *Runnable[S]) Stream(ctx context.Context, s S, opts ...RunOption) iter.S
 // observed runs with an emitter, adding the run's start and end events.
 func (r *Runnable[S]) observed(ctx context.Context, s S, maxSteps int, em *emitter) (S, error) {
 	if em == nil {
-		return r.run(ctx, s, maxSteps, nil)
+		return r.run(ctx, s, maxSteps, nil, time.Time{})
 	}
 	ctx = context.WithValue(ctx, emitterKey{}, em)
 	start := time.Now()
 	em.send(Event{Kind: EventRunStart, Node: START, Time: start})
-	out, err := r.run(ctx, s, maxSteps, em)
+	out, err := r.run(ctx, s, maxSteps, em, start)
 	now := time.Now()
 	if err != nil {
 		em.send(Event{Kind: EventError, Step: stepOf(err), Node: nodeOf(err), Err: err, Time: now})
@@ -126,8 +126,9 @@ func (r *Runnable[S]) observed(ctx context.Context, s S, maxSteps int, em *emitt
 }
 
 // run is the step loop. em is nil when nobody observes the run; the loop
-// then does no allocation and reads no clock.
-func (r *Runnable[S]) run(ctx context.Context, s S, maxSteps int, em *emitter) (S, error) {
+// then does no allocation and reads no clock. last is the time of the
+// previous event (RunStart).
+func (r *Runnable[S]) run(ctx context.Context, s S, maxSteps int, em *emitter, last time.Time) (S, error) {
 	cur := r.entry
 	for step := 1; ; step++ {
 		n := &r.nodes[cur]
@@ -139,41 +140,43 @@ func (r *Runnable[S]) run(ctx context.Context, s S, maxSteps int, em *emitter) (
 		}
 		var start time.Time
 		if em != nil {
-			em.enter(step, n.name)
-			start = time.Now()
-			em.send(Event{Kind: EventNodeStart, Step: step, Node: n.name, Time: start})
+			// The previous event's time stands for this one: nothing but
+			// the loop ran in between, and the clock is not free.
+			start = last
+			em.sendNode(Event{Kind: EventNodeStart, Step: step, Node: n.name, Time: start}, true)
 		}
 		out, err := callNode(ctx, n.fn, s, em)
-		if em != nil {
-			em.leave()
-		}
 		if err != nil {
+			if em != nil {
+				em.leave()
+			}
 			return s, &NodeError{Node: n.name, Step: step, Err: err}
 		}
 		s = out
 		if em != nil {
-			now := time.Now()
-			em.send(Event{Kind: EventNodeEnd, Step: step, Node: n.name, Duration: now.Sub(start), Time: now})
+			last = time.Now()
+			em.sendNode(Event{Kind: EventNodeEnd, Step: step, Node: n.name, Duration: last.Sub(start), Time: last}, n.router != nil)
 		}
 		next := n.next
 		if n.router != nil {
-			if em != nil {
-				em.enter(step, n.name)
-			}
 			d, err := callRouter(ctx, n.router, s, em)
-			if em != nil {
-				em.leave()
-			}
 			if err != nil {
+				if em != nil {
+					em.leave()
+				}
 				return s, &NodeError{Node: n.name, Step: step, Err: fmt.Errorf("router: %w", err)}
 			}
 			var ok bool
 			if next, ok = n.target(d.To); !ok {
+				if em != nil {
+					em.leave()
+				}
 				return s, &NodeError{Node: n.name, Step: step, Err: fmt.Errorf("router answered %q, which is not among its declared targets [%s]: %w",
 					d.To, strings.Join(n.targets, " "), ErrUndeclaredTarget)}
 			}
 			if em != nil {
-				em.send(Event{Kind: EventDecision, Step: step, Node: n.name, To: d.To, Reason: d.Reason, Time: time.Now()})
+				last = time.Now()
+				em.sendNode(Event{Kind: EventDecision, Step: step, Node: n.name, To: d.To, Reason: d.Reason, Time: last}, false)
 			}
 		}
 		if next == endIndex {
