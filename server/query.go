@@ -8,6 +8,7 @@ import (
 	"mime"
 	"net/http"
 	"strings"
+	"time"
 )
 
 // Stream framings.
@@ -148,10 +149,10 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		s.logRunError(r, err)
 		ae, msg := classify(err)
-		_ = sw.event(Event{Type: "error", Error: &ErrorBody{Code: ae.code, Message: msg}})
+		_ = sw.event(Event{Type: "error", ElapsedMS: sw.elapsed(), Error: &ErrorBody{Code: ae.code, Message: msg}})
 		return
 	}
-	_ = sw.event(Event{Type: "result", Result: &resp})
+	_ = sw.event(Event{Type: "result", ElapsedMS: sw.elapsed(), Result: &resp})
 }
 
 func (s *Server) logRunError(r *http.Request, err error) {
@@ -168,10 +169,13 @@ type streamWriter struct {
 	started bool
 	seq     int
 	buf     []byte
+	begin   time.Time
 }
 
+func (sw *streamWriter) elapsed() float64 { return ms(time.Since(sw.begin)) }
+
 func newStreamWriter(w http.ResponseWriter, sse bool) *streamWriter {
-	return &streamWriter{w: w, rc: http.NewResponseController(w), sse: sse}
+	return &streamWriter{w: w, rc: http.NewResponseController(w), sse: sse, begin: time.Now()}
 }
 
 func (sw *streamWriter) start() error {

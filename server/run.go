@@ -83,7 +83,10 @@ func wireEvent(ev graph.Event, start time.Time) Event {
 		}
 	case graph.EventRunEnd:
 		e.Type = "run_end"
-		e.DurationMS = ms(at.Sub(start))
+		e.DurationMS = ms(ev.Duration)
+		if ev.Duration == 0 {
+			e.DurationMS = ms(at.Sub(start))
+		}
 	default:
 		e.Type = "unknown"
 	}
@@ -152,9 +155,9 @@ func (s *Server) execute(ctx context.Context, req QueryRequest, emit func(Event)
 				s.metrics.fallback()
 			}
 		case graph.EventRunEnd:
-			tr.Steps = ev.Step
 			final, ended = finalState(ev.Payload)
 		}
+		tr.Steps = max(tr.Steps, ev.Step)
 		if emit != nil {
 			if err := emit(wireEvent(ev, start)); err != nil {
 				runErr = fmt.Errorf("%w: %w", errEmit, err)
