@@ -1,0 +1,239 @@
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Check is one doctor finding.
+type Check struct {
+	// Name says what was checked, e.g. "router model ollama:qwen2.5:3b".
+	Name string
+	OK   bool
+	// Detail says what was found.
+	Detail string
+	// Fix says what to run when OK is false.
+	Fix string
+}
+
+// CheckTimeout bounds each doctor request.
+const CheckTimeout = 10 * time.Second
+
+// Check checks each configured model: is its server reachable, does it
+// have the model, and (for the embedding model) what dimension it gives.
+// Checks make no retries.
+func (m *Models) Check(ctx context.Context) []Check {
+	type role struct {
+		spec  Spec
+		names []string
+	}
+	var roles []role
+	addRole := func(s Spec, name string) {
+		for i := range roles {
+			if roles[i].spec == s {
+				roles[i].names = append(roles[i].names, name)
+				return
+			}
+		}
+		roles = append(roles, role{s, []string{name}})
+	}
+	addRole(m.cfg.Router, "router")
+	addRole(m.cfg.Writer, "writer")
+	var out []Check
+	servers := map[string][]string{}
+	for _, r := range roles {
+		out = append(out, m.checkModel(ctx, r.spec, strings.Join(r.names, "+")+" model", servers)...)
+	}
+	if !m.cfg.Embed.IsZero() {
+		cs := m.checkModel(ctx, m.cfg.Embed, "embedding model", servers)
+		out = append(out, cs...)
+		if allOK(cs) {
+			out = append(out, m.checkEmbedding(ctx))
+		}
+	}
+	return out
+}
+
+// CheckStore compares the embedder with the one a store was built with
+// (the store's recorded name and dimension; "" for a store built without).
+func (m *Models) CheckStore(storeEmbedder string, storeDim int) Check {
+	c := Check{Name: "store embeddings"}
+	e := m.embedder
+	switch {
+	case storeEmbedder == "" && e == nil:
+		c.OK, c.Detail = true, "no embedder: keyword search only"
+	case storeEmbedder == "":
+		c.Detail = "the store was built without embeddings; " + e.Name() + " is configured"
+		c.Fix = "re-ingest your files with the embedding model configured, or remove it from the configuration"
+	case e == nil:
+		c.Detail = fmt.Sprintf("the store was built with %s (dimension %d) but no embedding model is configured", storeEmbedder, storeDim)
+		c.Fix = "configure the embedding model " + storeEmbedder
+	case e.Name() != storeEmbedder || e.Dimension() != storeDim:
+		c.Detail = fmt.Sprintf("the store was built with %s (dimension %d); configured: %s (dimension %d)", storeEmbedder, storeDim, e.Name(), e.Dimension())
+		c.Fix = "configure " + storeEmbedder + " again, or re-ingest your files with " + e.Name()
+	default:
+		c.OK, c.Detail = true, fmt.Sprintf("%s, dimension %d, matches the store", e.Name(), e.Dimension())
+	}
+	return c
+}
+
+func allOK(cs []Check) bool {
+	for _, c := range cs {
+		if !c.OK {
+			return false
+		}
+	}
+	return true
+}
+
+// checkModel checks the server of s (once per server) and the model on it.
+func (m *Models) checkModel(ctx context.Context, s Spec, label string, servers map[string][]string) []Check {
+	var out []Check
+	key := string(s.Backend) + " " + s.BaseURL
+	served, seen := servers[key]
+	if !seen {
+		var err error
+		served, err = listModels(ctx, m.raw, s)
+		c := Check{Name: fmt.Sprintf("%s server at %s", s.Backend, s.BaseURL), OK: err == nil}
+		if err != nil {
+			c.Detail = err.Error()
+			c.Fix = startHint(s)
+			servers[key] = nil
+			return append(out, c)
+		}
+		c.Detail = fmt.Sprintf("reachable, %d model(s)", len(served))
+		servers[key] = served
+		out = append(out, c)
+	} else if served == nil {
+		return nil // the server check already failed
+	}
+	c := Check{Name: label + " " + s.String()}
+	if found, name := hasModel(s, served); found {
+		c.OK, c.Detail = true, "present ("+name+")"
+	} else {
+		c.Detail = "not on the server; it has: " + listOrNone(served)
+		c.Fix = pullHint(s, served)
+	}
+	return append(out, c)
+}
+
+func (m *Models) checkEmbedding(ctx context.Context) Check {
+	c := Check{Name: "embedding dimension " + m.cfg.Embed.String()}
+	e := m.embedder
+	cctx, cancel := context.WithTimeout(ctx, CheckTimeout)
+	defer cancel()
+	v, err := e.embed(cctx, []string{"doctor"})
+	if err != nil {
+		c.Detail = err.Error()
+		c.Fix = "check that " + m.cfg.Embed.Model + " is an embedding model (e.g. nomic-embed-text, bge-m3)"
+		if m.cfg.Embed.Backend == OpenAI {
+			c.Fix = "start the server with embeddings on, e.g.: llama-server -m embed.gguf --embeddings --port 8081"
+		}
+		return c
+	}
+	if len(v[0]) != e.Dimension() {
+		c.Detail = fmt.Sprintf("the model now returns dimension %d, configured %d", len(v[0]), e.Dimension())
+		c.Fix = "set the embedding dimension to " + fmt.Sprint(len(v[0]))
+		return c
+	}
+	c.OK, c.Detail = true, fmt.Sprintf("dimension %d", e.Dimension())
+	return c
+}
+
+// listModels asks a server which models it has: Ollama's /api/tags or the
+// OpenAI-compatible /models.
+func listModels(ctx context.Context, hc *http.Client, s Spec) ([]string, error) {
+	cctx, cancel := context.WithTimeout(ctx, CheckTimeout)
+	defer cancel()
+	u := s.BaseURL + "/api/tags"
+	if s.Backend == OpenAI {
+		u = s.BaseURL + "/models"
+	}
+	req, err := http.NewRequestWithContext(cctx, http.MethodGet, u, nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		if cctx.Err() != nil {
+			return nil, fmt.Errorf("%w: no answer from %s within %s", ErrTimeout, u, CheckTimeout)
+		}
+		return nil, fmt.Errorf("%w: %v", ErrUnreachable, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrUnreachable, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("%w: GET %s: HTTP %d: %s", ErrServer, u, resp.StatusCode, clip(strings.TrimSpace(string(body)), 200))
+	}
+	var v struct {
+		Models []struct {
+			Name  string `json:"name"`
+			Model string `json:"model"`
+		} `json:"models"`
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(body, &v); err != nil {
+		return nil, fmt.Errorf("%w: GET %s: not a model list: %v", ErrBadOutput, u, err)
+	}
+	var names []string
+	for _, m := range v.Models {
+		names = append(names, m.Name)
+	}
+	for _, d := range v.Data {
+		names = append(names, d.ID)
+	}
+	return names, nil
+}
+
+func hasModel(s Spec, served []string) (bool, string) {
+	if s.Backend == OpenAI && s.Model == "" {
+		if len(served) > 0 {
+			return true, served[0]
+		}
+		return false, ""
+	}
+	want := s.Model
+	for _, n := range served {
+		if n == want || (s.Backend == Ollama && !strings.Contains(want, ":") && n == want+":latest") {
+			return true, n
+		}
+	}
+	return false, ""
+}
+
+func listOrNone(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	names = slices.Clone(names)
+	slices.Sort(names)
+	return strings.Join(names, ", ")
+}
+
+func startHint(s Spec) string {
+	if s.Backend == Ollama {
+		return "start Ollama: ollama serve   (or fix the URL: ollama:MODEL@http://host:11434)"
+	}
+	return "start the server, e.g.: llama-server -m model.gguf --port 8080   (the spec's URL ends in /v1: openai:http://localhost:8080/v1#model)"
+}
+
+func pullHint(s Spec, served []string) string {
+	if s.Backend == Ollama {
+		return "run: ollama pull " + s.Model
+	}
+	if len(served) == 1 {
+		return fmt.Sprintf("use the name the server serves: openai:%s#%s (or start llama-server with --alias %s)", s.BaseURL, served[0], s.Model)
+	}
+	return "use one of the served names in the spec: openai:" + s.BaseURL + "#NAME"
+}
