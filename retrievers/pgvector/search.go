@@ -1,0 +1,304 @@
+package pgvector
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/graphrag/graphrag"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/pgvector/pgvector-go"
+)
+
+// Search runs q against the collection. Mode "" means hybrid with an embedder
+// and keyword without one; a store without an embedder answers vector and
+// hybrid queries with keyword search and says so in Mode and Note. The
+// hybrid query is one SQL statement: a full-text CTE and a vector CTE fused
+// by reciprocal rank fusion, both ranks returned. If the full-text part fails
+// (say, the collection's text-search configuration was dropped) a hybrid
+// query falls back to vector search and says so in Note.
+//
+// Text is searched as plain words (at most 4 KB, 32 distinct words, English
+// stop words dropped); any text is safe. Blank text with no Vector fails with
+// graphrag.ErrInvalidQuery, as does an unknown mode or a Vector of the wrong
+// dimension.
+func (s *Store) Search(ctx context.Context, q graphrag.Query) (graphrag.SearchResult, error) {
+	if err := ctx.Err(); err != nil {
+		return graphrag.SearchResult{}, fmt.Errorf("pgvector: search: %w", err)
+	}
+	blank := strings.TrimSpace(q.Text) == ""
+	if blank && q.Vector == nil {
+		return graphrag.SearchResult{}, fmt.Errorf("pgvector: search: %w: empty query text", graphrag.ErrInvalidQuery)
+	}
+	mode, note := q.Mode, ""
+	switch mode {
+	case "":
+		mode = graphrag.ModeHybrid
+		if s.opts.Embedder == nil {
+			mode = graphrag.ModeKeyword
+		}
+	case graphrag.ModeKeyword, graphrag.ModeVector, graphrag.ModeHybrid:
+		if mode != graphrag.ModeKeyword && s.opts.Embedder == nil {
+			mode, note = graphrag.ModeKeyword, "no embedder configured: keyword search only"
+		}
+	default:
+		return graphrag.SearchResult{}, fmt.Errorf("pgvector: search: %w: unknown mode %q (want keyword, vector or hybrid)", graphrag.ErrInvalidQuery, q.Mode)
+	}
+	if mode == graphrag.ModeKeyword && blank {
+		return graphrag.SearchResult{}, fmt.Errorf("pgvector: search: %w: keyword search needs text", graphrag.ErrInvalidQuery)
+	}
+	k := q.K
+	if k <= 0 {
+		k = 10
+	}
+	k = min(k, maxK)
+
+	var vec []float32
+	if mode != graphrag.ModeKeyword {
+		_, dim := s.embedderName()
+		vec = q.Vector
+		if vec == nil {
+			vs, err := s.opts.Embedder.Embed(ctx, []string{cleanText(capText(q.Text, maxQueryBytes))})
+			if err != nil {
+				return graphrag.SearchResult{}, fmt.Errorf("pgvector: search: embed the query with %q: %w", s.opts.Embedder.Name(), err)
+			}
+			if len(vs) != 1 {
+				return graphrag.SearchResult{}, fmt.Errorf("pgvector: search: embedder %q returned %d vectors for 1 text", s.opts.Embedder.Name(), len(vs))
+			}
+			vec = vs[0]
+		}
+		if err := checkVector(vec, dim); err != nil {
+			return graphrag.SearchResult{}, fmt.Errorf("pgvector: search: %w: query vector: %v", graphrag.ErrInvalidQuery, err)
+		}
+	}
+	res := graphrag.SearchResult{Mode: mode, Note: note}
+
+	c, found, err := s.collection(ctx)
+	if err != nil {
+		return graphrag.SearchResult{}, err
+	}
+	if !found {
+		return res, nil // nothing ingested yet
+	}
+	p := s.params(c, q, mode, k, vec)
+	words := queryWords(q.Text)
+	p.args["q"] = orQuery(words)
+	p.args["kwok"] = len(words) > 0
+	if mode == graphrag.ModeKeyword && len(words) == 0 {
+		return res, nil // no searchable word
+	}
+
+	hits, err := s.run(ctx, p, s.statement(mode, c.dim))
+	if err != nil && mode == graphrag.ModeHybrid && ctx.Err() == nil && isServerError(err) {
+		// The full-text leg is the fragile one (configuration, odd input):
+		// answer with the vector leg alone rather than nothing.
+		vh, verr := s.run(ctx, p, s.statement(graphrag.ModeVector, c.dim))
+		if verr == nil {
+			res.Mode = graphrag.ModeVector
+			res.Note = "full-text search failed, vector search only: " + err.Error()
+			res.Hits = vh
+			return res, nil
+		}
+	}
+	if err != nil {
+		return graphrag.SearchResult{}, s.wrap(ctx, "search", err)
+	}
+	res.Hits = hits
+	return res, nil
+}
+
+// isServerError reports whether err came from the server (not the network or
+// the context).
+func isServerError(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code != "57014" // query_canceled
+}
+
+type searchParams struct {
+	args     pgx.NamedArgs
+	depth    int
+	filtered bool
+}
+
+func (s *Store) params(c collection, q graphrag.Query, mode graphrag.SearchMode, k int, vec []float32) searchParams {
+	f := q.Filters
+	args := pgx.NamedArgs{
+		"coll":   c.id,
+		"tscfg":  c.tsConfig,
+		"k":      k,
+		"rrfk":   float64(s.opts.RRFK),
+		"wk":     s.opts.KeywordWeight,
+		"wv":     s.opts.VectorWeight,
+		"source": strings.ToLower(cleanText(capText(f.Source, maxQueryBytes))),
+		"types":  nil,
+		"docids": nil,
+		"since":  nil,
+		"until":  nil,
+		"vec":    nil,
+		"vecok":  false,
+	}
+	if len(f.Types) > 0 {
+		ts := make([]string, len(f.Types))
+		for i, t := range f.Types {
+			ts[i] = strings.ToLower(cleanText(capText(t, 256)))
+		}
+		args["types"] = ts
+	}
+	if len(f.DocIDs) > 0 {
+		ids := make([]string, 0, len(f.DocIDs))
+		for _, id := range f.DocIDs {
+			if validText(id) == nil {
+				ids = append(ids, id)
+			}
+		}
+		if len(ids) == 0 {
+			ids = []string{} // none storable: match nothing
+		}
+		args["docids"] = ids
+	}
+	if !f.Since.IsZero() {
+		args["since"] = f.Since
+	}
+	if !f.Until.IsZero() {
+		args["until"] = f.Until
+	}
+	if vec != nil && !isZero(vec) {
+		args["vec"] = pgvector.NewVector(vec)
+		args["vecok"] = true
+	}
+	depth := k
+	if mode == graphrag.ModeHybrid {
+		depth = min(max(3*k, 50), maxK)
+	}
+	args["depth"] = depth
+	return searchParams{args: args, depth: depth, filtered: !f.IsZero()}
+}
+
+// filterSQL narrows chunks c joined to documents d; every value is a parameter.
+const filterSQL = `
+	  AND (@types::text[] IS NULL OR lower(d.type) = ANY(@types::text[]))
+	  AND (@source::text = '' OR strpos(lower(d.path), @source::text) > 0 OR strpos(lower(d.title), @source::text) > 0)
+	  AND (@since::timestamptz IS NULL OR d.mtime >= @since::timestamptz)
+	  AND (@until::timestamptz IS NULL OR d.mtime < @until::timestamptz)
+	  AND (@docids::text[] IS NULL OR c.doc_id = ANY(@docids::text[]))`
+
+// keywordCTE ranks chunks by ts_rank_cd against an OR of the query's words;
+// the document title is weighted A, the text B.
+const keywordCTE = `
+kw AS (
+	SELECT c.doc_id, c.ordinal, ts_rank_cd(c.tsv, q.q) AS score
+	FROM websearch_to_tsquery(@tscfg::text::regconfig, @q::text) AS q(q),
+	     chunks c JOIN documents d ON d.collection_id = c.collection_id AND d.id = c.doc_id
+	WHERE @kwok::bool AND c.collection_id = @coll::bigint AND c.tsv @@ q.q` + filterSQL + `
+	ORDER BY score DESC, c.doc_id, c.ordinal
+	LIMIT @depth::int
+),
+kwr AS (
+	SELECT doc_id, ordinal, score, row_number() OVER (ORDER BY score DESC, doc_id, ordinal) AS rank FROM kw
+)`
+
+// vectorCTE is the nearest-neighbour leg; %[1]d is the collection's dimension
+// (an integer from the collections table): the expression must match the
+// collection's partial HNSW index exactly.
+const vectorCTE = `
+vec AS (
+	SELECT c.doc_id, c.ordinal, (c.embedding::vector(%[1]d) <=> @vec::vector(%[1]d)) AS dist
+	FROM chunks c JOIN documents d ON d.collection_id = c.collection_id AND d.id = c.doc_id
+	WHERE @vecok::bool AND c.collection_id = @coll::bigint AND c.embedding IS NOT NULL` + filterSQL + `
+	ORDER BY c.embedding::vector(%[1]d) <=> @vec::vector(%[1]d)
+	LIMIT @depth::int
+),
+vecr AS (
+	SELECT doc_id, ordinal, dist, row_number() OVER (ORDER BY dist, doc_id, ordinal) AS rank FROM vec
+)`
+
+// The three statements return the same columns:
+// doc_id, ordinal, score, keyword rank, vector rank, then the chunk and source.
+const hitColumns = `
+SELECT r.doc_id, r.ordinal, r.score::float8, r.krank, r.vrank, c.text, d.path, d.title, d.type, d.mtime
+FROM ranked r
+JOIN chunks c ON c.collection_id = @coll::bigint AND c.doc_id = r.doc_id AND c.ordinal = r.ordinal
+JOIN documents d ON d.collection_id = @coll::bigint AND d.id = r.doc_id
+ORDER BY r.score DESC, r.doc_id, r.ordinal`
+
+const keywordSQL = `WITH` + keywordCTE + `,
+ranked AS (SELECT doc_id, ordinal, score, rank AS krank, 0::bigint AS vrank FROM kwr ORDER BY rank LIMIT @k::int)` + hitColumns
+
+const vectorSQL = `WITH` + vectorCTE + `,
+ranked AS (SELECT doc_id, ordinal, 1 - dist AS score, 0::bigint AS krank, rank AS vrank FROM vecr ORDER BY rank LIMIT @k::int)` + hitColumns
+
+const hybridSQL = `WITH` + keywordCTE + `,` + vectorCTE + `,
+ranked AS (
+	SELECT coalesce(k.doc_id, v.doc_id) AS doc_id, coalesce(k.ordinal, v.ordinal) AS ordinal,
+	       coalesce(@wk::float8 / (@rrfk::float8 + k.rank), 0) + coalesce(@wv::float8 / (@rrfk::float8 + v.rank), 0) AS score,
+	       coalesce(k.rank, 0) AS krank, coalesce(v.rank, 0) AS vrank
+	FROM kwr k FULL OUTER JOIN vecr v ON k.doc_id = v.doc_id AND k.ordinal = v.ordinal
+	ORDER BY score DESC, doc_id, ordinal
+	LIMIT @k::int
+)` + hitColumns
+
+// statement returns the SQL of a mode for a collection of dimension dim.
+func (s *Store) statement(mode graphrag.SearchMode, dim int) string {
+	switch mode {
+	case graphrag.ModeKeyword:
+		return keywordSQL
+	case graphrag.ModeVector:
+		return fmt.Sprintf(vectorSQL, dim)
+	default:
+		return fmt.Sprintf(hybridSQL, dim)
+	}
+}
+
+// run executes one search statement in a read-only transaction that sets
+// the HNSW search width (and pgvector 0.8's iterative scan when filtering).
+func (s *Store) run(ctx context.Context, p searchParams, sql string) ([]graphrag.Hit, error) {
+	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx))
+	ef := min(max(s.opts.EfSearch, p.depth), 1000)
+	iter := "off"
+	if p.filtered && s.iterative {
+		iter = "relaxed_order"
+	}
+	settings := `SELECT set_config('hnsw.ef_search', $1, true), set_config('plan_cache_mode', 'force_custom_plan', true)`
+	args := []any{strconv.Itoa(ef)}
+	if s.iterative {
+		settings += `, set_config('hnsw.iterative_scan', $2, true)`
+		args = append(args, iter)
+	}
+	if _, err := tx.Exec(ctx, settings, args...); err != nil {
+		return nil, err
+	}
+	rows, err := tx.Query(ctx, sql, p.args)
+	if err != nil {
+		return nil, err
+	}
+	hits, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (graphrag.Hit, error) {
+		var h graphrag.Hit
+		var krank, vrank int64
+		var mtime *time.Time
+		err := r.Scan(&h.Chunk.DocID, &h.Chunk.Ordinal, &h.Score, &krank, &vrank,
+			&h.Chunk.Text, &h.Source.Path, &h.Source.Title, &h.Source.Type, &mtime)
+		h.Chunk.ID = graphrag.ChunkID(h.Chunk.DocID, h.Chunk.Ordinal)
+		h.Source.DocID = h.Chunk.DocID
+		h.Ranks = graphrag.Ranks{Keyword: int(krank), Vector: int(vrank)}
+		if mtime != nil {
+			h.Source.ModTime = mtime.UTC()
+		}
+		if math.IsNaN(h.Score) {
+			h.Score = 0
+		}
+		return h, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return hits, tx.Commit(ctx)
+}

@@ -1,0 +1,100 @@
+package pgvector
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Caps on query input: a query is a question, not a document. Longer text is
+// cut (on a rune boundary) before it reaches the database or the embedder.
+const (
+	maxQueryBytes = 4096
+	maxQueryWords = 32
+	maxK          = 1000
+)
+
+// validText reports whether s can be stored in a PostgreSQL text value as is.
+func validText(s string) error {
+	if !utf8.ValidString(s) {
+		return fmt.Errorf("not valid UTF-8")
+	}
+	if strings.IndexByte(s, 0) >= 0 {
+		return fmt.Errorf("contains a NUL byte")
+	}
+	return nil
+}
+
+// cleanText makes s storable in PostgreSQL: invalid UTF-8 becomes U+FFFD and
+// NUL bytes are dropped (PostgreSQL text cannot hold them).
+func cleanText(s string) string {
+	if validText(s) == nil {
+		return s
+	}
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	return strings.ReplaceAll(s, "\x00", "")
+}
+
+// capText cuts s to at most n bytes on a rune boundary.
+func capText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	s = s[:n]
+	for len(s) > 0 {
+		r, size := utf8.DecodeLastRuneInString(s)
+		if r != utf8.RuneError || size > 1 {
+			break
+		}
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// queryWords splits a query into the distinct lower-case words it searches
+// for: runs of letters and digits, stop words dropped, at most maxQueryWords.
+// Operators, quotes and punctuation are never passed on, so any text is
+// searched as plain words.
+func queryWords(text string) []string {
+	text = cleanText(capText(text, maxQueryBytes))
+	fields := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsNumber(r) && !unicode.Is(unicode.Mn, r)
+	})
+	seen := make(map[string]bool, len(fields))
+	var out []string
+	for _, w := range fields {
+		if stopWords[w] || seen[w] {
+			continue
+		}
+		seen[w] = true
+		out = append(out, w)
+		if len(out) == maxQueryWords {
+			break
+		}
+	}
+	return out
+}
+
+// orQuery joins words for websearch_to_tsquery as alternatives ("a or b"):
+// a document matching any word is a candidate, more matches rank higher.
+// Words hold only letters and digits, so nothing else of the websearch
+// syntax can appear; the result is passed as a $n parameter.
+func orQuery(words []string) string { return strings.Join(words, " or ") }
+
+// stopWords are English function words dropped from keyword queries (the
+// "simple" configuration keeps them in the index, and ts_rank_cd has no
+// inverse document frequency to discount them).
+var stopWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`a about above after again against all am an and any are as at be because
+been before being below between both but by can could did do does doing down during each few for from
+further had has have having he her here hers herself him himself his how i if in into is it its itself
+just me more most my myself no nor not now of off on once only or other our ours ourselves out over own
+same she should so some such than that the their theirs them themselves then there these they this those
+through to too under until up very was we were what when where which while who whom why will with would
+you your yours yourself yourselves s t`) {
+		m[w] = true
+	}
+	return m
+}()
