@@ -3,6 +3,7 @@ package fstools
 import (
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -153,6 +154,7 @@ func FileType(name string) string {
 // matcher is a compiled Filter.
 type matcher struct {
 	types        map[string]bool
+	typeWords    []string
 	since, until time.Time
 	minSize      int64
 	maxSize      int64
@@ -164,6 +166,11 @@ type matcher struct {
 
 func (t *Tools) compile(f Filter) (*matcher, error) {
 	m := &matcher{minSize: f.MinSize, maxSize: f.MaxSize, source: strings.ToLower(f.Source)}
+	for _, w := range f.Types {
+		if w = strings.TrimLeft(strings.ToLower(strings.TrimSpace(w)), "*."); w != "" && !slices.Contains(m.typeWords, w) {
+			m.typeWords = append(m.typeWords, w)
+		}
+	}
 	if exts := ExpandTypes(f.Types); len(exts) > 0 {
 		m.types = map[string]bool{}
 		for _, e := range exts {
@@ -241,15 +248,7 @@ func (m *matcher) match(f File) bool {
 func (m *matcher) describe() string {
 	var parts []string
 	if len(m.types) > 0 {
-		exts := make([]string, 0, len(m.types))
-		for e := range m.types {
-			exts = append(exts, e)
-		}
-		sort.Strings(exts)
-		if len(exts) > 6 {
-			exts = append(exts[:6], "…")
-		}
-		parts = append(parts, "of type "+strings.Join(exts, ", "))
+		parts = append(parts, "of type "+strings.Join(m.typeWords, ", "))
 	}
 	if m.name != "" {
 		if m.glob {

@@ -56,8 +56,9 @@ type ListRequest struct {
 type ListResult struct {
 	Walk
 	Files []File
-	// Total counts every file that passed the filter, listed or not.
+	// Total and Bytes count every file that passed the filter, listed or not.
 	Total int
+	Bytes int64
 }
 
 // List returns files sorted by modified time, size or name.
@@ -106,6 +107,7 @@ func (t *Tools) List(ctx context.Context, req ListRequest) (ListResult, error) {
 	var res ListResult
 	res.Walk, err = t.walk(ctx, m, nil, visitor{file: func(f File) {
 		res.Total++
+		res.Bytes += f.Size
 		top.add(f)
 	}})
 	res.Files = top.sorted()

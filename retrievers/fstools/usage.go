@@ -132,6 +132,8 @@ type TypeUsage struct {
 	Type  string
 	Files int
 	Bytes int64
+	// Largest is the type's largest file.
+	Largest File
 }
 
 // UsageResult is disk usage by file type, largest first.
@@ -158,6 +160,9 @@ func (t *Tools) UsageByType(ctx context.Context, f Filter) (UsageResult, error) 
 		}
 		u.Files++
 		u.Bytes += f.Size
+		if u.Files == 1 || f.Size > u.Largest.Size || f.Size == u.Largest.Size && f.Path < u.Largest.Path {
+			u.Largest = f
+		}
 		res.Files++
 		res.Bytes += f.Size
 	}})
