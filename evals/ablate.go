@@ -1,0 +1,121 @@
+package evals
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/graphrag/graphrag"
+	"github.com/graphrag/graphrag/nodes"
+)
+
+// Variant is one configuration of an ablation: Mutate changes a copy of the
+// run's options and dependencies (Deps.Searcher is already the store).
+type Variant struct {
+	Name   string
+	Mutate func(*nodes.Options, *nodes.Deps)
+}
+
+// Names of the standard variants (see StandardVariant).
+const (
+	VariantDefault      = "default"
+	VariantBM25         = "bm25"
+	VariantVector       = "vector"
+	VariantHybrid       = "hybrid"
+	VariantNoCorrective = "no-corrective"
+	VariantNoProbe      = "no-probe"
+	VariantNoPlanner    = "no-llm-router"
+)
+
+// StandardVariant returns a named variant:
+//
+//   - default: the options and dependencies as given.
+//   - bm25, vector, hybrid: every search the graph makes runs in that mode
+//     (bm25: keyword only). The router's keyword probe stays keyword in the
+//     vector and hybrid variants. Without an embedder the store answers
+//     vector and hybrid with keyword search; Report.SearchModes shows it.
+//   - no-corrective: no evaluate → route retries (Budget.Retrieve = 0).
+//   - no-probe: the router decides without its corpus probe (ProbeK = 0):
+//     rules and the learned classifier alone.
+//   - no-llm-router: the router without its language-model Planner.
+func StandardVariant(name string) (Variant, error) {
+	switch name {
+	case VariantDefault:
+		return Variant{Name: name}, nil
+	case VariantBM25:
+		return searchMode(name, graphrag.ModeKeyword), nil
+	case VariantVector:
+		return searchMode(name, graphrag.ModeVector), nil
+	case VariantHybrid:
+		return searchMode(name, graphrag.ModeHybrid), nil
+	case VariantNoCorrective:
+		return Variant{Name: name, Mutate: func(o *nodes.Options, _ *nodes.Deps) { o.Budget.Retrieve = 0 }}, nil
+	case VariantNoProbe:
+		return Variant{Name: name, Mutate: func(o *nodes.Options, _ *nodes.Deps) { o.ProbeK = 0 }}, nil
+	case VariantNoPlanner:
+		return Variant{Name: name, Mutate: func(_ *nodes.Options, d *nodes.Deps) { d.Planner = nil }}, nil
+	}
+	return Variant{}, fmt.Errorf("unknown variant %q (known: %s)", name, strings.Join(variantNames, ", "))
+}
+
+var variantNames = []string{VariantDefault, VariantBM25, VariantVector, VariantHybrid, VariantNoCorrective, VariantNoProbe, VariantNoPlanner}
+
+// StandardVariants returns the named variants, in order.
+func StandardVariants(names ...string) ([]Variant, error) {
+	vs := make([]Variant, 0, len(names))
+	for _, n := range names {
+		v, err := StandardVariant(strings.TrimSpace(n))
+		if err != nil {
+			return nil, err
+		}
+		vs = append(vs, v)
+	}
+	return vs, nil
+}
+
+// RAGAblation is the standard --ablate set of `graphrag eval rag`: the
+// default graph, each search mode, and no corrective loop.
+func RAGAblation() []Variant {
+	vs, _ := StandardVariants(VariantDefault, VariantBM25, VariantVector, VariantHybrid, VariantNoCorrective)
+	return vs
+}
+
+// RoutingAblation is the standard --ablate set of `graphrag eval routing`:
+// the full router, without the corpus probe, and (when a Planner is
+// configured) without the language model.
+func RoutingAblation(withPlanner bool) []Variant {
+	names := []string{VariantDefault, VariantNoProbe}
+	if withPlanner {
+		names = append(names, VariantNoPlanner)
+	}
+	vs, _ := StandardVariants(names...)
+	return vs
+}
+
+func searchMode(name string, mode graphrag.SearchMode) Variant {
+	return Variant{Name: name, Mutate: func(_ *nodes.Options, d *nodes.Deps) {
+		d.Searcher = modeSearcher{s: d.Searcher, mode: mode}
+	}}
+}
+
+// modeSearcher runs searches in one mode. Keyword queries (the router's
+// probe) stay keyword unless the mode is keyword itself.
+type modeSearcher struct {
+	s    nodes.Searcher
+	mode graphrag.SearchMode
+}
+
+func (m modeSearcher) Search(ctx context.Context, q graphrag.Query) (graphrag.SearchResult, error) {
+	if q.Mode != graphrag.ModeKeyword || m.mode == graphrag.ModeKeyword {
+		q.Mode = m.mode
+	}
+	return m.s.Search(ctx, q)
+}
+
+// apply returns the options and deps of variant v.
+func (v Variant) apply(o nodes.Options, d nodes.Deps) (nodes.Options, nodes.Deps) {
+	if v.Mutate != nil {
+		v.Mutate(&o, &d)
+	}
+	return o, d
+}

@@ -1,0 +1,110 @@
+package evals
+
+import (
+	"fmt"
+	"strings"
+)
+
+// File is one file of a rendered report.
+type File struct {
+	Name string
+	Data []byte
+}
+
+// Markdown renders r as base+".md" with side-file SVG charts
+// (base+"-confusion.svg", base+"-coarse-confusion.svg", base+"-latency.svg")
+// that the Markdown links by relative name, as GitHub and browsers show
+// them. base is a file name without directory, e.g. "report".
+func Markdown(r *Report, base string) []File {
+	var files []File
+	var b strings.Builder
+	b.WriteString("# graphrag eval report\n\n")
+	for i, t := range summaryTables(r) {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		writeMDTable(&b, t)
+	}
+	if rt := r.Routing; rt != nil {
+		b.WriteString("\n## Routing\n\n")
+		var cls [][]string
+		cls = append(cls, []string{"class", "precision", "recall", "F1", "support", "predicted"})
+		for _, c := range classOrder(rt.PerClass) {
+			s := rt.PerClass[c]
+			cls = append(cls, []string{c, f3(s.Precision), f3(s.Recall), f3(s.F1), fmt.Sprint(s.Support), fmt.Sprint(s.Predicted)})
+		}
+		writeMDTable(&b, cls)
+		if len(rt.Confusion) > 0 {
+			name := base + "-confusion.svg"
+			files = append(files, File{name, ConfusionSVG("Routing confusion matrix (fine labels)", rt.Confusion)})
+			fmt.Fprintf(&b, "\n![routing confusion matrix](%s)\n", name)
+		}
+		if len(rt.CoarseConfusion) > 0 {
+			name := base + "-coarse-confusion.svg"
+			files = append(files, File{name, ConfusionSVG("Routing confusion matrix (coarse: vector+hybrid = local)", rt.CoarseConfusion)})
+			fmt.Fprintf(&b, "\n![coarse routing confusion matrix](%s)\n", name)
+		}
+		if len(rt.Mistakes) > 0 {
+			b.WriteString("\n### Misrouted rows\n\n")
+			rows := [][]string{{"id", "query", "expected", "routed", "by", "reason"}}
+			for _, m := range rt.Mistakes {
+				rows = append(rows, []string{m.ID, m.Query, m.Want, m.Got, m.By, m.Reason})
+			}
+			writeMDTable(&b, rows)
+		}
+	}
+	if len(r.LatencyMS) > 0 {
+		name := base + "-latency.svg"
+		files = append(files, File{name, LatencySVG("Latency per node", columns(r))})
+		fmt.Fprintf(&b, "\n## Latency\n\n![latency per node](%s)\n", name)
+	}
+	var notes []string
+	for _, x := range columns(r) {
+		for _, n := range x.Notes {
+			notes = append(notes, fmt.Sprintf("- %s: %s", title(x.Variant), n))
+		}
+		for _, f := range x.Failures {
+			notes = append(notes, fmt.Sprintf("- %s: failed: %s", title(x.Variant), f))
+		}
+	}
+	if len(notes) > 0 {
+		b.WriteString("\n## Notes\n\n" + strings.Join(notes, "\n") + "\n")
+	}
+	if len(r.Skipped) > 0 {
+		b.WriteString("\n## Skipped dataset rows\n\n")
+		for _, s := range r.Skipped {
+			fmt.Fprintf(&b, "- `%s`\n", mdEscape(s.Error()))
+		}
+	}
+	return append([]File{{base + ".md", []byte(b.String())}}, files...)
+}
+
+func writeMDTable(b *strings.Builder, rows [][]string) {
+	if len(rows) == 0 {
+		return
+	}
+	line := func(cells []string) {
+		esc := make([]string, len(cells))
+		for i, c := range cells {
+			esc[i] = mdEscape(c)
+		}
+		b.WriteString("| " + strings.Join(esc, " | ") + " |\n")
+	}
+	line(rows[0])
+	sep := make([]string, len(rows[0]))
+	for i := range sep {
+		sep[i] = "---"
+		if i > 0 {
+			sep[i] = "---:"
+		}
+	}
+	b.WriteString("|" + strings.Join(sep, "|") + "|\n")
+	for _, r := range rows[1:] {
+		line(r)
+	}
+}
+
+func mdEscape(s string) string {
+	s = strings.ReplaceAll(s, "|", `\|`)
+	return strings.ReplaceAll(s, "\n", " ")
+}

@@ -1,0 +1,320 @@
+package evals
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+
+	"github.com/graphrag/graphrag/graph"
+	"github.com/graphrag/graphrag/nodes"
+)
+
+// RAGConfig configures RunRAG.
+type RAGConfig struct {
+	// Questions are the answerable question files; Negatives the
+	// unanswerable ones (optional).
+	Questions []string
+	Negatives []string
+	// MaxQuestions and MaxNegatives, when > 0, score an evenly spaced
+	// subset of that size (the same subset every time).
+	MaxQuestions, MaxNegatives int
+
+	// The store: Searcher when given (an existing store, `--store`);
+	// otherwise a fresh store from Open with the Corpus files ingested
+	// (Ingest, default IngestCorpus). Ingest runs once for all variants.
+	Searcher nodes.Searcher
+	Open     OpenStore
+	Corpus   []string
+	Ingest   IngestFunc
+
+	// K is the cutoff of recall@k and both-gold@k (default 10). It does not
+	// change how many hits the graph asks for (Options.K).
+	K int
+	// Deps and Options configure the graph (zero Options means
+	// nodes.DefaultOptions()); Deps.Searcher is replaced by the store.
+	Deps    nodes.Deps
+	Options *nodes.Options
+	// Variants to compare side by side; none means one run as configured.
+	Variants []Variant
+
+	// Concurrency bounds questions in flight (default GOMAXPROCS).
+	Concurrency int
+	Progress    ProgressFunc
+}
+
+// spanWords bounds the oracle span of AnswerScores.SpanF1.
+const spanWords = 8
+
+// RunRAG runs every question through the whole graph (nodes.Build) and
+// scores retrieval (recall@k, both-gold@k, MRR, nDCG@10 on the document
+// ids of State.Hits), answers (SQuAD EM and F1 per type, plus contains and
+// an oracle span F1, since extractive answers are long), rejection
+// (abstention on negatives next to false abstention on answerable
+// questions), grounding, per-node latency, language-model use and the
+// loops taken. A question whose run fails counts as a miss and is listed in
+// Failures; setup errors and cancellation return an error.
+func RunRAG(ctx context.Context, cfg RAGConfig) (*Report, error) {
+	qs, skipped, err := LoadQuestions(cfg.Questions...)
+	if err != nil {
+		return nil, fmt.Errorf("eval rag: %w", err)
+	}
+	negs, bad, err := LoadNegatives(cfg.Negatives...)
+	skipped = append(skipped, bad...)
+	if err != nil {
+		return nil, fmt.Errorf("eval rag: %w", err)
+	}
+	qs, negs = Sample(qs, cfg.MaxQuestions), Sample(negs, cfg.MaxNegatives)
+	if len(qs)+len(negs) == 0 {
+		return nil, fmt.Errorf("eval rag: no questions to run: give a questions file (qid, question, answers, gold_passages per line)")
+	}
+	if cfg.Searcher == nil && len(cfg.Corpus) == 0 {
+		return nil, fmt.Errorf("eval rag: no store: give a corpus to ingest or an existing store")
+	}
+	searcher, closeStore, ingestSkipped, err := prepareStore(ctx, cfg.Searcher, cfg.Open, cfg.Corpus, cfg.Ingest, cfg.Progress)
+	if err != nil {
+		return nil, fmt.Errorf("eval rag: %w", err)
+	}
+	defer closeStore()
+	skipped = append(skipped, ingestSkipped...)
+
+	k := cfg.K
+	if k <= 0 {
+		k = 10
+	}
+	opts := nodes.DefaultOptions()
+	if cfg.Options != nil {
+		opts = *cfg.Options
+	}
+	deps := cfg.Deps
+	deps.Searcher = searcher
+	variants := cfg.Variants
+	if len(variants) == 0 {
+		variants = []Variant{{}}
+	}
+	queries := make([]string, 0, len(qs)+len(negs))
+	for _, q := range qs {
+		queries = append(queries, q.Question)
+	}
+	for _, n := range negs {
+		queries = append(queries, n.Question)
+	}
+	var reports []Report
+	for _, v := range variants {
+		o, d := v.apply(opts, deps)
+		g, err := nodes.Build(d, o)
+		if err != nil {
+			return nil, fmt.Errorf("eval rag: variant %s: build graph: %w", title(v.Name), err)
+		}
+		runs := make([]Run, len(queries))
+		err = forEach(ctx, len(queries), cfg.Concurrency, title(v.Name), cfg.Progress, func(ctx context.Context, i int) error {
+			runs[i] = RunOne(ctx, g, queries[i])
+			if runs[i].Err != nil && ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("eval rag: %w", err)
+		}
+		rep := ScoreRAG(qs, negs, runs, k)
+		rep.Variant = v.Name
+		reports = append(reports, *rep)
+	}
+	out := combine(reports)
+	out.Skipped = skipped
+	return out, nil
+}
+
+// Run is what one question's run through the graph produced.
+type Run struct {
+	State nodes.State
+	Err   error
+	// NodeMS holds every node execution's duration in milliseconds, by node.
+	NodeMS  map[string][]float64
+	TotalMS float64
+	// BackEdges are the decisions that went back to a node already visited
+	// ("evaluate->route").
+	BackEdges []string
+}
+
+// RunOne runs query through g, observing its events.
+func RunOne(ctx context.Context, g *graph.Runnable[nodes.State], query string) Run {
+	r := Run{NodeMS: map[string][]float64{}}
+	visited := map[string]bool{}
+	obs := func(e graph.Event) {
+		switch e.Kind {
+		case graph.EventNodeStart:
+			visited[e.Node] = true
+		case graph.EventNodeEnd:
+			r.NodeMS[e.Node] = append(r.NodeMS[e.Node], ms(e.Duration.Microseconds()))
+		case graph.EventDecision:
+			if visited[e.To] {
+				r.BackEdges = append(r.BackEdges, e.Node+"->"+e.To)
+			}
+		case graph.EventRunEnd:
+			r.TotalMS = ms(e.Duration.Microseconds())
+		}
+	}
+	r.State, r.Err = g.Invoke(ctx, nodes.State{Query: query}, graph.WithObserver(obs))
+	return r
+}
+
+func ms(us int64) float64 { return float64(us) / 1000 }
+
+// Sample returns n evenly spaced items of xs (all of them when n <= 0 or
+// n >= len(xs)), in their order.
+func Sample[T any](xs []T, n int) []T {
+	if n <= 0 || n >= len(xs) {
+		return xs
+	}
+	out := make([]T, n)
+	for i := range n {
+		out[i] = xs[i*len(xs)/n]
+	}
+	return out
+}
+
+// ScoreRAG scores runs: the first len(qs) are the answerable questions in
+// order, the rest the negatives.
+func ScoreRAG(qs []Question, negs []Negative, runs []Run, k int) *Report {
+	rep := &Report{}
+	type acc struct {
+		n                                int
+		recall, both, mrr, ndcg          float64
+		em, f1, contains, span, abstains float64
+	}
+	all := &acc{}
+	byType := map[string]*acc{}
+	var grounding []float64
+	nodeMS := map[string][]float64{}
+	var total []float64
+	loops := &Loops{Edges: map[string]int{}, PerQuery: map[string]int{}, Stops: map[string]int{}}
+	modes := map[string]int{}
+	var calls, tokens float64
+
+	for i, run := range runs {
+		if run.Err != nil {
+			rep.Errors++
+			if len(rep.Failures) < 10 {
+				rep.Failures = append(rep.Failures, fmt.Sprintf("%q: %v", queryOf(qs, negs, i), run.Err))
+			}
+		}
+		for n, d := range run.NodeMS {
+			nodeMS[n] = append(nodeMS[n], d...)
+		}
+		if run.Err == nil {
+			total = append(total, run.TotalMS)
+		}
+		for _, e := range run.BackEdges {
+			loops.Edges[e]++
+		}
+		loops.PerQuery[strconv.Itoa(len(run.BackEdges))]++
+		stop := run.State.Stop
+		if run.Err != nil {
+			stop = "error"
+		} else if stop == "" {
+			stop = "done"
+		}
+		loops.Stops[stop]++
+		if m := run.State.SearchMode; m != "" {
+			modes[string(m)]++
+		}
+		for _, u := range run.State.Usage {
+			calls += float64(u.Calls)
+			tokens += float64(u.PromptTokens + u.CompletionTokens)
+		}
+		if i >= len(qs) {
+			continue
+		}
+		q := qs[i]
+		st := run.State
+		ranked := RankedDocs(st.Hits)
+		text := st.Answer.Text
+		abstained := st.Answer.Abstained || run.Err != nil
+		if abstained {
+			text = ""
+		} else {
+			grounding = append(grounding, st.Answer.Grounding)
+		}
+		_, span := BestSpan(text, q.Answers, spanWords)
+		for _, a := range []*acc{all, typeAcc(byType, q.Type)} {
+			a.n++
+			a.recall += RecallAt(ranked, q.GoldPassages, k)
+			if AllGoldAt(ranked, q.GoldPassages, k) {
+				a.both++
+			}
+			a.mrr += ReciprocalRank(ranked, q.GoldPassages)
+			a.ndcg += NDCGAt(ranked, q.GoldPassages, 10)
+			a.em += ExactMatch(text, q.Answers)
+			a.f1 += TokenF1(text, q.Answers)
+			a.contains += ContainsAnswer(text, q.Answers)
+			a.span += span
+			if abstained {
+				a.abstains++
+			}
+		}
+	}
+	avg := func(x float64, n int) Score { return Score(ratio1(x, n)) }
+	if len(qs) > 0 {
+		rs := func(a *acc) *RetrievalScores {
+			return &RetrievalScores{K: k, N: a.n, Recall: avg(a.recall, a.n), BothGold: avg(a.both, a.n), MRR: avg(a.mrr, a.n), NDCG10: avg(a.ndcg, a.n)}
+		}
+		as := func(a *acc) AnswerScores {
+			return AnswerScores{N: a.n, EM: avg(a.em, a.n), F1: avg(a.f1, a.n), Contains: avg(a.contains, a.n), SpanF1: avg(a.span, a.n)}
+		}
+		rep.Retrieval = rs(all)
+		rep.Retrieval.ByType = map[string]*RetrievalScores{}
+		ans := as(all)
+		ans.ByType = map[string]AnswerScores{}
+		for t, a := range byType {
+			rep.Retrieval.ByType[t] = rs(a)
+			ans.ByType[t] = as(a)
+		}
+		rep.Answers = &ans
+		rep.Grounding = ptr(Score(Mean(grounding)))
+	}
+	rej := &RejectionScores{Negatives: len(negs), Answerable: len(qs), FalseAbstainRate: avg(all.abstains, all.n)}
+	abst := 0
+	for i := range negs {
+		run := runs[len(qs)+i]
+		if run.Err == nil && run.State.Answer.Abstained {
+			abst++
+		}
+	}
+	rej.AbstainRate = Score(ratio(abst, len(negs)))
+	rep.Rejection = rej
+	rep.LatencyMS = map[string]Latency{"total": LatencyOf(total)}
+	for _, n := range slices.Sorted(maps.Keys(nodeMS)) {
+		rep.LatencyMS[n] = LatencyOf(nodeMS[n])
+	}
+	rep.LLMCallsPerQuery = ptr(avg(calls, len(runs)))
+	rep.TokensPerQuery = ptr(avg(tokens, len(runs)))
+	rep.Loops = loops
+	rep.SearchModes = modes
+	return rep
+}
+
+func typeAcc[T any](m map[string]*T, key string) *T {
+	a, ok := m[key]
+	if !ok {
+		a = new(T)
+		m[key] = a
+	}
+	return a
+}
+
+func queryOf(qs []Question, negs []Negative, i int) string {
+	if i < len(qs) {
+		return qs[i].Question
+	}
+	return negs[i-len(qs)].Question
+}
+
+func ratio1(x float64, n int) float64 {
+	if n == 0 {
+		return 0
+	}
+	return x / float64(n)
+}

@@ -1,0 +1,226 @@
+package evals
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Score is a figure in a report. It is written to JSON with four decimals,
+// so the same run always produces the same bytes.
+type Score float64
+
+// MarshalJSON writes s with four decimals (NaN and infinities as 0).
+func (s Score) MarshalJSON() ([]byte, error) {
+	f := float64(s)
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		f = 0
+	}
+	return []byte(strconv.FormatFloat(f, 'f', 4, 64)), nil
+}
+
+// Report is the result of one eval run. A routing run fills Routing; a RAG
+// run fills the other sections. With several variants (ablation), the
+// top-level sections are the first variant's and Variants holds every
+// variant, the first included, in the order they were given.
+type Report struct {
+	// Variant names the configuration this report scores ("" for a plain run).
+	Variant string `json:"variant,omitempty"`
+
+	Routing *RoutingReport `json:"routing,omitempty"`
+
+	Retrieval *RetrievalScores `json:"retrieval,omitempty"`
+	Answers   *AnswerScores    `json:"answers,omitempty"`
+	Rejection *RejectionScores `json:"rejection,omitempty"`
+	// Grounding is the mean Answer.Grounding over answered questions.
+	Grounding *Score `json:"grounding,omitempty"`
+	// LatencyMS is per node, plus "total" for a whole run of the graph
+	// (RAG) or one routing decision (routing).
+	LatencyMS map[string]Latency `json:"latency_ms,omitempty"`
+	// LLMCallsPerQuery and TokensPerQuery average State.Usage over every
+	// question run (answerable and negative).
+	LLMCallsPerQuery *Score `json:"llm_calls_per_query,omitempty"`
+	TokensPerQuery   *Score `json:"tokens_per_query,omitempty"`
+	Loops            *Loops `json:"loops,omitempty"`
+	// SearchModes counts the modes the store actually ran (a store with no
+	// embedder answers vector and hybrid queries with keyword search).
+	SearchModes map[string]int `json:"search_modes,omitempty"`
+	// Errors counts queries whose run failed; they score as misses.
+	Errors int `json:"errors"`
+
+	Variants []Report `json:"variants,omitempty"`
+	// Skipped lists dataset rows that could not be read.
+	Skipped []RowError `json:"skipped_rows,omitempty"`
+	// Notes say what a reader must know to read the figures right.
+	Notes []string `json:"notes,omitempty"`
+	// Failures lists the first few failed queries with their errors.
+	Failures []string `json:"failures,omitempty"`
+}
+
+// RoutingReport scores a router.
+type RoutingReport struct {
+	// N counts rows with a fine label (every route but Local).
+	N        int   `json:"n"`
+	Accuracy Score `json:"accuracy"`
+	MacroF1  Score `json:"macro_f1"`
+	// CoarseN counts every row, Local ones included.
+	CoarseN        int   `json:"coarse_n"`
+	CoarseAccuracy Score `json:"coarse_accuracy"`
+	CoarseMacroF1  Score `json:"coarse_macro_f1"`
+	// Hard scores the rows labelled hard.
+	Hard      RoutingSubset             `json:"hard"`
+	PerClass  map[string]ClassScore     `json:"per_class"`
+	Confusion map[string]map[string]int `json:"confusion"`
+	// CoarseConfusion is over every row, with vector and hybrid as local.
+	CoarseConfusion map[string]map[string]int `json:"coarse_confusion"`
+	// Deciders counts Plan.By: which router (rules, learned, probe, llm...) decided.
+	Deciders map[string]int `json:"deciders"`
+	// Fallbacks counts decisions whose decider says it fell back.
+	Fallbacks int `json:"fallbacks"`
+	// Mistakes are the misrouted rows, in dataset order.
+	Mistakes []Mistake `json:"mistakes,omitempty"`
+}
+
+// RoutingSubset is a slice of the routing rows scored on its own.
+type RoutingSubset struct {
+	N              int   `json:"n"`
+	Accuracy       Score `json:"accuracy"`
+	MacroF1        Score `json:"macro_f1"`
+	CoarseN        int   `json:"coarse_n"`
+	CoarseAccuracy Score `json:"coarse_accuracy"`
+}
+
+// Mistake is a misrouted row.
+type Mistake struct {
+	ID     string `json:"id"`
+	Query  string `json:"query"`
+	Want   string `json:"want"`
+	Got    string `json:"got"`
+	By     string `json:"by,omitempty"`
+	Reason string `json:"reason,omitempty"`
+	Coarse bool   `json:"coarse_wrong"`
+}
+
+// RetrievalScores are averaged over answerable questions. K is the cutoff
+// of recall and both-gold; nDCG is always at 10.
+type RetrievalScores struct {
+	K        int   `json:"-"`
+	N        int   `json:"-"`
+	Recall   Score `json:"-"`
+	BothGold Score `json:"-"`
+	MRR      Score `json:"-"`
+	NDCG10   Score `json:"-"`
+	// ByType holds the same scores per question type.
+	ByType map[string]*RetrievalScores `json:"-"`
+}
+
+// MarshalJSON names the cutoff in the keys: "recall@10", "both_gold@10".
+func (r RetrievalScores) MarshalJSON() ([]byte, error) {
+	m := map[string]any{
+		"k": r.K, "n": r.N, "mrr": r.MRR, "ndcg@10": r.NDCG10,
+		"recall@" + strconv.Itoa(r.K): r.Recall, "both_gold@" + strconv.Itoa(r.K): r.BothGold,
+	}
+	if len(r.ByType) > 0 {
+		m["by_type"] = r.ByType
+	}
+	return json.Marshal(m)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (r *RetrievalScores) UnmarshalJSON(b []byte) error {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	num := func(key string) float64 {
+		var f float64
+		json.Unmarshal(m[key], &f)
+		return f
+	}
+	r.K, r.N = int(num("k")), int(num("n"))
+	r.MRR, r.NDCG10 = Score(num("mrr")), Score(num("ndcg@10"))
+	r.Recall = Score(num("recall@" + strconv.Itoa(r.K)))
+	r.BothGold = Score(num("both_gold@" + strconv.Itoa(r.K)))
+	if raw, ok := m["by_type"]; ok {
+		return json.Unmarshal(raw, &r.ByType)
+	}
+	return nil
+}
+
+// AnswerScores are SQuAD exact match and token F1 of the answer text,
+// averaged over answerable questions, overall and per question type.
+type AnswerScores struct {
+	N  int   `json:"n"`
+	EM Score `json:"em"`
+	F1 Score `json:"f1"`
+	// Contains is the share of answers that contain a gold answer.
+	Contains Score `json:"contains"`
+	// SpanF1 is the mean of the best F1 of any short span of the answer
+	// (an oracle upper bound for a short-answer extractor).
+	SpanF1 Score                   `json:"span_f1"`
+	ByType map[string]AnswerScores `json:"by_type,omitempty"`
+}
+
+// RejectionScores set abstention on unanswerable questions next to false
+// abstention on answerable ones.
+type RejectionScores struct {
+	Negatives        int   `json:"negatives"`
+	AbstainRate      Score `json:"abstain_rate"`
+	Answerable       int   `json:"answerable"`
+	FalseAbstainRate Score `json:"false_abstain_rate"`
+}
+
+// Latency summarises durations in milliseconds.
+type Latency struct {
+	N    int   `json:"n"`
+	P50  Score `json:"p50"`
+	P95  Score `json:"p95"`
+	Mean Score `json:"mean"`
+}
+
+// Loops is the distribution of back-edges taken.
+type Loops struct {
+	// Edges counts every back-edge ("evaluate->route") over all runs.
+	Edges map[string]int `json:"edges"`
+	// PerQuery counts runs by how many back-edges they took ("0", "1"...).
+	PerQuery map[string]int `json:"per_query"`
+	// Stops counts why runs ended (State.Stop), "" as "done".
+	Stops map[string]int `json:"stops,omitempty"`
+}
+
+// LatencyOf summarises durations given in milliseconds.
+func LatencyOf(ms []float64) Latency {
+	return Latency{N: len(ms), P50: Score(Percentile(ms, 50)), P95: Score(Percentile(ms, 95)), Mean: Score(Mean(ms))}
+}
+
+// WriteJSON writes r as indented JSON with sorted keys and fixed decimals.
+func WriteJSON(w io.Writer, r *Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(r); err != nil {
+		return fmt.Errorf("write report JSON: %w", err)
+	}
+	return nil
+}
+
+// ReadJSON reads a report written by WriteJSON (for Compare).
+func ReadJSON(r io.Reader) (*Report, error) {
+	var rep Report
+	if err := json.NewDecoder(r).Decode(&rep); err != nil {
+		return nil, fmt.Errorf("read report JSON: %w", err)
+	}
+	return &rep, nil
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func title(s string) string {
+	if s == "" {
+		return "default"
+	}
+	return strings.TrimSpace(s)
+}

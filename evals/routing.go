@@ -1,0 +1,288 @@
+package evals
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/graphrag/graphrag"
+	"github.com/graphrag/graphrag/graph"
+	"github.com/graphrag/graphrag/nodes"
+)
+
+// Router decides the plan for one query. Notes are what the router said
+// about fallbacks (a note that mentions "fail" or "fallback" counts as a
+// fallback in the report).
+type Router interface {
+	Route(ctx context.Context, query string) (plan graphrag.Plan, notes []string, err error)
+}
+
+// NewRouterFunc builds the router a variant is scored with.
+type NewRouterFunc func(deps nodes.Deps, opts nodes.Options) (Router, error)
+
+// GraphRouter is the default NewRouterFunc: it builds the whole RAG graph
+// with nodes.Build and runs only its first step, the "route" node, so the
+// router is scored exactly as `graphrag run` uses it.
+func GraphRouter(deps nodes.Deps, opts nodes.Options) (Router, error) {
+	g, err := nodes.Build(deps, opts)
+	if err != nil {
+		return nil, fmt.Errorf("eval routing: build graph: %w", err)
+	}
+	return graphRouter{g}, nil
+}
+
+type graphRouter struct{ g *graph.Runnable[nodes.State] }
+
+func (r graphRouter) Route(ctx context.Context, query string) (graphrag.Plan, []string, error) {
+	s, err := r.g.Invoke(ctx, nodes.State{Query: query}, graph.WithRunMaxSteps(1))
+	if err != nil && !errors.Is(err, graph.ErrMaxSteps) {
+		return graphrag.Plan{}, s.Notes, err
+	}
+	if ctx.Err() != nil {
+		return graphrag.Plan{}, s.Notes, ctx.Err()
+	}
+	return s.Plan, s.Notes, nil
+}
+
+// RoutingConfig configures RunRouting.
+type RoutingConfig struct {
+	// Rows are scored first, then the rows of Datasets (routing files) and
+	// Questions (RAG question files, whose rows count as Local).
+	Rows      []RoutingRow
+	Datasets  []string
+	Questions []string
+
+	// The store the router probes. Searcher, when set, is used as it is
+	// (an existing store, `--store`). Otherwise Open makes a fresh store and
+	// the Corpus files are ingested into it (Ingest, default IngestCorpus).
+	// With neither, the router runs without a corpus probe.
+	Searcher nodes.Searcher
+	Open     OpenStore
+	Corpus   []string
+	Ingest   IngestFunc
+
+	// Deps and Options are the graph's configuration (zero Options means
+	// nodes.DefaultOptions()); Deps.Searcher is replaced by the store.
+	Deps    nodes.Deps
+	Options *nodes.Options
+	// NewRouter builds the router (default GraphRouter).
+	NewRouter NewRouterFunc
+	// Variants to compare; none means one run as configured.
+	Variants []Variant
+
+	// Concurrency bounds queries in flight (default GOMAXPROCS).
+	Concurrency int
+	Progress    ProgressFunc
+	// MaxMistakes caps Mistakes listed per report (default 50; <0: none).
+	MaxMistakes int
+}
+
+// RunRouting scores the router on every row: each variant decides every
+// query, and the report gives accuracy, macro-F1, per-class scores and the
+// confusion matrix on all and on hard rows, the coarse (local / web /
+// filesystem / direct) scores, which decider decided, fallbacks and
+// decision latency. Errors on single rows count as misses and are listed;
+// setup errors and cancellation return an error.
+func RunRouting(ctx context.Context, cfg RoutingConfig) (*Report, error) {
+	rows := append([]RoutingRow(nil), cfg.Rows...)
+	var skipped []RowError
+	r, bad, err := LoadRouting(cfg.Datasets...)
+	skipped = append(skipped, bad...)
+	if err != nil {
+		return nil, fmt.Errorf("eval routing: %w", err)
+	}
+	rows = append(rows, r...)
+	qs, bad, err := LoadQuestions(cfg.Questions...)
+	skipped = append(skipped, bad...)
+	if err != nil {
+		return nil, fmt.Errorf("eval routing: %w", err)
+	}
+	rows = append(rows, QuestionsAsRouting(qs)...)
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("eval routing: no rows to score: give a routing dataset (query, route per line)")
+	}
+
+	searcher, closeStore, ingestSkipped, err := prepareStore(ctx, cfg.Searcher, cfg.Open, cfg.Corpus, cfg.Ingest, cfg.Progress)
+	if err != nil {
+		return nil, fmt.Errorf("eval routing: %w", err)
+	}
+	defer closeStore()
+	skipped = append(skipped, ingestSkipped...)
+
+	opts := nodes.DefaultOptions()
+	if cfg.Options != nil {
+		opts = *cfg.Options
+	}
+	deps := cfg.Deps
+	deps.Searcher = searcher
+	newRouter := cfg.NewRouter
+	if newRouter == nil {
+		newRouter = GraphRouter
+	}
+	variants := cfg.Variants
+	if len(variants) == 0 {
+		variants = []Variant{{}}
+	}
+	var reports []Report
+	for _, v := range variants {
+		o, d := v.apply(opts, deps)
+		if d.Searcher == nil {
+			o.ProbeK = 0
+		}
+		router, err := newRouter(d, o)
+		if err != nil {
+			return nil, fmt.Errorf("eval routing: variant %s: %w", title(v.Name), err)
+		}
+		outs := make([]routed, len(rows))
+		err = forEach(ctx, len(rows), cfg.Concurrency, title(v.Name), cfg.Progress, func(ctx context.Context, i int) error {
+			start := time.Now()
+			plan, notes, err := router.Route(ctx, rows[i].Query)
+			outs[i] = routed{plan: plan, notes: notes, err: err, ms: float64(time.Since(start).Microseconds()) / 1000}
+			if err != nil && ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("eval routing: %w", err)
+		}
+		rep := scoreRouting(rows, outs, cfg.MaxMistakes)
+		rep.Variant = v.Name
+		if searcher == nil {
+			rep.Notes = append(rep.Notes, "no store: the router ran without its corpus probe (give --corpus or --store to score it as it runs)")
+		}
+		reports = append(reports, *rep)
+	}
+	out := combine(reports)
+	out.Skipped = skipped
+	return out, nil
+}
+
+type routed struct {
+	plan  graphrag.Plan
+	notes []string
+	err   error
+	ms    float64
+}
+
+// scoreRouting turns decisions into a report; rows and outs are parallel.
+func scoreRouting(rows []RoutingRow, outs []routed, maxMistakes int) *Report {
+	if maxMistakes == 0 {
+		maxMistakes = 50
+	}
+	var fine, fineHard, coarse, coarseHard []Prediction
+	rr := &RoutingReport{Deciders: map[string]int{}}
+	rep := &Report{Routing: rr}
+	var ms []float64
+	for i, row := range rows {
+		o := outs[i]
+		got := string(o.plan.Route)
+		if o.err != nil {
+			got = "error"
+			rep.Errors++
+			if len(rep.Failures) < 10 {
+				rep.Failures = append(rep.Failures, fmt.Sprintf("%s %q: %v", row.ID, row.Query, o.err))
+			}
+		} else {
+			ms = append(ms, o.ms)
+			by := o.plan.By
+			if by == "" {
+				by = "unknown"
+			}
+			rr.Deciders[by]++
+			if isFallback(o.plan.By, o.notes) {
+				rr.Fallbacks++
+			}
+		}
+		p := Prediction{Want: row.Route, Got: got}
+		cp := Prediction{Want: Coarse(row.Route), Got: Coarse(got)}
+		hard := row.Strength != Soft
+		if row.Route != Local {
+			fine = append(fine, p)
+			if hard {
+				fineHard = append(fineHard, p)
+			}
+		}
+		coarse = append(coarse, cp)
+		if hard {
+			coarseHard = append(coarseHard, cp)
+		}
+		wrong := cp.Want != cp.Got || (row.Route != Local && p.Want != p.Got)
+		if wrong && maxMistakes > 0 && len(rr.Mistakes) < maxMistakes {
+			rr.Mistakes = append(rr.Mistakes, Mistake{ID: row.ID, Query: row.Query, Want: row.Route, Got: got,
+				By: o.plan.By, Reason: o.plan.Reason, Coarse: cp.Want != cp.Got})
+		}
+	}
+	f, fh, c, ch := Classify(fine), Classify(fineHard), Classify(coarse), Classify(coarseHard)
+	rr.N, rr.Accuracy, rr.MacroF1, rr.PerClass, rr.Confusion = f.N, f.Accuracy, f.MacroF1, f.PerClass, f.Confusion
+	rr.CoarseN, rr.CoarseAccuracy, rr.CoarseMacroF1, rr.CoarseConfusion = c.N, c.Accuracy, c.MacroF1, c.Confusion
+	rr.Hard = RoutingSubset{N: fh.N, Accuracy: fh.Accuracy, MacroF1: fh.MacroF1, CoarseN: ch.N, CoarseAccuracy: ch.Accuracy}
+	rep.LatencyMS = map[string]Latency{"route": LatencyOf(ms)}
+	return rep
+}
+
+func isFallback(by string, notes []string) bool {
+	if strings.Contains(strings.ToLower(by), "fallback") {
+		return true
+	}
+	for _, n := range notes {
+		l := strings.ToLower(n)
+		if strings.Contains(l, "fail") || strings.Contains(l, "fallback") {
+			return true
+		}
+	}
+	return false
+}
+
+// prepareStore returns the searcher to score against and a func to close
+// what it opened.
+func prepareStore(ctx context.Context, given nodes.Searcher, open OpenStore, corpus []string, ingest IngestFunc, progress ProgressFunc) (nodes.Searcher, func(), []RowError, error) {
+	noop := func() {}
+	if given != nil {
+		return given, noop, nil, nil
+	}
+	if len(corpus) == 0 {
+		return nil, noop, nil, nil
+	}
+	if open == nil {
+		return nil, noop, nil, fmt.Errorf("a corpus was given but no way to open a store for it (set Open, e.g. evals.TempSQLite)")
+	}
+	st, err := open(ctx)
+	if err != nil {
+		return nil, noop, nil, err
+	}
+	var skipped []RowError
+	if progress != nil {
+		progress(Progress{Phase: "ingest", Done: 0, Total: 1})
+	}
+	if ingest != nil {
+		err = ingest(ctx, st, corpus)
+	} else {
+		skipped, err = IngestCorpus(ctx, st, corpus)
+	}
+	if err != nil {
+		st.Close()
+		return nil, noop, skipped, err
+	}
+	if progress != nil {
+		progress(Progress{Phase: "ingest", Done: 1, Total: 1})
+	}
+	return st, func() { st.Close() }, skipped, nil
+}
+
+// combine makes the report of a run: the first variant's figures at the top
+// level and, with several variants, every variant in Variants.
+func combine(reports []Report) *Report {
+	out := reports[0]
+	if len(reports) > 1 {
+		out.Variants = reports
+	} else {
+		out.Variant = ""
+		if reports[0].Variant != "" {
+			out.Variant = reports[0].Variant
+		}
+	}
+	return &out
+}
