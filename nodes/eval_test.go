@@ -95,3 +95,63 @@ func TestRoutingAccuracyDev(t *testing.T) {
 		t.Errorf("coarse routing accuracy on hard rows = %.3f, want >= 0.95", rate(hardCoarse))
 	}
 }
+
+func TestRAGDev(t *testing.T) {
+	d := loadEval(t)
+	r, err := Build(Deps{Searcher: d.searcher}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	var recall, mrr float64
+	var falseAbstain, abstain, loops int
+	stops := map[string]int{}
+	for _, q := range d.questions {
+		s, err := r.Invoke(ctx, State{Query: q.Question})
+		if err != nil {
+			t.Fatalf("%q: %v", q.Question, err)
+		}
+		gold := map[string]bool{}
+		for _, g := range q.GoldPassages {
+			gold[g] = true
+		}
+		found := 0
+		for i, h := range s.Hits[:min(10, len(s.Hits))] {
+			if gold[h.Chunk.DocID] {
+				if found == 0 {
+					mrr += 1 / float64(i+1)
+				}
+				found++
+			}
+		}
+		recall += float64(found) / float64(len(gold))
+		if s.Answer.Abstained {
+			falseAbstain++
+			t.Logf("false abstention (%s, %s): %q — %s", s.Plan.Route, s.Stop, q.Question, s.Plan.Reason)
+		}
+		loops += s.Loops.Retrieve + s.Loops.Generate + s.Loops.Route
+		stops[s.Stop]++
+	}
+	for _, q := range d.negatives {
+		s, err := r.Invoke(ctx, State{Query: q.Question})
+		if err != nil {
+			t.Fatalf("%q: %v", q.Question, err)
+		}
+		if s.Answer.Abstained {
+			abstain++
+		} else {
+			t.Logf("answered a negative (%s, strength %.2f): %q — %.80s", s.Plan.Route, s.Strength, q.Question, s.Answer.Text)
+		}
+	}
+	n := float64(len(d.questions))
+	abstainRate := float64(abstain) / float64(len(d.negatives))
+	falseRate := float64(falseAbstain) / n
+	t.Logf("RAG dev (in-test BM25): recall@10=%.3f MRR=%.3f abstain=%.3f false_abstain=%.3f loops/query=%.2f stops=%v",
+		recall/n, mrr/n, abstainRate, falseRate, float64(loops)/n, stops)
+	if abstainRate < 0.90 {
+		t.Errorf("abstention on negatives = %.3f, want >= 0.90", abstainRate)
+	}
+	if falseRate > 0.10 {
+		t.Errorf("false abstention = %.3f, want <= 0.10", falseRate)
+	}
+}

@@ -34,6 +34,10 @@ type Options struct {
 	// GoodEvidence retrieval is good, below EmptyEvidence (or with too
 	// little specific match) it is empty, in between poor.
 	GoodEvidence, EmptyEvidence float64
+	// AbstainBelow: when the retrieve budget is spent and retrieval is
+	// still poor, a run whose evidence is under it abstains rather than
+	// answer from passages that do not match the question.
+	AbstainBelow float64
 	// ExpansionTerms is how many pseudo-relevance-feedback terms a refined
 	// query gains.
 	ExpansionTerms int
@@ -66,6 +70,7 @@ func DefaultOptions() Options {
 		MaxKept:        5,
 		GoodEvidence:   0.7,
 		EmptyEvidence:  0.55,
+		AbstainBelow:   0.7,
 		ExpansionTerms: 4,
 		MaxSentences:   3,
 		LowConfidence:  0.5,

@@ -43,5 +43,15 @@ func newPipeline(deps Deps, opts Options) (*pipeline, error) {
 	if err != nil {
 		return nil, err
 	}
+	def := DefaultOptions()
+	if opts.K <= 0 {
+		opts.K = def.K
+	}
+	if opts.MaxKept <= 0 {
+		opts.MaxKept = def.MaxKept
+	}
+	if opts.MaxSentences <= 0 {
+		opts.MaxSentences = def.MaxSentences
+	}
 	return &pipeline{deps: deps, opts: opts, clf: clf}, nil
 }

@@ -39,6 +39,9 @@ type State struct {
 	// SearchMode and SearchNote are what the store reported it ran.
 	SearchMode graphrag.SearchMode
 	SearchNote string
+	// ToolText is the answer a tool gave (filesystem, or a route whose
+	// capability is not configured); generate returns it as the answer.
+	ToolText string
 	// Kept are the hits evaluate kept, numbered [1..n] for citations.
 	Kept []graphrag.Hit
 	// Evidence holds facts evaluate took from the kept hits.
@@ -68,6 +71,14 @@ type State struct {
 	Usage map[string]graphrag.Usage
 
 	started bool
+	// next and why are the decision the last node made for its
+	// conditional edge; the edge's router returns them.
+	next, why string
+	// bestHits/bestStrength remember the best retrieval across corrective
+	// loops, so a worse refined search never replaces a better first one.
+	bestHits     []graphrag.Hit
+	bestStrength float64
+	bestMode     graphrag.SearchMode
 }
 
 func (s *State) note(format string, args ...any) {

@@ -1,0 +1,58 @@
+package nodes
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/graphrag/graphrag/graph"
+)
+
+// Node names.
+const (
+	NodeRoute    = "route"
+	NodeRetrieve = "retrieve"
+	NodeEvaluate = "evaluate"
+	NodeGenerate = "generate"
+	NodeValidate = "validate"
+)
+
+// Build wires the five nodes into a runnable graph. deps.Searcher is needed
+// for the local routes; opts usually starts from DefaultOptions.
+func Build(deps Deps, opts Options) (*graph.Runnable[State], error) {
+	p, err := newPipeline(deps, opts)
+	if err != nil {
+		return nil, fmt.Errorf("build RAG graph: %w", err)
+	}
+	g := graph.NewStateGraph[State]()
+	g.AddNode(NodeRoute, p.route)
+	g.AddNode(NodeRetrieve, p.retrieve)
+	g.AddNode(NodeEvaluate, p.evaluate)
+	g.AddNode(NodeGenerate, p.generate)
+	g.AddNode(NodeValidate, p.validate)
+	g.SetEntryPoint(NodeRoute)
+	g.AddEdge(NodeRoute, NodeRetrieve)
+	g.AddEdge(NodeRetrieve, NodeEvaluate)
+	g.AddConditionalEdges(NodeEvaluate, decided, NodeRoute, NodeGenerate)
+	g.AddEdge(NodeGenerate, NodeValidate)
+	g.AddConditionalEdges(NodeValidate, decided, graph.END, NodeGenerate, NodeRoute)
+	b := opts.Budget
+	g.SetEdgeLabel(NodeEvaluate, NodeRoute, fmt.Sprintf("poor: refine query · ≤%d retries", b.Retrieve))
+	g.SetEdgeLabel(NodeEvaluate, NodeGenerate, "good · empty: abstain")
+	g.SetEdgeLabel(NodeValidate, NodeGenerate, fmt.Sprintf("unsupported · ≤%d retries", b.Generate))
+	g.SetEdgeLabel(NodeValidate, NodeRoute, fmt.Sprintf("off question · ≤%d retries", b.Route))
+	g.SetEdgeLabel(NodeValidate, graph.END, "ok · budget spent: best answer")
+	steps := opts.MaxSteps
+	if steps <= 0 {
+		steps = DefaultOptions().MaxSteps
+	}
+	return g.Compile(graph.WithMaxSteps(steps))
+}
+
+// decided is the router of both conditional edges: the node before it has
+// made the decision (it owns the budgets) and says why.
+func decided(_ context.Context, s State) (graph.Decision, error) {
+	if s.next == "" {
+		return graph.Decision{}, fmt.Errorf("no decision recorded by the node before this edge")
+	}
+	return graph.Decision{To: s.next, Reason: s.why}, nil
+}

@@ -1,0 +1,272 @@
+package nodes
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/graphrag/graphrag"
+)
+
+// evaluate is the "evaluate" node: corrective retrieval. It keeps the hits
+// worth reading, judges retrieval good, poor or empty, and on poor
+// retrieval with budget left refines the query for another pass.
+func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
+	s.Kept, s.Evidence = nil, nil
+	switch {
+	case s.Plan.Route == graphrag.RouteDirect:
+		s.Retrieval, s.next, s.why = RetrievalGood, "generate", "direct route: nothing to retrieve"
+		return s, nil
+	case s.ToolText != "":
+		s.Kept = s.Hits
+		s.Retrieval, s.next, s.why = RetrievalGood, "generate", "the "+string(s.Plan.Route)+" route answered"
+		return s, nil
+	case s.Plan.Route == graphrag.RouteWeb:
+		s.Kept = s.Hits[:min(len(s.Hits), p.opts.MaxKept)]
+		s.Retrieval = RetrievalGood
+		if len(s.Kept) == 0 {
+			s.Retrieval = RetrievalEmpty
+		}
+		s.next, s.why = "generate", fmt.Sprintf("web search returned %d results", len(s.Hits))
+		return s, nil
+	}
+
+	terms := contentTerms(s.Query)
+	ev := measureEvidence(terms, s.Hits, p.opts.ProbeK)
+	strength := ev.Strength()
+	if len(s.Hits) == 0 {
+		strength = 0
+	}
+	// A refined search that matches the question worse than an earlier one
+	// does not replace it.
+	if s.bestHits != nil && strength < s.bestStrength {
+		s.Hits, s.SearchMode, strength = s.bestHits, s.bestMode, s.bestStrength
+		s.note("evaluate: the refined search matched the question less well (%.2f < %.2f): kept the earlier hits", ev.Strength(), s.bestStrength)
+		ev = measureEvidence(terms, s.Hits, p.opts.ProbeK)
+	}
+	s.bestHits, s.bestStrength, s.bestMode = s.Hits, strength, s.SearchMode
+	s.Strength = strength
+
+	graded := false
+	if p.deps.Grader != nil && len(s.Hits) > 0 {
+		g, err := p.deps.Grader.Grade(ctx, s.Query, s.Hits)
+		s.addUsage("evaluate", g.Usage)
+		switch {
+		case err != nil:
+			s.note("evaluate: grader failed, kept hits by score and term coverage: %v", err)
+		default:
+			for _, i := range g.Relevant {
+				if i >= 0 && i < len(s.Hits) {
+					s.Kept = append(s.Kept, s.Hits[i])
+				}
+			}
+			s.Evidence = g.Facts
+			graded = true
+			switch {
+			case len(s.Kept) == 0:
+				s.Retrieval = RetrievalEmpty
+			case len(s.Kept) > 0 && strength < p.opts.GoodEvidence && len(g.Facts) == 0:
+				s.Retrieval = RetrievalPoor
+			default:
+				s.Retrieval = RetrievalGood
+			}
+		}
+	}
+	if !graded {
+		s.Kept = p.keep(s.Hits, s.SearchMode, terms)
+		s.Evidence = facts(s.Kept, terms)
+		switch {
+		case len(s.Hits) == 0 || strength < p.opts.EmptyEvidence || ev.Specific < p.opts.MinSpecific/2 && strength < p.opts.GoodEvidence:
+			s.Retrieval = RetrievalEmpty
+		case strength < p.opts.GoodEvidence:
+			s.Retrieval = RetrievalPoor
+		default:
+			s.Retrieval = RetrievalGood
+		}
+	}
+	measure := fmt.Sprintf("evidence %.2f (top %.2f, union %.2f, specific %.1f), kept %d of %d", strength, ev.Top, ev.Union, ev.Specific, len(s.Kept), len(s.Hits))
+	if len(ev.Missing) > 0 {
+		measure += fmt.Sprintf(", missing %s", strings.Join(ev.Missing[:min(4, len(ev.Missing))], " "))
+	}
+
+	if s.Retrieval == RetrievalGood {
+		s.next, s.why = "generate", "good: "+measure
+		return s, nil
+	}
+	if s.Budget.Retrieve > 0 && len(s.Hits) > 0 {
+		refined := p.refine(ctx, &s, terms)
+		if refined != "" && !strings.EqualFold(refined, s.Plan.Query) {
+			s.Budget.Retrieve--
+			s.Loops.Retrieve++
+			s.Refined = refined
+			s.next = "route"
+			s.why = fmt.Sprintf("%s: %s; refine the query (%d retries left)", s.Retrieval, measure, s.Budget.Retrieve)
+			return s, nil
+		}
+	}
+	s.next = "generate"
+	if s.Retrieval == RetrievalPoor && strength < p.opts.AbstainBelow {
+		s.Retrieval = RetrievalEmpty
+		measure += fmt.Sprintf(", under %.2f after refinement", p.opts.AbstainBelow)
+	}
+	switch {
+	case s.Retrieval == RetrievalEmpty && s.Budget.Retrieve == 0 && s.Loops.Retrieve > 0:
+		s.why = "empty: " + measure + "; retrieve budget spent: abstain"
+		s.Stop = "retrieve budget spent"
+		s.note("evaluate: retrieve budget spent after %d refinements: nothing relevant found", s.Loops.Retrieve)
+	case s.Retrieval == RetrievalEmpty:
+		s.why = "empty: " + measure + "; nothing to refine from: abstain"
+	case s.Budget.Retrieve == 0 && s.Loops.Retrieve > 0:
+		s.why = "poor: " + measure + "; retrieve budget spent: answer from the best hits"
+		s.Stop = "retrieve budget spent"
+		s.note("evaluate: retrieve budget spent after %d refinements: answering from the best hits found", s.Loops.Retrieve)
+	default:
+		s.why = "poor: " + measure + "; no refinement possible: answer from the best hits"
+	}
+	return s, nil
+}
+
+// keep drops hits scoring below a share of the top score, then adds back
+// the first hits that contain query terms the kept ones miss (the second
+// passage of a two-hop question), up to MaxKept.
+func (p *pipeline) keep(hits []graphrag.Hit, mode graphrag.SearchMode, terms []term) []graphrag.Hit {
+	if len(hits) == 0 {
+		return nil
+	}
+	ratio := p.opts.KeepRatio
+	if mode == graphrag.ModeHybrid {
+		ratio = p.opts.KeepRatioFused
+	}
+	top := hits[0].Score
+	var kept []graphrag.Hit
+	covered := make(map[string]bool)
+	cover := func(h graphrag.Hit) int {
+		stems := stemSet(h.Source.Title + " " + h.Chunk.Text)
+		n := 0
+		for _, t := range terms {
+			if stems[t.Stem] && !covered[t.Stem] {
+				covered[t.Stem] = true
+				n++
+			}
+		}
+		return n
+	}
+	var rest []graphrag.Hit
+	for i, h := range hits {
+		if len(kept) < p.opts.MaxKept && (i == 0 || top <= 0 || h.Score >= ratio*top) {
+			kept = append(kept, h)
+			cover(h)
+			continue
+		}
+		rest = append(rest, h)
+	}
+	for _, h := range rest[:min(len(rest), p.opts.ProbeK)] {
+		if len(kept) >= p.opts.MaxKept {
+			break
+		}
+		if cover(h) > 0 {
+			kept = append(kept, h)
+		}
+	}
+	return kept
+}
+
+// facts takes the best sentence of each kept hit as its fact.
+func facts(kept []graphrag.Hit, terms []term) []graphrag.Fact {
+	var out []graphrag.Fact
+	for i, h := range kept {
+		best, bestScore := "", -1.0
+		for _, sent := range splitSentences(h.Chunk.Text) {
+			if sc := overlapScore(sent, terms); sc > bestScore {
+				best, bestScore = sent, sc
+			}
+		}
+		if best != "" {
+			out = append(out, graphrag.Fact{Text: best, Hit: i})
+		}
+	}
+	return out
+}
+
+func overlapScore(text string, terms []term) float64 {
+	stems := stemSet(text)
+	var s float64
+	for _, t := range terms {
+		if stems[t.Stem] {
+			s += t.Weight
+		}
+	}
+	return s
+}
+
+// refine returns a refined query: the Rewriter's, or the query expanded with
+// terms from the best hits (pseudo-relevance feedback).
+func (p *pipeline) refine(ctx context.Context, s *State, terms []term) string {
+	if p.deps.Rewriter != nil {
+		q, err := p.deps.Rewriter.Rewrite(ctx, s.Query, s.Hits)
+		if err == nil && strings.TrimSpace(q) != "" {
+			return strings.TrimSpace(q)
+		}
+		if err == nil {
+			err = fmt.Errorf("empty rewrite")
+		}
+		s.note("evaluate: rewriter failed, refined the query from the best hits: %v", err)
+	}
+	// Each further pass widens the expansion, so it searches differently.
+	exp := expansionTerms(s.Hits[:min(len(s.Hits), 3)], terms, p.opts.ExpansionTerms*(1+s.Loops.Retrieve))
+	if len(exp) == 0 {
+		return ""
+	}
+	return s.Query + " " + strings.Join(exp, " ")
+}
+
+// expansionTerms picks words that recur across the best hits and are not in
+// the query: names and rare words first.
+func expansionTerms(hits []graphrag.Hit, query []term, n int) []string {
+	inQuery := make(map[string]bool)
+	for _, t := range query {
+		inQuery[t.Stem] = true
+	}
+	type cand struct {
+		word  string
+		score float64
+		first int
+	}
+	byStem := map[string]*cand{}
+	order := 0
+	for rank, h := range hits {
+		seen := map[string]bool{}
+		for _, t := range contentTerms(h.Source.Title + ". " + h.Chunk.Text) {
+			if inQuery[t.Stem] || seen[t.Stem] || t.isNumber() {
+				continue
+			}
+			seen[t.Stem] = true
+			c := byStem[t.Stem]
+			if c == nil {
+				c = &cand{word: t.Word, first: order}
+				order++
+				byStem[t.Stem] = c
+			}
+			c.score += t.Weight / float64(rank+1)
+		}
+	}
+	var cands []*cand
+	for _, c := range byStem {
+		cands = append(cands, c)
+	}
+	slices.SortFunc(cands, func(a, b *cand) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		}
+		return a.first - b.first
+	})
+	var out []string
+	for _, c := range cands[:min(n, len(cands))] {
+		out = append(out, c.word)
+	}
+	return out
+}

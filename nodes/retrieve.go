@@ -1,0 +1,74 @@
+package nodes
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/graphrag/graphrag"
+)
+
+// Messages for routes whose capability is not configured.
+const (
+	msgNoFileTools  = "The filesystem tools are not configured, so questions about the files themselves (counts, listings, sizes, dates) cannot be answered yet. Ask about the contents of your files instead."
+	msgNoLocalNoWeb = NoAnswer + " Web search is off: enable it with --web searxng=URL (a SearxNG instance you run) to look this up on the web."
+	msgNoWeb        = "Web search is off, and this question needs fresh information from the web. Enable it with --web searxng=URL (a SearxNG instance you run), or ask about your own files."
+)
+
+// retrieve is the "retrieve" node: it runs the plan.
+func (p *pipeline) retrieve(ctx context.Context, s State) (State, error) {
+	s.Hits, s.ToolText, s.SearchNote, s.SearchMode = nil, "", "", ""
+	plan := s.Plan
+	switch plan.Route {
+	case graphrag.RouteDirect:
+		return s, nil
+	case graphrag.RouteFilesystem:
+		if p.deps.Tools == nil {
+			s.ToolText = msgNoFileTools
+			s.note("retrieve: filesystem tools are not configured")
+			return s, nil
+		}
+		text, hits, err := p.deps.Tools.Answer(ctx, plan)
+		if err != nil {
+			if errors.Is(err, graphrag.ErrNotConfigured) {
+				s.ToolText = msgNoFileTools
+				s.note("retrieve: filesystem tools: %v", err)
+				return s, nil
+			}
+			return s, fmt.Errorf("filesystem tools for %q: %w", plan.Query, err)
+		}
+		s.ToolText, s.Hits = text, hits
+		return s, nil
+	case graphrag.RouteWeb:
+		if p.deps.Web == nil {
+			s.ToolText = msgNoWeb
+			if plan.By == "probe" {
+				s.ToolText = msgNoLocalNoWeb
+			}
+			s.note("retrieve: web search is off")
+			return s, nil
+		}
+		hits, err := p.deps.Web.SearchWeb(ctx, plan.Query, p.opts.K)
+		if err != nil {
+			return s, fmt.Errorf("web search %q: %w", plan.Query, err)
+		}
+		s.Hits = hits
+		return s, nil
+	}
+	if p.deps.Searcher == nil {
+		return s, fmt.Errorf("retrieve %q: no Searcher in Deps: %w", plan.Query, graphrag.ErrNotConfigured)
+	}
+	mode := graphrag.ModeVector
+	if plan.Route == graphrag.RouteHybrid {
+		mode = graphrag.ModeHybrid
+	}
+	res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: plan.Query, Mode: mode, K: p.opts.K, Filters: p.filters(plan)})
+	if err != nil {
+		return s, fmt.Errorf("%s search %q: %w", mode, plan.Query, err)
+	}
+	s.Hits, s.SearchMode, s.SearchNote = res.Hits, res.Mode, res.Note
+	if s.SearchMode == "" {
+		s.SearchMode = mode
+	}
+	return s, nil
+}
