@@ -191,10 +191,10 @@ const filterSQL = `
 // the document title is weighted A, the text B.
 const keywordCTE = `
 kw AS (
-	SELECT c.doc_id, c.ordinal, ts_rank_cd(c.tsv, q.q) AS score
-	FROM websearch_to_tsquery(@tscfg::text::regconfig, @q::text) AS q(q),
-	     chunks c JOIN documents d ON d.collection_id = c.collection_id AND d.id = c.doc_id
-	WHERE @kwok::bool AND c.collection_id = @coll::bigint AND c.tsv @@ q.q` + filterSQL + `
+	SELECT c.doc_id, c.ordinal, ts_rank_cd(c.tsv, websearch_to_tsquery(@tscfg::text::regconfig, @q::text)) AS score
+	FROM chunks c JOIN documents d ON d.collection_id = c.collection_id AND d.id = c.doc_id
+	WHERE @kwok::bool AND c.collection_id = @coll::bigint
+	  AND c.tsv @@ websearch_to_tsquery(@tscfg::text::regconfig, @q::text)` + filterSQL + `
 	ORDER BY score DESC, c.doc_id, c.ordinal
 	LIMIT @depth::int
 ),
