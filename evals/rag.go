@@ -192,6 +192,7 @@ func ScoreRAG(qs []Question, negs []Negative, runs []Run, k int) *Report {
 	var total []float64
 	loops := &Loops{Edges: map[string]int{}, PerQuery: map[string]int{}, Stops: map[string]int{}}
 	modes := map[string]int{}
+	searchNotes := map[string]int{}
 	var calls, tokens float64
 
 	for i, run := range runs {
@@ -220,6 +221,9 @@ func ScoreRAG(qs []Question, negs []Negative, runs []Run, k int) *Report {
 		loops.Stops[stop]++
 		if m := run.State.SearchMode; m != "" {
 			modes[string(m)]++
+		}
+		if n := run.State.SearchNote; n != "" {
+			searchNotes[n]++
 		}
 		for _, u := range run.State.Usage {
 			calls += float64(u.Calls)
@@ -293,6 +297,9 @@ func ScoreRAG(qs []Question, negs []Negative, runs []Run, k int) *Report {
 	rep.TokensPerQuery = ptr(avg(tokens, len(runs)))
 	rep.Loops = loops
 	rep.SearchModes = modes
+	for _, n := range slices.Sorted(maps.Keys(searchNotes)) {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("store said %q on %d of %d runs", n, searchNotes[n], len(runs)))
+	}
 	return rep
 }
 
