@@ -454,9 +454,20 @@ func (p parsed) names() (pattern, target string) {
 		}
 	}
 	for _, w := range p.orig {
-		if fileishRe.MatchString(w) && !strings.HasPrefix(w, ".") && !strings.ContainsAny(w, "*?[") && !isAbbrev(w) {
+		if fileishRe.MatchString(w) && !strings.HasPrefix(w, ".") && !strings.ContainsAny(w, "*?[") && !isAbbrev(w) || isPathLike(w) {
 			target = w
 			break
+		}
+	}
+	if pattern == "" {
+		if m := startRe.FindStringSubmatchIndex(low); m != nil {
+			pattern = clean(orig[m[2]:m[3]]) + "*"
+		} else if m := endRe.FindStringSubmatchIndex(low); m != nil {
+			if s := clean(orig[m[2]:m[3]]); !(strings.HasPrefix(s, ".") && isExt(strings.ToLower(s[1:]))) {
+				pattern = "*" + s
+			}
+		} else if m := containRe.FindStringSubmatchIndex(low); m != nil {
+			pattern = clean(orig[m[2]:m[3]])
 		}
 	}
 	for _, q := range p.quoted {
@@ -475,15 +486,7 @@ func (p parsed) names() (pattern, target string) {
 		}
 	}
 	if pattern == "" {
-		if m := startRe.FindStringSubmatchIndex(low); m != nil {
-			pattern = clean(orig[m[2]:m[3]]) + "*"
-		} else if m := endRe.FindStringSubmatchIndex(low); m != nil {
-			if s := clean(orig[m[2]:m[3]]); !(strings.HasPrefix(s, ".") && isExt(strings.ToLower(s[1:]))) {
-				pattern = "*" + s
-			}
-		} else if m := containRe.FindStringSubmatchIndex(low); m != nil {
-			pattern = clean(orig[m[2]:m[3]])
-		} else if m := namedRe.FindStringSubmatchIndex(low); m != nil {
+		if m := namedRe.FindStringSubmatchIndex(low); m != nil {
 			pattern = clean(orig[m[2]:m[3]])
 		}
 	}
@@ -533,6 +536,13 @@ func stemPlural(w string) string {
 		return w[:len(w)-1]
 	}
 	return w
+}
+
+// isPathLike reports whether a word is a path someone typed: "/etc/x",
+// "../x", "./x", "~/x", or one with a ".." component.
+func isPathLike(w string) bool {
+	return strings.HasPrefix(w, "/") && len(w) > 1 || strings.HasPrefix(w, "../") || strings.HasPrefix(w, "./") ||
+		strings.HasPrefix(w, "~/") || hasDotDot(w) && strings.Contains(w, "/")
 }
 
 func isWord(s string) bool {
