@@ -15,7 +15,8 @@ const (
 	EventRunStart EventKind = iota + 1
 	// EventNodeStart: Node is about to run at Step.
 	EventNodeStart
-	// EventNodeEnd: Node returned without error after Duration.
+	// EventNodeEnd: Node returned after Duration. If it failed, Err holds
+	// its *NodeError and the run goes on to EventError.
 	EventNodeEnd
 	// EventDecision: the router of Node chose To, for Reason. Static edges
 	// produce no decision.
@@ -58,7 +59,7 @@ type Event struct {
 	To       string        // EventDecision: the chosen target
 	Reason   string        // EventDecision: the router's reason
 	Duration time.Duration // EventNodeEnd: how long the node ran; EventRunEnd: the whole run
-	Err      error         // EventError and EventRunEnd: the run's error
+	Err      error         // EventError and EventRunEnd: the run's error; EventNodeEnd: the node's failure
 	Name     string        // EventCustom: the name given to Emit
 	Payload  any           // EventCustom: the payload; EventRunEnd: the final state S
 	Time     time.Time     // when the event happened

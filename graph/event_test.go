@@ -144,12 +144,15 @@ func TestStreamReportsFailure(t *testing.T) {
 	var final Event
 	for e, err := range r.Stream(context.Background(), counter{}) {
 		got = append(got, describe(e))
+		if e.Kind == EventNodeEnd && e.Node == "b" && !errors.Is(e.Err, boom) {
+			t.Errorf("NodeEnd of the failed node has Err %v, want boom", e.Err)
+		}
 		if err != nil {
 			runErr = err
 		}
 		final = e
 	}
-	want := "run_start 0 __start__|node_start 1 a|node_end 1 a|node_start 2 b|error 2 b|run_end err=true"
+	want := "run_start 0 __start__|node_start 1 a|node_end 1 a|node_start 2 b|node_end 2 b|error 2 b|run_end err=true"
 	if strings.Join(got, "|") != want {
 		t.Errorf("events %s\nwant   %s", strings.Join(got, "|"), want)
 	}

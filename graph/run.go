@@ -147,10 +147,12 @@ func (r *Runnable[S]) run(ctx context.Context, s S, maxSteps int, em *emitter, l
 		}
 		out, err := callNode(ctx, n.fn, s, em)
 		if err != nil {
+			nerr := &NodeError{Node: n.name, Step: step, Err: err}
 			if em != nil {
-				em.leave()
+				now := time.Now()
+				em.sendNode(Event{Kind: EventNodeEnd, Step: step, Node: n.name, Duration: now.Sub(start), Err: nerr, Time: now}, false)
 			}
-			return s, &NodeError{Node: n.name, Step: step, Err: err}
+			return s, nerr
 		}
 		s = out
 		if em != nil {
