@@ -96,7 +96,7 @@ func awkward(t *testing.T) *Runnable[counter] {
 	g.AddEdge(`say "hi"`, END)
 	g.AddEdge("x<y>#1", "style")
 	g.AddEdge("o", "style")
-	g.AddConditionalEdges("style", toEnd, END, "end")
+	g.AddConditionalEdges("style", toEnd, END, "end", "style")
 	r, err := g.Compile()
 	if err != nil {
 		t.Fatal(err)

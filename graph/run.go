@@ -17,12 +17,14 @@ type runConfig struct {
 	observers []func(Event)
 }
 
-// WithObserver calls fn with every event of the run. fn is called
-// synchronously, in the goroutine running the graph (or, for custom events,
-// the goroutine that called Emit), one call at a time and in order: a slow
-// observer slows the run, it cannot reorder or corrupt it. fn must not
-// retain the Event's Payload beyond what S's ownership rules allow. A panic
-// in fn is not recovered. Several WithObserver options add up.
+// WithObserver calls fn with every event of the run, in order, one call at
+// a time. fn is called synchronously: in the goroutine running the graph,
+// or for custom events in the goroutine that called Emit, while the run
+// waits. A slow observer therefore slows the run but cannot reorder,
+// corrupt or deadlock it; fn must not call Emit itself. EventRunEnd's
+// Payload is the final state, shared with the caller, so treat it as
+// read-only. A panic in fn is not recovered: it unwinds to the caller of
+// Invoke. Several WithObserver options add up, called in order.
 func WithObserver(fn func(Event)) RunOption {
 	return func(c *runConfig) {
 		if fn != nil {
