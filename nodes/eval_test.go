@@ -2,11 +2,13 @@ package nodes
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 
 	"github.com/graphrag/graphrag"
+	"github.com/graphrag/graphrag/retrievers/sqlite"
 )
 
 // evalData is the development data in ../shared/evaldata, loaded once.
@@ -48,7 +50,12 @@ func coarse(r graphrag.Route) string {
 
 func TestRoutingAccuracyDev(t *testing.T) {
 	d := loadEval(t)
-	p, err := newPipeline(Deps{Searcher: d.searcher}, DefaultOptions())
+	t.Run("memory-bm25", func(t *testing.T) { routingAccuracy(t, d, d.searcher) })
+	t.Run("sqlite", func(t *testing.T) { routingAccuracy(t, d, sqliteStore(t)) })
+}
+
+func routingAccuracy(t *testing.T, d *evalData, searcher Searcher) {
+	p, err := newPipeline(Deps{Searcher: searcher}, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,14 +98,21 @@ func TestRoutingAccuracyDev(t *testing.T) {
 	rate := func(r result) float64 { return float64(r.ok) / float64(r.n) }
 	t.Logf("routing, hard rows: n=%d accuracy=%.3f coarse=%.3f; all rows: n=%d accuracy=%.3f coarse=%.3f",
 		hard.n, rate(hard), rate(hardCoarse), all.n, rate(all), rate(allCoarse))
-	if rate(hardCoarse) < 0.95 {
-		t.Errorf("coarse routing accuracy on hard rows = %.3f, want >= 0.95", rate(hardCoarse))
+	// The target is 0.95; the floor sits a little under what the router
+	// reaches so a regression fails.
+	if rate(hardCoarse) < 0.96 {
+		t.Errorf("coarse routing accuracy on hard rows = %.3f, want >= 0.96", rate(hardCoarse))
 	}
 }
 
 func TestRAGDev(t *testing.T) {
 	d := loadEval(t)
-	r, err := Build(Deps{Searcher: d.searcher}, DefaultOptions())
+	t.Run("memory-bm25", func(t *testing.T) { ragEval(t, d, d.searcher) })
+	t.Run("sqlite", func(t *testing.T) { ragEval(t, d, sqliteStore(t)) })
+}
+
+func ragEval(t *testing.T, d *evalData, searcher Searcher) {
+	r, err := Build(Deps{Searcher: searcher}, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,12 +160,54 @@ func TestRAGDev(t *testing.T) {
 	n := float64(len(d.questions))
 	abstainRate := float64(abstain) / float64(len(d.negatives))
 	falseRate := float64(falseAbstain) / n
-	t.Logf("RAG dev (in-test BM25): recall@10=%.3f MRR=%.3f abstain=%.3f false_abstain=%.3f loops/query=%.2f stops=%v",
+	t.Logf("RAG dev: recall@10=%.3f MRR=%.3f abstain=%.3f false_abstain=%.3f loops/query=%.2f stops=%v",
 		recall/n, mrr/n, abstainRate, falseRate, float64(loops)/n, stops)
+	if recall/n < 0.88 || mrr/n < 0.8 {
+		t.Errorf("recall@10 = %.3f, MRR = %.3f: want >= 0.88 and >= 0.80", recall/n, mrr/n)
+	}
 	if abstainRate < 0.90 {
 		t.Errorf("abstention on negatives = %.3f, want >= 0.90", abstainRate)
 	}
 	if falseRate > 0.10 {
 		t.Errorf("false abstention = %.3f, want <= 0.10", falseRate)
 	}
+}
+
+var (
+	sqliteOnce sync.Once
+	sqliteDB   *sqlite.Store
+	sqliteErr  error
+)
+
+// sqliteStore is the embedded store holding the dev corpus, built once per
+// test binary in a temporary directory.
+func sqliteStore(t *testing.T) *sqlite.Store {
+	t.Helper()
+	d := loadEval(t)
+	sqliteOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "nodes-eval-*")
+		if err != nil {
+			sqliteErr = err
+			return
+		}
+		ctx := context.Background()
+		st, err := sqlite.Open(ctx, filepath.Join(dir, "store.db"), sqlite.Options{})
+		if err != nil {
+			sqliteErr = err
+			return
+		}
+		var recs []graphrag.Record
+		for _, h := range d.searcher.docs {
+			recs = append(recs, graphrag.Record{
+				Doc:    graphrag.Document{ID: h.Source.DocID, Path: h.Source.Path, Title: h.Source.Title, Type: h.Source.Type, Hash: h.Source.DocID},
+				Chunks: []graphrag.Chunk{{ID: h.Chunk.ID, DocID: h.Chunk.DocID, Text: h.Chunk.Text}},
+			})
+		}
+		sqliteErr = st.Put(ctx, recs...)
+		sqliteDB = st
+	})
+	if sqliteErr != nil {
+		t.Fatalf("sqlite store: %v", sqliteErr)
+	}
+	return sqliteDB
 }

@@ -33,7 +33,7 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 	}
 
 	terms := contentTerms(s.Query)
-	ev := measureEvidence(terms, s.Hits, p.opts.ProbeK)
+	ev := measureEvidence(terms, s.Hits, evidenceHits)
 	strength := ev.Strength()
 	if len(s.Hits) == 0 {
 		strength = 0
@@ -43,7 +43,7 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 	if s.bestHits != nil && strength < s.bestStrength {
 		s.Hits, s.SearchMode, strength = s.bestHits, s.bestMode, s.bestStrength
 		s.note("evaluate: the refined search matched the question less well (%.2f < %.2f): kept the earlier hits", ev.Strength(), s.bestStrength)
-		ev = measureEvidence(terms, s.Hits, p.opts.ProbeK)
+		ev = measureEvidence(terms, s.Hits, evidenceHits)
 	}
 	s.bestHits, s.bestStrength, s.bestMode = s.Hits, strength, s.SearchMode
 	s.Strength = strength
@@ -161,7 +161,7 @@ func (p *pipeline) keep(hits []graphrag.Hit, mode graphrag.SearchMode, terms []t
 		}
 		rest = append(rest, h)
 	}
-	for _, h := range rest[:min(len(rest), p.opts.ProbeK)] {
+	for _, h := range rest[:min(len(rest), evidenceHits)] {
 		if len(kept) >= p.opts.MaxKept {
 			break
 		}
@@ -270,3 +270,6 @@ func expansionTerms(hits []graphrag.Hit, query []term, n int) []string {
 	}
 	return out
 }
+
+// evidenceHits is how many of the first hits evaluate measures evidence on.
+const evidenceHits = 5

@@ -70,7 +70,7 @@ func DefaultOptions() Options {
 		MaxKept:        5,
 		GoodEvidence:   0.7,
 		EmptyEvidence:  0.55,
-		AbstainBelow:   0.7,
+		AbstainBelow:   0.65,
 		ExpansionTerms: 4,
 		MaxSentences:   3,
 		LowConfidence:  0.5,

@@ -1,0 +1,288 @@
+package nodes
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/graphrag/graphrag"
+	"github.com/graphrag/graphrag/graph"
+)
+
+func doc(id, title, text string) graphrag.Hit {
+	return graphrag.Hit{
+		Chunk:  graphrag.Chunk{ID: graphrag.ChunkID(id, 0), DocID: id, Text: text},
+		Source: graphrag.Source{DocID: id, Path: "/notes/" + id + ".md", Title: title, Type: "md", ModTime: time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)},
+	}
+}
+
+// smallCorpus is a handful of notes for node and graph tests.
+func smallCorpus() *memSearcher {
+	return newMemSearcher([]graphrag.Hit{
+		doc("osprey", "Osprey", "The osprey is a fish-eating bird of prey. Ospreys nest near lakes and rivers across Scandinavia. An osprey can dive up to one metre under water."),
+		doc("kestrel", "Kestrel", "The common kestrel hovers over fields hunting voles. Kestrels nest in tree holes and on cliffs."),
+		doc("sourdough", "Sourdough starter", "Feed the sourdough starter every twelve hours with equal weights of flour and water. A healthy starter doubles within six hours."),
+		doc("invoice", "Invoice INV-2024-0317", "Invoice INV-2024-0317 from Nordlicht GmbH covers two hundred hours of consulting, due on 30 June."),
+	})
+}
+
+func TestRule(t *testing.T) {
+	tests := []struct {
+		query string
+		want  graphrag.Route
+	}{
+		{"what's the weather in Oslo tomorrow", graphrag.RouteWeb},
+		{"convert 20 euros to dollars", graphrag.RouteWeb},
+		{"what is 17 times 23", graphrag.RouteDirect},
+		{"how many ounces in a pound", graphrag.RouteDirect},
+		{"hello there", graphrag.RouteDirect},
+		{"how many pdfs do i have", graphrag.RouteFilesystem},
+		{"find . -name '*.go'", graphrag.RouteFilesystem},
+		{"what does error E1045 mean", graphrag.RouteHybrid},
+		{"what is in report_q3.pdf", graphrag.RouteHybrid},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			r, ok := matchRule(tt.query)
+			if !ok || r.Route != tt.want {
+				t.Errorf("matchRule(%q) = %v, %v; want %v", tt.query, r.Route, ok, tt.want)
+			}
+		})
+	}
+	t.Run("long question with numbers is not arithmetic", func(t *testing.T) {
+		q := "Which team finished the 1998 season 2-6 in conference play under the coach from Ohio?"
+		if r, ok := matchRule(q); ok && r.Route == graphrag.RouteDirect {
+			t.Errorf("matchRule(%q) = direct (%s)", q, r.Reason)
+		}
+	})
+}
+
+func TestClassifierIsDeterministic(t *testing.T) {
+	ex, err := parseExemplars(exemplarData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := trainClassifier(ex, 5), trainClassifier(ex, 5)
+	if !slices.Equal(a.w, b.w) {
+		t.Fatal("two trainings on the same exemplars gave different weights")
+	}
+	tests := []struct {
+		query string
+		want  graphrag.Route
+	}{
+		{"which composer wrote the opera performed in Vienna", graphrag.RouteVector},
+		{"list the biggest files in my downloads", graphrag.RouteFilesystem},
+		{"good evening, how's it going", graphrag.RouteDirect},
+	}
+	clf, _ := learnedRouter()
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			if got := clf.predict(tt.query); got.Best != tt.want {
+				t.Errorf("predict(%q) = %s (%.2f); want %s", tt.query, got.Best, got.Probs[got.Best], tt.want)
+			}
+		})
+	}
+}
+
+func TestExtract(t *testing.T) {
+	tests := []struct {
+		name, query string
+		types       []string
+		window      graphrag.TimeWindow
+		hint        string
+	}{
+		{"pdfs this week", "which pdfs did I add this week", []string{"pdf"}, graphrag.TimeThisWeek, ""},
+		{"markdown notes today", "what did my markdown notes say today about ospreys", []string{"md", "markdown"}, graphrag.TimeToday, ""},
+		{"folder hint", "summarise the contract in my taxes folder", nil, graphrag.TimeAny, "taxes"},
+		{"file hint", "what does the table in from budget.xlsx show", nil, graphrag.TimeAny, "budget.xlsx"},
+		{"month", "meetings this month", nil, graphrag.TimeThisMonth, ""},
+		{"python language is a topic", "why is python popular", nil, graphrag.TimeAny, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := extractFileTypes(tt.query); !slices.Equal(got, tt.types) {
+				t.Errorf("file types = %v, want %v", got, tt.types)
+			}
+			if got := extractTime(tt.query); got != tt.window {
+				t.Errorf("time = %q, want %q", got, tt.window)
+			}
+			if got := extractSourceHint(tt.query); got != tt.hint {
+				t.Errorf("source hint = %q, want %q", got, tt.hint)
+			}
+		})
+	}
+	if kw := extractKeywords("what does error E1045 mean for the Osprey pump"); kw[0] != "E1045" || !slices.Contains(kw, "osprey") || slices.Contains(kw, "what") {
+		t.Errorf("keywords = %v", kw)
+	}
+}
+
+func TestRouteNode(t *testing.T) {
+	p, err := newPipeline(Deps{Searcher: smallCorpus()}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		query string
+		want  graphrag.Route
+		by    string
+	}{
+		{"Where do ospreys nest in Scandinavia?", graphrag.RouteVector, "learned"},
+		{"Who painted the ceiling of the Sistine Chapel?", graphrag.RouteWeb, "probe"},
+		{"what is the weather in Bergen", graphrag.RouteWeb, "rules"},
+		{"show invoice INV-2024-0317", graphrag.RouteHybrid, "rules"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			s, err := p.route(context.Background(), State{Query: tt.query})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Plan.Route != tt.want || s.Plan.By != tt.by || s.Plan.Reason == "" {
+				t.Errorf("plan = %s by %q (%s); want %s by %s", s.Plan.Route, s.Plan.By, s.Plan.Reason, tt.want, tt.by)
+			}
+			if s.Budget != p.opts.Budget {
+				t.Errorf("budget = %+v, want the options' %+v", s.Budget, p.opts.Budget)
+			}
+		})
+	}
+}
+
+func TestRetrieveCapabilitiesOff(t *testing.T) {
+	p, _ := newPipeline(Deps{Searcher: smallCorpus()}, DefaultOptions())
+	tests := []struct {
+		route graphrag.Route
+		want  string
+	}{
+		{graphrag.RouteFilesystem, "filesystem tools are not configured"},
+		{graphrag.RouteWeb, "--web searxng=URL"},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.route), func(t *testing.T) {
+			s, err := p.retrieve(context.Background(), State{Plan: graphrag.Plan{Route: tt.route, Query: "x", By: "rules"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(s.ToolText, tt.want) {
+				t.Errorf("tool text = %q, want it to contain %q", s.ToolText, tt.want)
+			}
+		})
+	}
+	t.Run("time window filters", func(t *testing.T) {
+		p, _ := newPipeline(Deps{Searcher: smallCorpus(), Now: func() time.Time { return time.Date(2026, 12, 20, 0, 0, 0, 0, time.UTC) }}, DefaultOptions())
+		s, err := p.retrieve(context.Background(), State{Plan: graphrag.Plan{Route: graphrag.RouteVector, Query: "osprey", Time: graphrag.TimeThisWeek}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(s.Hits) != 0 {
+			t.Errorf("a note from last month passed a this-week filter: %v", s.Hits)
+		}
+	})
+}
+
+func TestEvaluateNode(t *testing.T) {
+	c := smallCorpus()
+	p, _ := newPipeline(Deps{Searcher: c}, DefaultOptions())
+	search := func(q string) []graphrag.Hit {
+		res, _ := c.Search(context.Background(), graphrag.Query{Text: q, K: 10})
+		return res.Hits
+	}
+	tests := []struct {
+		name, query string
+		budget      int
+		retrieval   string
+		next        string
+	}{
+		{"good", "Where do ospreys nest?", 2, RetrievalGood, "generate"},
+		{"unrelated with budget refines", "Which Zeppelin airship crossed the Atlantic Ocean?", 2, RetrievalEmpty, "route"},
+		{"no hits at all", "quantum chromodynamics lattice", 2, RetrievalEmpty, "generate"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := State{Query: tt.query, Plan: graphrag.Plan{Route: graphrag.RouteVector, Query: tt.query}, Hits: search(tt.query), Budget: Budget{Retrieve: tt.budget}}
+			if tt.name == "unrelated with budget refines" {
+				s.Hits = search("Atlantic bird nest") // poor hits: share only a word or two
+			}
+			got, err := p.evaluate(context.Background(), s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Retrieval != tt.retrieval || got.next != tt.next {
+				t.Errorf("retrieval %s → %s (%s); want %s → %s", got.Retrieval, got.next, got.why, tt.retrieval, tt.next)
+			}
+		})
+	}
+}
+
+func TestExtractiveAnswer(t *testing.T) {
+	c := smallCorpus()
+	res, _ := c.Search(context.Background(), graphrag.Query{Text: "how often to feed the sourdough starter", K: 3})
+	a := extractive("How often should I feed the sourdough starter?", res.Hits[:1], 2)
+	if !strings.Contains(a.Text, "every twelve hours") || !strings.Contains(a.Text, "[1]") {
+		t.Errorf("answer = %q", a.Text)
+	}
+	if len(a.Citations) != 1 || a.Citations[0].Hit.Chunk.DocID != "sourdough" {
+		t.Errorf("citations = %+v", a.Citations)
+	}
+	if g := grounding(a); g != 1 {
+		t.Errorf("grounding of an extractive answer = %.2f, want 1", g)
+	}
+}
+
+func TestValidateNode(t *testing.T) {
+	p, _ := newPipeline(Deps{}, DefaultOptions())
+	hit := doc("osprey", "Osprey", "Ospreys nest near lakes and rivers across Scandinavia.")
+	cite := []graphrag.Citation{{N: 1, Hit: hit}}
+	tests := []struct {
+		name    string
+		answer  graphrag.Answer
+		budget  Budget
+		verdict graphrag.Verdict
+		next    string
+		stop    string
+	}{
+		{"grounded", graphrag.Answer{Text: "Ospreys nest near lakes across Scandinavia [1].", Citations: cite, By: "extractive"}, Budget{1, 1, 1}, graphrag.VerdictOK, graph.END, "answered"},
+		{"unsupported regenerates", graphrag.Answer{Text: "Penguins migrate through Antarctica every winter [1].", Citations: cite, By: "llm"}, Budget{1, 1, 1}, graphrag.VerdictUnsupported, "generate", ""},
+		{"unsupported, budget spent", graphrag.Answer{Text: "Penguins migrate through Antarctica every winter [1].", Citations: cite, By: "llm"}, Budget{1, 0, 1}, graphrag.VerdictUnsupported, graph.END, "generate budget spent"},
+		{"off question goes back to route", graphrag.Answer{Text: "Scandinavia has lakes [1].", Citations: cite, By: "llm"}, Budget{1, 1, 1}, graphrag.VerdictOffQuestion, "route", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := State{Query: "Where do ospreys nest in Scandinavia?", Answer: tt.answer, Kept: []graphrag.Hit{hit}, Budget: tt.budget}
+			if tt.name == "off question goes back to route" {
+				s.Query = "Which rivers do ospreys in Finland prefer for nesting and fishing?"
+			}
+			got, err := p.validate(context.Background(), s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Verdict != tt.verdict || got.next != tt.next || got.Stop != tt.stop {
+				t.Errorf("verdict %s → %s stop %q (%s); want %s → %s stop %q", got.Verdict, got.next, got.Stop, got.why, tt.verdict, tt.next, tt.stop)
+			}
+		})
+	}
+}
+
+func TestDirectAnswer(t *testing.T) {
+	now := func() time.Time { return time.Date(2026, 11, 22, 9, 30, 0, 0, time.UTC) }
+	tests := []struct{ q, want string }{
+		{"what's 15% of 68", "10.2"},
+		{"what is 100 multiplied by 55", "5500"},
+		{"what is 592 minus 124", "468"},
+		{"what is the square root of 144", "12"},
+		{"what time is it", "Sunday, 22 November 2026"},
+		{"hey, how are you", "Hello"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.q, func(t *testing.T) {
+			got, ok := directAnswer(tt.q, now)
+			if !ok || !strings.Contains(got, tt.want) {
+				t.Errorf("directAnswer(%q) = %q, %v; want it to contain %q", tt.q, got, ok, tt.want)
+			}
+		})
+	}
+}
+
+var errBoom = errors.New("model unreachable")
