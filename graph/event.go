@@ -143,3 +143,15 @@ func Emit(ctx context.Context, name string, payload any) {
 	}
 	em.deliver(Event{Kind: EventCustom, Step: em.step, Node: em.node, Name: name, Payload: payload, Time: time.Now()})
 }
+
+// FinalState returns the state an EventRunEnd event carries: the final
+// state of a run, or its last good state when the run failed. It reports
+// false for other events and for states of another type.
+func FinalState[S any](e Event) (S, bool) {
+	if e.Kind != EventRunEnd {
+		var zero S
+		return zero, false
+	}
+	s, ok := e.Payload.(S)
+	return s, ok
+}

@@ -395,3 +395,33 @@ func TestTraceOfFailedRunDoesNotReachEnd(t *testing.T) {
 		t.Errorf("END=%d a=%d, want END=0 a=2", tr.NodeCount(END), tr.NodeCount("a"))
 	}
 }
+
+func TestFinalState(t *testing.T) {
+	r := eventGraph(t)
+	tests := []struct {
+		name   string
+		event  Event
+		wantOK bool
+	}{
+		{"run end", Event{Kind: EventRunEnd, Payload: counter{N: 4}}, true},
+		{"other event", Event{Kind: EventCustom, Payload: counter{N: 4}}, false},
+		{"other type", Event{Kind: EventRunEnd, Payload: "x"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, ok := FinalState[counter](tt.event)
+			if ok != tt.wantOK || (ok && s.N != 4) {
+				t.Errorf("FinalState = %+v, %v; want ok=%v", s, ok, tt.wantOK)
+			}
+		})
+	}
+	var got counter
+	for e := range r.Stream(context.Background(), counter{}) {
+		if s, ok := FinalState[counter](e); ok {
+			got = s
+		}
+	}
+	if got.N != 4 {
+		t.Errorf("final state from Stream = %+v, want N=4", got)
+	}
+}

@@ -93,11 +93,11 @@ func ExampleRunnable_Stream() {
 			fmt.Println("failed:", err)
 			break
 		}
-		switch e.Kind {
-		case graph.EventCustom:
+		if e.Kind == graph.EventCustom {
 			fmt.Printf("[%v]", e.Payload)
-		case graph.EventRunEnd:
-			fmt.Printf("\nfinal: %q\n", e.Payload.(string))
+		}
+		if final, ok := graph.FinalState[string](e); ok {
+			fmt.Printf("\nfinal: %q\n", final)
 		}
 	}
 	// Output:
