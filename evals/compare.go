@@ -42,11 +42,15 @@ func (d Delta) Verdict() string {
 	return "worse"
 }
 
-// Compare lists every metric of either report with its old and new value:
-// top-level first, then each variant present in either run by name,
-// sorted by metric name.
+// Compare lists every metric of either report with its old and new value,
+// sorted by metric name. When both runs compared variants, it compares each
+// variant present in either run by name (the top level repeats the first
+// variant); otherwise the top-level figures.
 func Compare(old, new *Report) []Delta {
-	ds := compareMetrics("", old.Metrics(), new.Metrics())
+	if len(old.Variants) == 0 || len(new.Variants) == 0 {
+		return compareMetrics("", old.Metrics(), new.Metrics())
+	}
+	var ds []Delta
 	ov, nv := variantsByName(old), variantsByName(new)
 	names := map[string]bool{}
 	for n := range ov {

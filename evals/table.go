@@ -186,15 +186,19 @@ func writeConfusion(w io.Writer, r *RoutingReport) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t\n", c, f3(s.Precision), f3(s.Recall), f3(s.F1), s.Support, s.Predicted)
 	}
 	fmt.Fprintln(tw)
+	if err := tw.Flush(); err != nil {
+		return err
+	}
 	for _, m := range []struct {
 		name string
 		c    map[string]map[string]int
-	}{{"confusion (rows: expected, columns: routed)", r.Confusion}, {"coarse confusion", r.CoarseConfusion}} {
+	}{{"confusion (rows: expected, columns: routed)", r.Confusion}, {"coarse confusion (vector and hybrid as local)", r.CoarseConfusion}} {
 		if len(m.c) == 0 {
 			continue
 		}
+		fmt.Fprintln(w, m.name)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		labels := confusionLabels(m.c)
-		fmt.Fprintln(tw, m.name+"\t"+strings.Repeat("\t", len(labels)))
 		fmt.Fprint(tw, "\t")
 		for _, l := range labels {
 			fmt.Fprintf(tw, "%s\t", l)
@@ -210,9 +214,12 @@ func writeConfusion(w io.Writer, r *RoutingReport) error {
 			}
 			fmt.Fprintln(tw)
 		}
-		fmt.Fprintln(tw)
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
 	}
-	return tw.Flush()
+	return nil
 }
 
 // routeOrder ranks labels: the routes in graphrag.Routes order, local, then
@@ -222,7 +229,10 @@ func routeOrder(labels []string) []string {
 	for i, r := range graphrag.Routes {
 		rank[string(r)] = i + 1
 	}
-	rank[Local] = len(graphrag.Routes) + 1
+	rank[Local] = 3 // right after vector and hybrid, the routes it stands for
+	for _, r := range graphrag.Routes[2:] {
+		rank[string(r)]++
+	}
 	slices.SortFunc(labels, func(a, b string) int {
 		ra, rb := rank[a], rank[b]
 		if ra == 0 {
