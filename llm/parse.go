@@ -34,6 +34,7 @@ var (
 	funcCallRe = regexp.MustCompile(`(?s)^\s*(?:<\|python_tag\|>)?\s*([A-Za-z_][\w.]*)\s*\((.*)\)\s*;?\s*$`)
 	unquotedRe = regexp.MustCompile(`([{,]\s*)([A-Za-z_][\w\-]*)\s*:`)
 	bareValRe  = regexp.MustCompile(`(:\s*)([A-Za-z_][\w\-]*)(\s*[,}\]])`)
+	bareElemRe = regexp.MustCompile(`([\[,]\s*)([A-Za-z_][\w\-]*)(\s*[,\]])`)
 )
 
 // stripThink removes reasoning blocks (<think>...</think>) that reasoning
@@ -45,8 +46,15 @@ func stripThink(s string) string {
 	return thinkRe.ReplaceAllString(s, "")
 }
 
+// maxParse caps the text parsed: decisions are a few hundred tokens, and
+// the repairs are not meant for megabytes.
+const maxParse = 32 << 10
+
 // candidates returns the JSON values found in text, most likely first.
 func candidates(text string) []any {
+	if len(text) > maxParse {
+		text = text[:maxParse]
+	}
 	t := strings.TrimSpace(stripThink(text))
 	var srcs []string
 	add := func(s string) {
@@ -195,15 +203,16 @@ func repair(s string) string {
 	if quote != 0 {
 		b.WriteByte('"')
 	}
-	out := strings.TrimSpace(b.String())
-	out = strings.TrimRight(out, ",:")
+	var closed strings.Builder
+	closed.WriteString(strings.TrimRight(strings.TrimSpace(b.String()), ",:"))
 	for i := len(stack) - 1; i >= 0; i-- {
 		if stack[i] == '{' {
-			out += "}"
+			closed.WriteByte('}')
 		} else {
-			out += "]"
+			closed.WriteByte(']')
 		}
 	}
+	out := closed.String()
 	out = replaceOutsideStrings(out, func(seg string) string {
 		seg = pyLiterals.Replace(seg)
 		seg = trailingCommaRe.ReplaceAllString(seg, "$1")
@@ -211,16 +220,18 @@ func repair(s string) string {
 		return seg
 	})
 	// Bare word values ({"route": web}) need the keys quoted first.
-	out = replaceOutsideStrings(out, func(seg string) string {
-		return bareValRe.ReplaceAllStringFunc(seg, func(m string) string {
-			p := bareValRe.FindStringSubmatch(m)
-			switch p[2] {
-			case "true", "false", "null":
-				return m
-			}
-			return p[1] + `"` + p[2] + `"` + p[3]
+	for _, re := range []*regexp.Regexp{bareValRe, bareElemRe, bareElemRe} {
+		out = replaceOutsideStrings(out, func(seg string) string {
+			return re.ReplaceAllStringFunc(seg, func(m string) string {
+				p := re.FindStringSubmatch(m)
+				switch p[2] {
+				case "true", "false", "null":
+					return m
+				}
+				return p[1] + `"` + p[2] + `"` + p[3]
+			})
 		})
-	})
+	}
 	return out
 }
 

@@ -83,6 +83,9 @@ func ParseSpec(s string) (Spec, error) {
 		if sp.Model == "" {
 			return Spec{}, fmt.Errorf("model spec %q: no model name (e.g. ollama:qwen2.5:3b)", s)
 		}
+		if strings.Contains(sp.Model, "://") {
+			return Spec{}, fmt.Errorf("model spec %q: the server URL must start with http:// or https://", s)
+		}
 	case OpenAI:
 		sp = Spec{Backend: OpenAI}
 		switch {
