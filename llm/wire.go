@@ -258,7 +258,6 @@ type watchedBody struct {
 	ci    *callInfo
 	plain bool
 	line  []byte // the line being read
-	last  []byte // the last complete non-empty line
 }
 
 func (w *watchedBody) Read(p []byte) (int, error) {
@@ -266,10 +265,7 @@ func (w *watchedBody) Read(p []byte) (int, error) {
 	if !w.plain {
 		for _, c := range p[:n] {
 			if c == '\n' {
-				if l := bytes.TrimSpace(w.line); len(l) > 0 {
-					w.last = append(w.last[:0], l...)
-				}
-				w.line = w.line[:0]
+				w.endLine()
 				continue
 			}
 			if len(w.line) < 64<<10 {
@@ -278,18 +274,29 @@ func (w *watchedBody) Read(p []byte) (int, error) {
 		}
 	}
 	if err != nil {
+		if errors.Is(err, io.EOF) {
+			w.endLine()
+		}
 		w.ci.mu.Lock()
 		if errors.Is(err, io.EOF) {
-			if l := bytes.TrimSpace(w.line); len(l) > 0 {
-				w.last = append(w.last[:0], l...)
-			}
-			w.ci.ended = w.plain || streamEnded(w.last)
+			w.ci.ended = w.ci.ended || w.plain
 		} else {
 			w.ci.readErr = err
 		}
 		w.ci.mu.Unlock()
 	}
 	return n, err
+}
+
+// endLine checks a complete line for the stream's end marker. The adapters
+// may stop reading at the marker, before EOF.
+func (w *watchedBody) endLine() {
+	if l := bytes.TrimSpace(w.line); len(l) > 0 && streamEnded(l) {
+		w.ci.mu.Lock()
+		w.ci.ended = true
+		w.ci.mu.Unlock()
+	}
+	w.line = w.line[:0]
 }
 
 func (w *watchedBody) Close() error { return w.rc.Close() }
@@ -329,7 +336,7 @@ func classify(parent, cctx context.Context, ci *callInfo, err error) (kind, caus
 		return ErrServer, statusErr(ci)
 	case ci.status >= 400:
 		return ErrRejected, statusErr(ci)
-	case ci.readErr != nil:
+	case ci.readErr != nil && !ci.ended:
 		return ErrUnreachable, errors.New("connection lost mid-answer: " + ci.readErr.Error())
 	case ci.transportErr != nil:
 		return ErrUnreachable, ci.transportErr

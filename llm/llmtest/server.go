@@ -117,7 +117,8 @@ type Reply struct {
 	// Hang never answers: the handler waits until the client gives up.
 	Hang bool
 	// Truncate streams the chunks but not the end marker (Ollama's
-	// done:true line, OpenAI's finish_reason and [DONE]).
+	// done:true line, OpenAI's finish_reason and [DONE]); a non-streamed
+	// reply is cut in half.
 	Truncate bool
 	// Drop streams the first DropAfter chunks, then cuts the connection.
 	Drop      bool
@@ -512,7 +513,11 @@ func (s *Server) writeChat(w http.ResponseWriter, r *http.Request, req Request, 
 				flusher.Flush()
 				panic(http.ErrAbortHandler)
 			}
-			json.NewEncoder(w).Encode(ollamaChunk(req.Model, now, text, true, pt, ct))
+			b, _ := json.Marshal(ollamaChunk(req.Model, now, text, true, pt, ct))
+			if rep.Truncate {
+				b = b[:len(b)/2]
+			}
+			w.Write(b)
 			return
 		}
 		w.Header().Set("Content-Type", "application/x-ndjson")
@@ -536,11 +541,15 @@ func (s *Server) writeChat(w http.ResponseWriter, r *http.Request, req Request, 
 			flusher.Flush()
 			panic(http.ErrAbortHandler)
 		}
-		json.NewEncoder(w).Encode(map[string]any{
+		b, _ := json.Marshal(map[string]any{
 			"id": "chatcmpl-fake", "object": "chat.completion", "created": time.Now().Unix(), "model": req.Model,
 			"choices": []map[string]any{{"index": 0, "message": map[string]any{"role": "assistant", "content": text}, "finish_reason": "stop"}},
 			"usage":   map[string]int{"prompt_tokens": pt, "completion_tokens": ct, "total_tokens": pt + ct},
 		})
+		if rep.Truncate {
+			b = b[:len(b)/2]
+		}
+		w.Write(b)
 		return
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
