@@ -84,7 +84,12 @@ func mermaidIDs(names []string) map[string]string {
 	return ids
 }
 
+// mermaidEscaper turns the characters Mermaid would interpret inside a
+// quoted label (the quote, entity and HTML syntax, markdown backticks) into
+// Mermaid's #code; entities, so the text shows as written.
+var mermaidEscaper = strings.NewReplacer(`"`, "#quot;", "#", "#35;", "&", "#38;", "<", "#lt;", ">", "#gt;", "`", "#96;")
+
 // mermaidText escapes s for use inside a double-quoted Mermaid label.
 func mermaidText(s string) string {
-	return strings.NewReplacer(`"`, "#quot;", "#", "#35;", "<", "#lt;", ">", "#gt;").Replace(oneLine(s))
+	return mermaidEscaper.Replace(oneLine(s))
 }

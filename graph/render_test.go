@@ -83,7 +83,7 @@ func ragShaped(t *testing.T) *Runnable[ragState] {
 func awkward(t *testing.T) *Runnable[counter] {
 	t.Helper()
 	g := NewStateGraph[counter]()
-	for _, n := range []string{"end", "graph", "a b", "a-b", `say "hi"`, "x<y>#1", "o", "style"} {
+	for _, n := range []string{"end", "graph", "a b", "a-b", `say "hi"`, "x<y>#1", "o", "style", "R&D `x`"} {
 		g.AddNode(n, noop)
 	}
 	g.SetEntryPoint("end")
@@ -95,7 +95,8 @@ func awkward(t *testing.T) *Runnable[counter] {
 	g.SetEdgeLabel("a-b", "x<y>#1", "multi\nline")
 	g.AddEdge(`say "hi"`, END)
 	g.AddEdge("x<y>#1", "style")
-	g.AddEdge("o", "style")
+	g.AddEdge("o", "R&D `x`")
+	g.AddEdge("R&D `x`", "style")
 	g.AddConditionalEdges("style", toEnd, END, "end", "style")
 	r, err := g.Compile()
 	if err != nil {
