@@ -17,15 +17,36 @@ import (
 // a one-line description of the file, Score 1/rank. For FolderSizes and Tree
 // the hits are folders (Source.Type "dir"); for UsageByType, the largest
 // file of each type listed. An empty result is an answer ("No PDF files
-// were modified today."), not an error; errors are for refused paths,
-// cancelled contexts and unreadable roots.
+// were modified today."), not an error, and so is a refused path ("… is
+// outside the folders graphrag can see …", no hits): errors are for
+// cancelled contexts, unreadable roots and bad filters. Run returns the
+// refusal as an error matching ErrOutsideRoots.
 func (t *Tools) Answer(ctx context.Context, plan graphrag.Plan) (string, []graphrag.Hit, error) {
 	in := t.Interpret(plan)
 	text, hits, err := t.Run(ctx, in)
+	if errors.Is(err, ErrOutsideRoots) {
+		// A refusal is the answer to the question, not a failed run.
+		return t.refusal(err), nil, nil
+	}
+	var pe *fs.PathError
+	if errors.Is(err, graphrag.ErrNotFound) && errors.As(err, &pe) {
+		return fmt.Sprintf("%s was not found in the ingested directories (%s).", DisplayName(pe.Path), strings.Join(t.Roots(), ", ")), nil, nil
+	}
 	if err != nil {
 		return "", nil, fmt.Errorf("fstools: %s: %w", in.Tool, err)
 	}
 	return text, hits, nil
+}
+
+// refusal says in words why a path was refused.
+func (t *Tools) refusal(err error) string {
+	what := "That path"
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path != "" {
+		what = DisplayName(pe.Path)
+	}
+	return fmt.Sprintf("%s is outside the folders graphrag can see, so it was not looked at: only files in the ingested directories (%s) are available, and paths may not use \"..\" or links that lead elsewhere.",
+		what, strings.Join(t.Roots(), ", "))
 }
 
 // Run carries out an Intent (from Interpret, or built by hand).
@@ -174,7 +195,7 @@ func (t *Tools) Run(ctx context.Context, in Intent) (string, []graphrag.Hit, err
 		return "", nil, fmt.Errorf("%w: unknown tool %q", errInvalid, in.Tool)
 	}
 	text := strings.TrimRight(b.String(), "\n")
-	if note := walkNote(w); note != "" {
+	if note := t.walkNote(w); note != "" {
 		text += "\n" + note
 	}
 	for i := range hits {

@@ -264,16 +264,34 @@ func TestAnswer(t *testing.T) {
 			}
 		})
 	}
-	t.Run("a path outside is refused", func(t *testing.T) {
-		_, _, err := tools.Answer(ctx, graphrag.Plan{Query: "how big is ../outside/secret.txt"})
-		if !errors.Is(err, ErrOutsideRoots) {
-			t.Fatalf("err = %v, want ErrOutsideRoots", err)
+	for _, q := range []string{"how big is ../outside/secret.txt", "metadata of link-outside.txt", "when was /etc/passwd modified", "show the tree of ../outside folder"} {
+		t.Run("refused: "+q, func(t *testing.T) {
+			in := tools.Interpret(graphrag.Plan{Query: q})
+			if _, _, err := tools.Run(ctx, in); !errors.Is(err, ErrOutsideRoots) {
+				t.Fatalf("Run err = %v, want ErrOutsideRoots", err)
+			}
+			text, hits, err := tools.Answer(ctx, graphrag.Plan{Query: q})
+			if err != nil || len(hits) != 0 {
+				t.Fatalf("Answer: %d hits, err %v; want a refusal as text", len(hits), err)
+			}
+			if !strings.Contains(text, "outside the folders graphrag can see") || !strings.Contains(text, root) {
+				t.Errorf("refusal %q should say why and name the roots", text)
+			}
+		})
+	}
+	t.Run("a missing folder is an answer", func(t *testing.T) {
+		text, hits, err := tools.Answer(ctx, graphrag.Plan{Query: "show the tree of ./nowhere"})
+		if err != nil || len(hits) != 0 || !strings.Contains(text, "./nowhere was not found") {
+			t.Fatalf("text %q, %d hits, err %v", text, len(hits), err)
 		}
 	})
-	t.Run("a link outside is refused", func(t *testing.T) {
-		_, _, err := tools.Answer(ctx, graphrag.Plan{Query: "metadata of link-outside.txt"})
-		if !errors.Is(err, ErrOutsideRoots) {
-			t.Fatalf("err = %v, want ErrOutsideRoots", err)
+	t.Run("skipped entries are noted relative to the root", func(t *testing.T) {
+		text, _, err := tools.Answer(ctx, graphrag.Plan{Query: "how many files"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(text, "Note: skipped 6 entries (e.g. broken.txt: symbolic link") {
+			t.Errorf("note missing or not relative:\n%s", text)
 		}
 	})
 	t.Run("hit modified times come from the files", func(t *testing.T) {

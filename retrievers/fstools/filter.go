@@ -221,6 +221,18 @@ func (m *matcher) matchName(name, rel string) bool {
 	return strings.Contains(s, m.name)
 }
 
+// matchPath checks the conditions that need only the name and path: type,
+// name pattern, source.
+func (m *matcher) matchPath(name, rel string) bool {
+	if m.types != nil && !m.types[FileType(name)] {
+		return false
+	}
+	if m.source != "" && !strings.Contains(strings.ToLower(rel), m.source) {
+		return false
+	}
+	return m.matchName(name, rel)
+}
+
 // match reports whether a regular file passes the filter.
 func (m *matcher) match(f File) bool {
 	if m.types != nil && !m.types[f.Type] {

@@ -105,7 +105,7 @@ func (n *TreeNode) render(b *strings.Builder, prefix string) {
 }
 
 // walkNote says what a walk left out, or "".
-func walkNote(w Walk) string {
+func (t *Tools) walkNote(w Walk) string {
 	var parts []string
 	if w.Truncated {
 		parts = append(parts, fmt.Sprintf("stopped after %d entries, so totals are lower bounds", w.Visited))
@@ -113,7 +113,11 @@ func walkNote(w Walk) string {
 	if w.SkippedCount > 0 {
 		s := fmt.Sprintf("skipped %s", plural(w.SkippedCount, "entry", "entries"))
 		if len(w.Skipped) > 0 {
-			s += fmt.Sprintf(" (e.g. %s: %s)", DisplayName(w.Skipped[0].Path), w.Skipped[0].Reason)
+			p := w.Skipped[0].Path
+			if r, ok := t.rootOf(p); ok && len(t.roots) == 1 {
+				p = relTo(r, p)
+			}
+			s += fmt.Sprintf(" (e.g. %s: %s)", DisplayName(p), w.Skipped[0].Reason)
 		}
 		parts = append(parts, s)
 	}

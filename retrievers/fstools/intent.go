@@ -136,7 +136,9 @@ func (t *Tools) Interpret(plan graphrag.Plan) Intent {
 	if p.has("reverse", "reversed", "z to a", "z-a") {
 		in.Reverse = !in.Reverse
 	}
-	if (in.Tool == ToolTree || in.Tool == ToolFolderSizes) && in.Filter.Source != "" {
+	if (in.Tool == ToolTree || in.Tool == ToolFolderSizes) && isPathLike(target) {
+		in.Dir = target // refused or not found when run, and said so
+	} else if (in.Tool == ToolTree || in.Tool == ToolFolderSizes) && in.Filter.Source != "" {
 		if _, err := t.starts(in.Filter.Source); err == nil {
 			in.Dir, in.Filter.Source = in.Filter.Source, ""
 		}
@@ -490,7 +492,7 @@ func (p parsed) names() (pattern, target string) {
 			pattern = clean(orig[m[2]:m[3]])
 		}
 	}
-	if pattern == "" && target != "" {
+	if pattern == "" && target != "" && !isPathLike(target) {
 		pattern = target
 	}
 	if pattern == "" {
@@ -567,7 +569,7 @@ func isAbbrev(w string) bool {
 	return !isExt(strings.ToLower(ext))
 }
 
-var folderRe = regexp.MustCompile(`\b(?:in|under|inside|within|from)\s+(?:the\s+|my\s+|a\s+)?(\S+)\s+(?:folder|directory|dir|subfolder|subdirectory)\b`)
+var folderRe = regexp.MustCompile(`\b(?:in|under|inside|within|from|of)\s+(?:the\s+|my\s+|a\s+)?(\S+)\s+(?:folder|directory|dir|subfolder|subdirectory)\b`)
 
 // folder finds "in the invoices folder", "under temps/"; "" when none (or
 // a word like "current" or "home").

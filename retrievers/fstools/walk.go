@@ -124,6 +124,9 @@ func (t *Tools) walk(ctx context.Context, m *matcher, starts []string, v visitor
 				}
 				return nil
 			case d.Type().IsRegular():
+				if m != nil && !m.matchPath(name, rel) {
+					return nil // rejected by name alone: no stat needed
+				}
 				info, err := d.Info()
 				if err != nil {
 					w.skip(p, reason(err))
