@@ -43,7 +43,10 @@ func BenchmarkTools(b *testing.B) {
 		name string
 		run  func() error
 	}{
-		{"Count/20k", func() error { _, err := tools.Count(ctx, Filter{Types: []string{"pdf"}, Window: graphrag.TimeThisWeek}); return err }},
+		{"Count/20k", func() error {
+			_, err := tools.Count(ctx, Filter{Types: []string{"pdf"}, Window: graphrag.TimeThisWeek})
+			return err
+		}},
 		{"ListBySize/20k", func() error { _, err := tools.List(ctx, ListRequest{SortBy: BySize, Limit: 10}); return err }},
 		{"Tree/20k", func() error { _, err := tools.Tree(ctx, TreeRequest{Depth: 2}); return err }},
 		{"FolderSizes/20k", func() error { _, err := tools.FolderSizes(ctx, FolderRequest{Depth: 2}); return err }},
