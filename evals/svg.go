@@ -12,8 +12,8 @@ import (
 func ConfusionSVG(title string, c map[string]map[string]int) []byte {
 	labels := confusionLabels(c)
 	const cell, left, top = 64, 110, 70
-	w := left + cell*len(labels) + 20
-	h := top + cell*len(labels) + 40
+	w := max(left+cell*len(labels)+20, 440)
+	h := top + cell*len(labels) + 56
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">`+"\n", w, h, w, h)
 	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="#ffffff"/>`+"\n", w, h)
@@ -47,7 +47,8 @@ func ConfusionSVG(title string, c map[string]map[string]int) []byte {
 			}
 		}
 	}
-	fmt.Fprintf(&b, `<text x="10" y="%d" fill="#555">rows: expected route; shade: share of the row (green on the diagonal, red off it)</text>`+"\n", h-12)
+	fmt.Fprintf(&b, `<text x="10" y="%d" fill="#555">rows: expected route; shade: share of the row,</text>`+"\n", h-28)
+	fmt.Fprintf(&b, `<text x="10" y="%d" fill="#555">green on the diagonal (right), red off it (wrong)</text>`+"\n", h-12)
 	b.WriteString("</svg>\n")
 	return []byte(b.String())
 }
