@@ -282,7 +282,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.writeModels(w, models)
 		return
 	}
-	if len(models) > 0 && !slices.Contains(models, req.Model) {
+	if len(models) > 0 && !s.serves(models, req.Model) {
 		if s.Protocol == Ollama {
 			s.writeError(w, http.StatusNotFound, fmt.Sprintf("model %q not found, try pulling it first", req.Model))
 		} else {
@@ -323,6 +323,15 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.writeChat(w, r, req, rep)
+}
+
+// serves reports whether model is among models; Ollama, like the real
+// one, reads a name without a tag as name:latest.
+func (s *Server) serves(models []string, model string) bool {
+	if slices.Contains(models, model) {
+		return true
+	}
+	return s.Protocol == Ollama && !strings.Contains(model, ":") && slices.Contains(models, model+":latest")
 }
 
 func (s *Server) wait(r *http.Request, d time.Duration) bool {
