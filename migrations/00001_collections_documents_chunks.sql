@@ -4,7 +4,7 @@
 -- `vector` column because each collection records its own embedder and
 -- dimension; the HNSW index of a collection is a partial expression index on
 -- (embedding::vector(dim)) WHERE collection_id = <id>, created by
--- graphrag_ensure_hnsw when the collection gets its embedder (see below).
+-- graphrag_ensure_hnsw after the collection's first load (see below).
 
 -- +goose Up
 CREATE TABLE collections (
@@ -56,7 +56,10 @@ CREATE TABLE chunks (
 CREATE INDEX chunks_tsv_idx ON chunks USING gin (tsv);
 
 -- graphrag_ensure_hnsw creates the HNSW cosine index of one collection: a
--- partial index over the embeddings cast to the collection's dimension.
+-- partial index over the embeddings cast to the collection's dimension. The
+-- store calls it at the end of each Put that writes embeddings, so a new
+-- collection's first (bulk) load builds the graph once instead of inserting
+-- row by row, several times faster.
 -- Queries use the same expression and predicate, so the planner picks it.
 -- Both arguments are integers, so format() cannot inject anything.
 -- +goose StatementBegin
@@ -68,6 +71,16 @@ BEGIN
     IF p_dim <= 0 OR p_dim > 2000 THEN
         -- HNSW indexes vectors of up to 2,000 dimensions; larger ones are searched exactly.
         RETURN NULL;
+    END IF;
+    -- Look first: CREATE INDEX IF NOT EXISTS would still take a SHARE lock on
+    -- chunks, queueing behind every other collection's open write.
+    IF EXISTS (SELECT FROM pg_class WHERE relname = idx AND relkind = 'i'
+               AND relnamespace = current_schema()::regnamespace) THEN
+        RETURN idx;
+    END IF;
+    -- Room for the graph of a first load to be built in memory (this transaction only).
+    IF pg_size_bytes(current_setting('maintenance_work_mem')) < 256 * 1024 * 1024 THEN
+        PERFORM set_config('maintenance_work_mem', '256MB', true);
     END IF;
     EXECUTE format(
         'CREATE INDEX IF NOT EXISTS %I ON chunks USING hnsw ((embedding::vector(%s)) vector_cosine_ops) WHERE collection_id = %s',

@@ -59,7 +59,12 @@ func (s *Store) Put(ctx context.Context, recs ...graphrag.Record) error {
 		if err := copyDocuments(ctx, tx, c.id, recs); err != nil {
 			return err
 		}
-		return copyChunks(ctx, tx, c, recs)
+		if err := copyChunks(ctx, tx, c, recs); err != nil {
+			return err
+		}
+		// After the rows: a new collection's first load builds the HNSW
+		// graph in one pass; later Puts find it and insert into it.
+		return ensureIndex(ctx, tx, c)
 	})
 	if err != nil {
 		return err
@@ -208,7 +213,7 @@ func (s *Store) ensureCollection(ctx context.Context, tx pgx.Tx, name string, di
 		if err != nil {
 			return c, fmt.Errorf("create collection: %w", err)
 		}
-		return c, ensureIndex(ctx, tx, c)
+		return c, nil
 	}
 	if c.embedder == name && c.dim == dim {
 		return c, nil
@@ -224,9 +229,10 @@ func (s *Store) ensureCollection(ctx context.Context, tx pgx.Tx, name string, di
 		return c, fmt.Errorf("drop old vector index: %w", err)
 	}
 	c.embedder, c.dim = name, dim
-	return c, ensureIndex(ctx, tx, c)
+	return c, nil
 }
 
+// ensureIndex creates the collection's HNSW index if it is missing.
 func ensureIndex(ctx context.Context, tx pgx.Tx, c collection) error {
 	if c.dim == 0 {
 		return nil

@@ -117,6 +117,7 @@ func TestMigrateExplainsMissingExtension(t *testing.T) {
 	}
 	defer pool.Close()
 	_, err = Migrate(ctx, pool, "")
+	t.Logf("Migrate: %v", err)
 	if !errors.Is(err, ErrNoVectorExtension) {
 		t.Fatalf("err = %v, want ErrNoVectorExtension", err)
 	}
