@@ -53,6 +53,9 @@ func newAdapter(spec Spec, hc *http.Client, cfg Config, embedModel string) (*ada
 			openai.WithBaseURL(spec.BaseURL),
 			openai.WithToken(cfg.APIKey),
 			openai.WithHTTPClient(hc),
+			// The adapter seeds its options from OPENAI_* variables; every
+			// one it would send is set here, so the environment never leaks in.
+			openai.WithOrganization(""),
 		}
 		if embedModel != "" {
 			opts = append(opts, openai.WithEmbeddingModel(embedModel))

@@ -173,6 +173,14 @@ func NewOpenAI(t testing.TB, respond Responder) *Server { return start(t, OpenAI
 
 func start(t testing.TB, p Protocol, respond Responder) *Server {
 	t.Helper()
+	s := New(p, respond)
+	t.Cleanup(s.Close)
+	return s
+}
+
+// New starts a fake server outside a test (examples, tools); the caller
+// closes it.
+func New(p Protocol, respond Responder) *Server {
 	if respond == nil {
 		respond = Text("ok")
 	}
@@ -182,7 +190,6 @@ func start(t testing.TB, p Protocol, respond Responder) *Server {
 	if p == OpenAI {
 		s.URL += "/v1"
 	}
-	t.Cleanup(s.Close)
 	return s
 }
 
