@@ -14,6 +14,10 @@ import (
 type Variant struct {
 	Name   string
 	Mutate func(*nodes.Options, *nodes.Deps)
+	// SearchOnly, when set, scores the store alone in this mode: each
+	// answerable question is one search for Options.K hits, without the
+	// graph. Only retrieval is scored (RunRAG; RunRouting ignores it).
+	SearchOnly graphrag.SearchMode
 }
 
 // Names of the standard variants (see StandardVariant).
@@ -25,6 +29,7 @@ const (
 	VariantNoCorrective = "no-corrective"
 	VariantNoProbe      = "no-probe"
 	VariantNoPlanner    = "no-llm-router"
+	VariantStoreBM25    = "store-bm25"
 )
 
 // StandardVariant returns a named variant:
@@ -38,6 +43,8 @@ const (
 //   - no-probe: the router decides without its corpus probe (ProbeK = 0):
 //     rules and the learned classifier alone.
 //   - no-llm-router: the router without its language-model Planner.
+//   - store-bm25: the store's plain keyword search on the question, no
+//     graph: the baseline retrieval has to beat.
 func StandardVariant(name string) (Variant, error) {
 	switch name {
 	case VariantDefault:
@@ -52,13 +59,15 @@ func StandardVariant(name string) (Variant, error) {
 		return Variant{Name: name, Mutate: func(o *nodes.Options, _ *nodes.Deps) { o.Budget.Retrieve = 0 }}, nil
 	case VariantNoProbe:
 		return Variant{Name: name, Mutate: func(o *nodes.Options, _ *nodes.Deps) { o.ProbeK = 0 }}, nil
+	case VariantStoreBM25:
+		return Variant{Name: name, SearchOnly: graphrag.ModeKeyword}, nil
 	case VariantNoPlanner:
 		return Variant{Name: name, Mutate: func(_ *nodes.Options, d *nodes.Deps) { d.Planner = nil }}, nil
 	}
 	return Variant{}, fmt.Errorf("unknown variant %q (known: %s)", name, strings.Join(variantNames, ", "))
 }
 
-var variantNames = []string{VariantDefault, VariantBM25, VariantVector, VariantHybrid, VariantNoCorrective, VariantNoProbe, VariantNoPlanner}
+var variantNames = []string{VariantDefault, VariantBM25, VariantVector, VariantHybrid, VariantNoCorrective, VariantNoProbe, VariantNoPlanner, VariantStoreBM25}
 
 // StandardVariants returns the named variants, in order.
 func StandardVariants(names ...string) ([]Variant, error) {
@@ -74,9 +83,10 @@ func StandardVariants(names ...string) ([]Variant, error) {
 }
 
 // RAGAblation is the standard --ablate set of `graphrag eval rag`: the
-// default graph, each search mode, and no corrective loop.
+// default graph, each search mode, no corrective loop, and the store's
+// plain BM25 search as the baseline.
 func RAGAblation() []Variant {
-	vs, _ := StandardVariants(VariantDefault, VariantBM25, VariantVector, VariantHybrid, VariantNoCorrective)
+	vs, _ := StandardVariants(VariantDefault, VariantBM25, VariantVector, VariantHybrid, VariantNoCorrective, VariantStoreBM25)
 	return vs
 }
 

@@ -411,3 +411,18 @@ func QuestionsAsRouting(qs []Question) []RoutingRow {
 	}
 	return rows
 }
+
+// The bundled default data set (package evals/datasets), as paths for Open.
+var (
+	// BundledRouting are the routing rows: the dev rows and graphrag's own.
+	BundledRouting = []string{BundledPrefix + datasets.RoutingDev, BundledPrefix + datasets.RoutingExtra}
+	// BundledQuestions are the answerable dev questions.
+	BundledQuestions = []string{BundledPrefix + datasets.Questions}
+	// BundledNegatives are the unanswerable dev questions.
+	BundledNegatives = []string{BundledPrefix + datasets.Negatives}
+	// BundledCorpus is the passages the questions are about.
+	BundledCorpus = []string{BundledPrefix + datasets.Corpus}
+	// BundledRoutingCorpus adds the small personal-files corpus the local
+	// rows of routing.extra.jsonl are about.
+	BundledRoutingCorpus = []string{BundledPrefix + datasets.Corpus, BundledPrefix + datasets.CorpusExtra}
+)

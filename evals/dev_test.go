@@ -18,11 +18,10 @@ var (
 
 // Bundled dev data, as `graphrag eval` uses it by default.
 var (
-	devRouting   = []string{BundledPrefix + "routing.dev.jsonl", BundledPrefix + "routing.extra.jsonl"}
-	devQuestions = []string{BundledPrefix + "rag_questions.dev.jsonl"}
-	devNegatives = []string{BundledPrefix + "negative.dev.jsonl"}
-	devCorpus    = []string{BundledPrefix + "rag_corpus.jsonl.gz"}
-	extraCorpus  = []string{BundledPrefix + "corpus.extra.jsonl"}
+	devRouting   = BundledRouting
+	devQuestions = BundledQuestions
+	devNegatives = BundledNegatives
+	devCorpus    = BundledCorpus
 )
 
 // TestDevSubset is the CI gate: the real router and graph on the bundled
@@ -36,7 +35,7 @@ func TestDevSubset(t *testing.T) {
 	ctx := context.Background()
 	routing, err := RunRouting(ctx, RoutingConfig{
 		Datasets: devRouting, Questions: devQuestions,
-		Corpus: append(append([]string{}, devCorpus...), extraCorpus...),
+		Corpus: BundledRoutingCorpus,
 		Open:   TempSQLite(t.TempDir(), sqlite.Options{}),
 	})
 	if err != nil {
@@ -79,7 +78,7 @@ func TestDevFull(t *testing.T) {
 	ctx := context.Background()
 	routing, err := RunRouting(ctx, RoutingConfig{
 		Datasets: devRouting, Questions: devQuestions,
-		Corpus:   append(append([]string{}, devCorpus...), extraCorpus...),
+		Corpus:   BundledRoutingCorpus,
 		Open:     TempSQLite(t.TempDir(), sqlite.Options{}),
 		Variants: RoutingAblation(false),
 	})

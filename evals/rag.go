@@ -6,6 +6,9 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"time"
+
+	"github.com/graphrag/graphrag"
 
 	"github.com/graphrag/graphrag/graph"
 	"github.com/graphrag/graphrag/nodes"
@@ -103,6 +106,14 @@ func RunRAG(ctx context.Context, cfg RAGConfig) (*Report, error) {
 	var reports []Report
 	for _, v := range variants {
 		o, d := v.apply(opts, deps)
+		if v.SearchOnly != "" {
+			rep, err := searchOnly(ctx, cfg, v, d.Searcher, o.K, qs, k)
+			if err != nil {
+				return nil, err
+			}
+			reports = append(reports, *rep)
+			continue
+		}
 		g, err := nodes.Build(d, o)
 		if err != nil {
 			return nil, fmt.Errorf("eval rag: variant %s: build graph: %w", title(v.Name), err)
@@ -125,6 +136,34 @@ func RunRAG(ctx context.Context, cfg RAGConfig) (*Report, error) {
 	out := combine(reports)
 	out.Skipped = skipped
 	return out, nil
+}
+
+// searchOnly scores the store's own search for the answerable questions.
+func searchOnly(ctx context.Context, cfg RAGConfig, v Variant, s nodes.Searcher, hits int, qs []Question, k int) (*Report, error) {
+	if hits <= 0 {
+		hits = k
+	}
+	runs := make([]Run, len(qs))
+	err := forEach(ctx, len(qs), cfg.Concurrency, title(v.Name), cfg.Progress, func(ctx context.Context, i int) error {
+		start := time.Now()
+		res, err := s.Search(ctx, graphrag.Query{Text: qs[i].Question, Mode: v.SearchOnly, K: hits})
+		took := ms(time.Since(start).Microseconds())
+		if err != nil && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		runs[i] = Run{State: nodes.State{Hits: res.Hits, SearchMode: res.Mode, SearchNote: res.Note}, Err: err,
+			NodeMS: map[string][]float64{"search": {took}}, TotalMS: took}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("eval rag: %w", err)
+	}
+	rep := ScoreRAG(qs, nil, runs, k)
+	rep.Variant = v.Name
+	rep.Answers, rep.Rejection, rep.Grounding, rep.Loops, rep.Routes = nil, nil, nil, nil, nil
+	rep.LLMCallsPerQuery, rep.TokensPerQuery = nil, nil
+	rep.Notes = append([]string{fmt.Sprintf("store search only (%s, %d hits per question), no graph: retrieval figures only", v.SearchOnly, hits)}, rep.Notes...)
+	return rep, nil
 }
 
 // Run is what one question's run through the graph produced.
@@ -193,6 +232,7 @@ func ScoreRAG(qs []Question, negs []Negative, runs []Run, k int) *Report {
 	loops := &Loops{Edges: map[string]int{}, PerQuery: map[string]int{}, Stops: map[string]int{}}
 	modes := map[string]int{}
 	searchNotes := map[string]int{}
+	routes := map[string]int{}
 	var calls, tokens float64
 
 	for i, run := range runs {
@@ -234,6 +274,9 @@ func ScoreRAG(qs []Question, negs []Negative, runs []Run, k int) *Report {
 		}
 		q := qs[i]
 		st := run.State
+		if run.Err == nil {
+			routes[string(st.Plan.Route)]++
+		}
 		ranked := RankedDocs(st.Hits)
 		text := st.Answer.Text
 		abstained := st.Answer.Abstained || run.Err != nil
@@ -297,6 +340,9 @@ func ScoreRAG(qs []Question, negs []Negative, runs []Run, k int) *Report {
 	rep.TokensPerQuery = ptr(avg(tokens, len(runs)))
 	rep.Loops = loops
 	rep.SearchModes = modes
+	if len(routes) > 0 {
+		rep.Routes = routes
+	}
 	for _, n := range slices.Sorted(maps.Keys(searchNotes)) {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("store said %q on %d of %d runs", n, searchNotes[n], len(runs)))
 	}

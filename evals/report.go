@@ -45,6 +45,9 @@ type Report struct {
 	LLMCallsPerQuery *Score `json:"llm_calls_per_query,omitempty"`
 	TokensPerQuery   *Score `json:"tokens_per_query,omitempty"`
 	Loops            *Loops `json:"loops,omitempty"`
+	// Routes counts the route each answerable question last took (a
+	// question sent to web or direct cannot retrieve its gold passages).
+	Routes map[string]int `json:"routes,omitempty"`
 	// SearchModes counts the modes the store actually ran (a store with no
 	// embedder answers vector and hybrid queries with keyword search).
 	SearchModes map[string]int `json:"search_modes,omitempty"`

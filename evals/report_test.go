@@ -84,13 +84,13 @@ func ragFixture() *Report {
 		return map[string][]float64{"route": {r}, "retrieve": {e}, "evaluate": {0.2}, "generate": {g}, "validate": {0.1}}
 	}
 	runs := []Run{
-		{State: nodes.State{Hits: hits("x", "Alien (film)", "Alien (film)", "y", "Alien (soundtrack)"), SearchMode: "keyword",
+		{State: nodes.State{Plan: graphrag.Plan{Route: "hybrid"}, Hits: hits("x", "Alien (film)", "Alien (film)", "y", "Alien (soundtrack)"), SearchMode: "keyword",
 			Answer: graphrag.Answer{Text: "Ronald Shusett [1]", Grounding: 0.9}, Stop: "answered",
 			Usage: map[string]graphrag.Usage{"generate": {Calls: 1, PromptTokens: 300, CompletionTokens: 20}}},
 			NodeMS: node(1, 2, 3), TotalMS: 6.3},
-		{State: nodes.State{Hits: hits("Local H"), SearchMode: "keyword", Answer: graphrag.Answer{Text: "Local H is a band from Illinois.", Grounding: 0.7}, Stop: "answered"},
+		{State: nodes.State{Plan: graphrag.Plan{Route: "vector"}, Hits: hits("Local H"), SearchMode: "keyword", Answer: graphrag.Answer{Text: "Local H is a band from Illinois.", Grounding: 0.7}, Stop: "answered"},
 			NodeMS: node(2, 3, 4), TotalMS: 9.3, BackEdges: []string{"evaluate->route"}},
-		{State: nodes.State{Answer: graphrag.Answer{Text: "No relevant information found in your files.", Abstained: true}, Stop: "abstained", SearchMode: "keyword",
+		{State: nodes.State{Plan: graphrag.Plan{Route: "direct"}, Answer: graphrag.Answer{Text: "No relevant information found in your files.", Abstained: true}, Stop: "abstained", SearchMode: "keyword",
 			SearchNote: "no embedder configured: keyword search only"},
 			NodeMS: node(1, 1, 1), TotalMS: 3.3, BackEdges: []string{"evaluate->route", "evaluate->route"}},
 		{State: nodes.State{Answer: graphrag.Answer{Abstained: true}, Stop: "abstained"}, NodeMS: node(1, 1, 1), TotalMS: 3.3},
@@ -105,7 +105,9 @@ func ablationFixture() *Report {
 	b.Retrieval.Recall, b.Retrieval.MRR = 0.5, 0.25
 	b.Rejection.AbstainRate = 1
 	b.LatencyMS["total"] = Latency{N: 4, P50: 2, P95: 3, Mean: 2.5}
-	return combine([]Report{*a, *b})
+	c := Report{Variant: "store-bm25", Retrieval: &RetrievalScores{K: 10, N: 3, Recall: 0.4, BothGold: 0.2, MRR: 0.3, NDCG10: 0.25},
+		LatencyMS: map[string]Latency{"search": {N: 3, P50: 0.5, P95: 0.9, Mean: 0.6}}, Notes: []string{"store search only"}}
+	return combine([]Report{*a, *b, c})
 }
 
 func render(t *testing.T, r *Report) (table, js []byte) {

@@ -81,7 +81,7 @@ func summaryTables(r *Report) [][][]string {
 		row("errors", func(x *Report) string { return strconv.Itoa(x.Errors) })
 		tables = append(tables, t)
 	}
-	if r.Rejection != nil {
+	if r.Retrieval != nil || r.Rejection != nil {
 		header("RAG")
 		k := 10
 		if r.Retrieval != nil {
@@ -96,7 +96,12 @@ func summaryTables(r *Report) [][][]string {
 				return f3(f(x.Retrieval))
 			}
 		}
-		row("questions", func(x *Report) string { return strconv.Itoa(x.Rejection.Answerable) })
+		row("questions", func(x *Report) string {
+			if x.Retrieval == nil {
+				return "-"
+			}
+			return strconv.Itoa(x.Retrieval.N)
+		})
 		row("recall@"+ks, ret(func(s *RetrievalScores) Score { return s.Recall }))
 		row("both-gold@"+ks, ret(func(s *RetrievalScores) Score { return s.BothGold }))
 		row("MRR", ret(func(s *RetrievalScores) Score { return s.MRR }))
@@ -126,9 +131,18 @@ func summaryTables(r *Report) [][][]string {
 				return f3(rs.Recall) + " / " + f3(a.EM) + " / " + f3(a.F1)
 			})
 		}
-		row("negatives", func(x *Report) string { return strconv.Itoa(x.Rejection.Negatives) })
-		row("abstain rate (negatives)", func(x *Report) string { return f3(x.Rejection.AbstainRate) })
-		row("false abstain (answerable)", func(x *Report) string { return f3(x.Rejection.FalseAbstainRate) })
+		rej := func(f func(*RejectionScores) string) func(*Report) string {
+			return func(x *Report) string {
+				if x.Rejection == nil {
+					return "-"
+				}
+				return f(x.Rejection)
+			}
+		}
+		row("negatives", rej(func(r *RejectionScores) string { return strconv.Itoa(r.Negatives) }))
+		row("abstain rate (negatives)", rej(func(r *RejectionScores) string { return f3(r.AbstainRate) }))
+		row("false abstain (answerable)", rej(func(r *RejectionScores) string { return f3(r.FalseAbstainRate) }))
+		row("answerable routed", func(x *Report) string { return countsCell(x.Routes) })
 		row("grounding mean", func(x *Report) string {
 			if x.Grounding == nil {
 				return "-"
@@ -139,6 +153,9 @@ func summaryTables(r *Report) [][][]string {
 			row("latency "+n+" p50 / p95 ms", func(x *Report) string { return latencyCell(x.LatencyMS[n]) })
 		}
 		row("LLM calls / tokens per query", func(x *Report) string {
+			if x.LLMCallsPerQuery == nil {
+				return "-"
+			}
 			return fmt.Sprintf("%.2f / %.0f", deref(x.LLMCallsPerQuery), deref(x.TokensPerQuery))
 		})
 		row("loops per query", func(x *Report) string {
@@ -296,7 +313,7 @@ func latencyNodes(reps []*Report) []string {
 			set[n] = true
 		}
 	}
-	order := map[string]int{"route": 1, "retrieve": 2, "evaluate": 3, "generate": 4, "validate": 5, "total": 99}
+	order := map[string]int{"search": -1, "route": 1, "retrieve": 2, "evaluate": 3, "generate": 4, "validate": 5, "total": 99}
 	names := slices.Collect(maps.Keys(set))
 	slices.SortFunc(names, func(a, b string) int {
 		oa, ob := order[a], order[b]
