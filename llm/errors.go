@@ -51,7 +51,33 @@ func (e *Error) Error() string {
 	if e.Output != "" {
 		msg += fmt.Sprintf(" (model said %q)", e.Output)
 	}
+	if h := e.hint(); h != "" {
+		msg += "; " + h
+	}
 	return msg
+}
+
+// hint says what the user can do about the error.
+func (e *Error) hint() string {
+	sp, err := ParseSpec(e.Model)
+	if err != nil {
+		return ""
+	}
+	switch e.Kind {
+	case ErrUnreachable:
+		if sp.Backend == Ollama {
+			return "is Ollama running? start it: ollama serve"
+		}
+		return "is the server running? e.g.: llama-server -m model.gguf --port 8080"
+	case ErrModelMissing:
+		if sp.Backend == Ollama {
+			return "run: ollama pull " + sp.Model
+		}
+		return "check the model name against the server's /v1/models"
+	case ErrTimeout:
+		return "the model is too slow for the timeout: raise it, or use a smaller model"
+	}
+	return ""
 }
 
 // Unwrap lets errors.Is match both the Kind and the cause.

@@ -215,3 +215,58 @@ func TestNewNeedsAClient(t *testing.T) {
 		t.Fatalf("New without a router: %v, want ErrNotConfigured", err)
 	}
 }
+
+// flaky fails the first n round trips with a connection error.
+type flaky struct {
+	n    atomic.Int32
+	base http.RoundTripper
+}
+
+func (f *flaky) RoundTrip(r *http.Request) (*http.Response, error) {
+	if f.n.Add(-1) >= 0 {
+		return nil, errors.New("dial tcp: connection refused")
+	}
+	return f.base.RoundTrip(r)
+}
+
+func TestRetriesConnectionErrors(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		failures int32
+		wantErr  error
+	}{
+		{"two failures then success", 2, nil},
+		{"three failures exhaust two retries", 3, llm.ErrUnreachable},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := llmtest.NewOllama(t, llmtest.Text(goodPlan))
+			fl := &flaky{base: http.DefaultTransport}
+			fl.n.Store(tt.failures)
+			m, err := llm.New(context.Background(), testConfig(t, srv), &http.Client{Transport: fl})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = m.Planner().Plan(context.Background(), "q", nil)
+			if !errors.Is(err, tt.wantErr) && !(tt.wantErr == nil && err == nil) {
+				t.Fatalf("err = %v, want %v", err, tt.wantErr)
+			}
+			if err != nil && !strings.Contains(err.Error(), "ollama serve") {
+				t.Errorf("error %q does not say what to do", err)
+			}
+		})
+	}
+}
+
+func TestWrongURLIsNotModelMissing(t *testing.T) {
+	srv := llmtest.NewOpenAI(t, nil)
+	cfg := testConfig(t, srv)
+	cfg.Router.BaseURL = strings.TrimSuffix(cfg.Router.BaseURL, "/v1") // forgot /v1
+	m, err := llm.New(context.Background(), cfg, &http.Client{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = m.Planner().Plan(context.Background(), "q", nil)
+	if !errors.Is(err, llm.ErrRejected) || !strings.Contains(err.Error(), "/v1") {
+		t.Fatalf("err = %v, want ErrRejected pointing at the URL", err)
+	}
+}

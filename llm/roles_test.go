@@ -205,6 +205,9 @@ func TestWriterStreamsWithCitations(t *testing.T) {
 				ans.Citations[1].Hit.Chunk.Text != "Total: 1,240 EUR" || ans.Citations[1].Quote != "The total is 1,240 EUR." {
 				t.Errorf("citations = %+v", ans.Citations)
 			}
+			if ans.Usage.PromptTokens == 0 || ans.Usage.CompletionTokens == 0 {
+				t.Errorf("streamed usage = %+v: tokens not read from the stream", ans.Usage)
+			}
 			if ans.By != "llm" || ans.Usage.Calls != 1 || ans.Abstained {
 				t.Errorf("answer meta: by %q usage %+v abstained %v", ans.By, ans.Usage, ans.Abstained)
 			}

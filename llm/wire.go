@@ -330,8 +330,10 @@ func classify(parent, cctx context.Context, ci *callInfo, err error) (kind, caus
 		return context.Canceled, context.Cause(parent)
 	case errors.Is(context.Cause(cctx), errCallTimeout):
 		return ErrTimeout, errCallTimeout
+	case ci.status == http.StatusNotFound && strings.Contains(strings.ToLower(ci.errBody), "model"):
+		return ErrModelMissing, errors.New(clip(strings.TrimSpace(ci.errBody), 200))
 	case ci.status == http.StatusNotFound:
-		return ErrModelMissing, errors.New(strings.TrimSpace(ci.errBody))
+		return ErrRejected, errors.New(statusErr(ci).Error() + ": no such endpoint; check the server URL (OpenAI-compatible URLs end in /v1)")
 	case ci.status >= 500 || ci.status == http.StatusTooManyRequests:
 		return ErrServer, statusErr(ci)
 	case ci.status >= 400:
