@@ -4,5 +4,8 @@ import "github.com/spf13/cobra"
 
 // commands lists graphrag's subcommands in the order help shows them.
 func (a *app) commands() []*cobra.Command {
-	return []*cobra.Command{}
+	return []*cobra.Command{
+		a.runCmd(),
+		a.vizCmd(),
+	}
 }

@@ -1,0 +1,204 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/graphrag/graphrag"
+	"github.com/graphrag/graphrag/graph"
+	"github.com/graphrag/graphrag/llm"
+	"github.com/graphrag/graphrag/nodes"
+	"github.com/graphrag/graphrag/retrievers/fstools"
+	"github.com/graphrag/graphrag/retrievers/web"
+)
+
+// pipeline is everything a question needs: the store, the models (nil when
+// none is configured), and the compiled RAG graph.
+type pipeline struct {
+	store  store
+	models *llm.Models
+	graph  *graph.Runnable[nodes.State]
+	// notices are said once to the user, e.g. that no model is configured.
+	notices []string
+}
+
+func (p *pipeline) Close() error { return p.store.Close() }
+
+// httpClient is the client every model and web request goes through.
+func httpClient() *http.Client {
+	return &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+}
+
+// llmConfig turns the --llm, --router-llm and --embed settings into a
+// configuration; ok is false when no chat model is configured.
+func (a *app) llmConfig() (cfg llm.Config, ok bool, err error) {
+	cfg = llm.DefaultConfig()
+	writer, router := a.llm, a.routerLLM
+	if router == "" {
+		router = writer
+	}
+	if writer == "" {
+		writer = router
+	}
+	if router != "" {
+		if cfg.Router, err = llm.ParseSpec(router); err != nil {
+			return cfg, false, fmt.Errorf("--router-llm/--llm %q: %w", router, err)
+		}
+		if cfg.Writer, err = llm.ParseSpec(writer); err != nil {
+			return cfg, false, fmt.Errorf("--llm %q: %w", writer, err)
+		}
+		ok = true
+	}
+	if a.embed != "" {
+		if cfg.Embed, err = llm.ParseSpec(a.embed); err != nil {
+			return cfg, false, fmt.Errorf("--embed %q: %w", a.embed, err)
+		}
+	}
+	return cfg, ok, nil
+}
+
+// embedder builds the configured embedding model, or returns nil for none.
+func (a *app) embedder(ctx context.Context) (graphrag.Embedder, error) {
+	if a.embed == "" {
+		return nil, nil
+	}
+	cfg, _, err := a.llmConfig()
+	if err != nil {
+		return nil, err
+	}
+	e, err := llm.NewEmbedder(ctx, cfg.Embed, cfg, httpClient())
+	if err != nil {
+		return nil, fmt.Errorf("embedding model %s: %w (check it with `graphrag doctor`)", a.embed, err)
+	}
+	return e, nil
+}
+
+// openPipeline opens the store and models and builds the RAG graph.
+func (a *app) openPipeline(ctx context.Context, opts nodes.Options) (*pipeline, error) {
+	cfg, haveLLM, err := a.llmConfig()
+	if err != nil {
+		return nil, err
+	}
+	p := &pipeline{}
+	var emb graphrag.Embedder
+	if haveLLM || a.embed != "" {
+		if !haveLLM {
+			if emb, err = a.embedder(ctx); err != nil {
+				return nil, err
+			}
+		} else {
+			m, err := llm.New(ctx, cfg, httpClient())
+			if err != nil {
+				return nil, fmt.Errorf("language models: %w (check them with `graphrag doctor`)", err)
+			}
+			p.models = m
+			if e := m.Embedder(); e != nil {
+				emb = e
+			}
+		}
+	}
+	st, err := a.openStore(ctx, emb, false)
+	if err != nil {
+		return nil, err
+	}
+	p.store = st
+	deps := nodes.Deps{Searcher: st}
+	if p.models != nil {
+		deps.Planner = p.models.Planner()
+		deps.Grader = p.models.Grader()
+		deps.Rewriter = p.models.Rewriter()
+		deps.Writer = p.models.Writer()
+		deps.Judge = p.models.Judge()
+	} else {
+		p.notices = append(p.notices, "No language model configured: answering extractively from your files. "+
+			"For written answers start Ollama and pass --llm ollama:qwen2.5:3b (or set GRAPHRAG_LLM); see `graphrag doctor`.")
+	}
+	if roots, err := ingestedRoots(ctx, st); err != nil {
+		st.Close()
+		return nil, err
+	} else if len(roots) > 0 {
+		tools, err := fstools.New(roots, fstools.Options{})
+		if err != nil {
+			st.Close()
+			return nil, fmt.Errorf("filesystem tools: %w", err)
+		}
+		deps.Tools = tools
+	}
+	if a.web != "" {
+		ws, err := a.webSearcher()
+		if err != nil {
+			st.Close()
+			return nil, err
+		}
+		deps.Web = ws
+	}
+	g, err := nodes.Build(deps, opts)
+	if err != nil {
+		st.Close()
+		return nil, fmt.Errorf("build the RAG graph: %w", err)
+	}
+	p.graph = g
+	return p, nil
+}
+
+func (a *app) webSearcher() (nodes.WebSearcher, error) {
+	provider, url, ok := strings.Cut(a.web, "=")
+	if !ok || provider != "searxng" {
+		return nil, fmt.Errorf("--web %q: want searxng=URL, e.g. searxng=http://localhost:8888", a.web)
+	}
+	ws, err := web.NewSearxNG(url, &http.Client{Timeout: 15 * time.Second}, web.SearxNGOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("--web: %w", err)
+	}
+	return ws, nil
+}
+
+// ingestedRoots derives the directories the filesystem tools may see from the
+// store's documents: the smallest set of directories that holds every
+// ingested file that still exists. Corpus rows (JSONL) are not files of the
+// user's and are left out. Deriving rather than recording keeps the roots in
+// step with what the store holds, whichever backend it is.
+func ingestedRoots(ctx context.Context, st store) ([]string, error) {
+	docs, err := st.Manifest(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read the store's documents: %w", err)
+	}
+	seen := map[string]bool{}
+	for _, d := range docs {
+		if d.Path == "" || strings.HasSuffix(strings.ToLower(d.Path), ".jsonl") || strings.HasSuffix(strings.ToLower(d.Path), ".jsonl.gz") {
+			continue
+		}
+		seen[filepath.Dir(d.Path)] = true
+	}
+	dirs := make([]string, 0, len(seen))
+	for d := range seen {
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			dirs = append(dirs, d)
+		}
+	}
+	sort.Strings(dirs)
+	var roots []string
+	for _, d := range dirs {
+		if n := len(roots); n > 0 && within(roots[n-1], d) {
+			continue
+		}
+		roots = append(roots, d)
+	}
+	return roots, nil
+}
+
+// within reports whether path is dir or below it.
+func within(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// errNoQuery is returned when a command needs a question and got none.
+var errNoQuery = errors.New("no question given")
