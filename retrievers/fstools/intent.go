@@ -431,12 +431,14 @@ func init() {
 
 var (
 	fileishRe = regexp.MustCompile(`^[\p{L}\p{N}_\-+@~#][^\s]*\.[a-zA-Z][a-zA-Z0-9]{0,9}$`)
-	namedRe   = regexp.MustCompile(`\b(?:named|called|name|names|titled)\s+(?:like\s+|as\s+)?(\S+)`)
-	startRe   = regexp.MustCompile(`\b(?:start|starts|starting|begin|begins|beginning)\s+with\s+(?:the\s+)?(?:word\s+|letter\s+)?(\S+)`)
-	endRe     = regexp.MustCompile(`\b(?:end|ends|ending)\s+(?:with|in)\s+(\S+)`)
-	whereRe   = regexp.MustCompile(`\b(?:where is|where's|where are|where did i put|locate|find|look for)\s+(?:my\s+|the\s+|a\s+|all\s+)?(\S+)\s*$`)
-	arithRe   = regexp.MustCompile(`^[\d*+\-/() ]+$`)
-	containRe = regexp.MustCompile(`\b(?:contain|contains|containing|with)\s+(\S+)\s+in\s+(?:the\s+|their\s+|its\s+)?names?\b`)
+	// quotedFileRe allows spaces: "my report.pdf" in quotes is one name.
+	quotedFileRe = regexp.MustCompile(`^[^\s/\\][^/\\]*\.[a-zA-Z][a-zA-Z0-9]{0,9}$`)
+	namedRe      = regexp.MustCompile(`\b(?:named|called|name|names|titled)\s+(?:like\s+|as\s+)?(\S+)`)
+	startRe      = regexp.MustCompile(`\b(?:start|starts|starting|begin|begins|beginning)\s+with\s+(?:the\s+)?(?:word\s+|letter\s+)?(\S+)`)
+	endRe        = regexp.MustCompile(`\b(?:end|ends|ending)\s+(?:with|in)\s+(\S+)`)
+	whereRe      = regexp.MustCompile(`\b(?:where is|where's|where are|where did i put|locate|find|look for)\s+(?:my\s+|the\s+|a\s+|all\s+)?(\S+)\s*$`)
+	arithRe      = regexp.MustCompile(`^[\d*+\-/() ]+$`)
+	containRe    = regexp.MustCompile(`\b(?:contain|contains|containing|with)\s+(\S+)\s+in\s+(?:the\s+|their\s+|its\s+)?names?\b`)
 )
 
 // names finds a name pattern ("named X", "called X", "starting with X",
@@ -455,10 +457,18 @@ func (p parsed) names() (pattern, target string) {
 			break
 		}
 	}
+	for _, q := range p.quoted { // a quoted name may hold spaces
+		if quotedFileRe.MatchString(q) && !strings.ContainsAny(q, "*?[") && !strings.HasPrefix(q, ".") {
+			target = q
+			break
+		}
+	}
 	for _, w := range p.orig {
+		if target != "" {
+			break
+		}
 		if fileishRe.MatchString(w) && !strings.HasPrefix(w, ".") && !strings.ContainsAny(w, "*?[") && !isAbbrev(w) || isPathLike(w) {
 			target = w
-			break
 		}
 	}
 	if pattern == "" {
@@ -481,7 +491,7 @@ func (p parsed) names() (pattern, target string) {
 			if pattern == "" {
 				pattern = q
 			}
-		case target == "" && fileishRe.MatchString(q):
+		case target == "" && (fileishRe.MatchString(q) || quotedFileRe.MatchString(q)):
 			target = q
 		case pattern == "":
 			pattern = q

@@ -246,7 +246,7 @@ func (s *SearxNG) fetch(ctx context.Context, query string, page int) (*searxResp
 	}
 	switch {
 	case res.StatusCode == http.StatusForbidden:
-		return nil, fmt.Errorf("web: SearxNG at %s answered 403 Forbidden to format=json: %w. Add json to the formats in its settings.yml (/etc/searxng/settings.yml in the container):\n\n%s\n\nthen restart SearxNG", s.base, ErrJSONDisabled, enableJSONSnippet)
+		return nil, fmt.Errorf("web: SearxNG at %s answered 403 Forbidden to format=json: %w. Add json to the formats in its settings.yml (/etc/searxng/settings.yml in the container; check that the file you edit is the one mounted there):\n\n%s\n\nthen restart SearxNG", s.base, ErrJSONDisabled, enableJSONSnippet)
 	case res.StatusCode == http.StatusTooManyRequests:
 		return nil, fmt.Errorf("web: SearxNG at %s answered 429 Too Many Requests: %w; for a private instance set \"limiter: false\" under \"server:\" in its settings.yml, or search less often", s.base, ErrRateLimited)
 	case res.StatusCode < 200 || res.StatusCode > 299:
