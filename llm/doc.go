@@ -28,6 +28,16 @@
 // ErrBadOutput, ...) says why it failed. Every result carries the
 // graphrag.Usage of the calls it made, failed calls included (on *Error).
 //
+// Running a model (suggested commands; the tests use in-process fakes, not
+// real models):
+//
+//	ollama pull qwen2.5:3b && ollama pull qwen2.5:7b && ollama pull nomic-embed-text
+//	  router ollama:qwen2.5:3b, writer ollama:qwen2.5:7b, embed ollama:nomic-embed-text
+//	llama-server -m Qwen2.5-3B-Instruct-Q4_K_M.gguf --alias qwen2.5-3b --port 8080 -c 8192
+//	  router openai:http://localhost:8080/v1#qwen2.5-3b
+//	llama-server -m nomic-embed-text-v1.5.Q8_0.gguf --embeddings --port 8081
+//	  embed openai:http://localhost:8081/v1#nomic-embed-text
+//
 // The package reads no environment variables and uses no package-level
 // HTTP client: the caller passes an *http.Client to New.
 package llm

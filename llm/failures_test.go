@@ -113,6 +113,7 @@ func TestWriterStreamFailures(t *testing.T) {
 		{"empty stream", llmtest.Reply{Chunks: []string{}}, llm.ErrBadOutput},
 		{"dropped mid-stream", llmtest.Reply{Text: "The answer is forty two", Drop: true, DropAfter: 2}, llm.ErrUnreachable},
 		{"stalls past the timeout", llmtest.Reply{Text: "one two three", ChunkDelay: 2 * time.Second}, llm.ErrTimeout},
+		{"server error mid-stream", llmtest.Reply{Text: "The answer", StreamError: "llama runner process has terminated"}, llm.ErrServer},
 		{"slow stream in time", llmtest.Reply{Text: "one two three", ChunkDelay: 5 * time.Millisecond}, nil},
 	}
 	for _, p := range protocols {

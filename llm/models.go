@@ -23,7 +23,11 @@ type Models struct {
 
 // New builds the clients for cfg. It contacts no server for the chat
 // models (Check does); an embedding model without a configured dimension
-// is probed once, so New fails if it is unreachable. hc must not be nil.
+// is probed once, so New fails if it is unreachable. hc must not be nil;
+// its Transport (proxy, TLS) is used under the package's own layer. Leave
+// hc.Timeout 0: it would cut a long streamed answer; the per-call timeouts
+// of Config bound each call instead. Models and everything they return
+// are safe for concurrent use.
 func New(ctx context.Context, cfg Config, hc *http.Client) (*Models, error) {
 	if hc == nil {
 		return nil, errNilClient

@@ -45,7 +45,8 @@ type callInfo struct {
 	errBody      string
 	transportErr error
 	readErr      error
-	stream       bool // the response was a stream (NDJSON or SSE)
+	streamErr    string // an error the server reported inside a stream
+	stream       bool   // the response was a stream (NDJSON or SSE)
 	ended        bool // the stream reached its end marker
 	sentFormat   string
 }
@@ -291,12 +292,43 @@ func (w *watchedBody) Read(p []byte) (int, error) {
 // endLine checks a complete line for the stream's end marker. The adapters
 // may stop reading at the marker, before EOF.
 func (w *watchedBody) endLine() {
-	if l := bytes.TrimSpace(w.line); len(l) > 0 && streamEnded(l) {
+	if l := bytes.TrimSpace(w.line); len(l) > 0 {
+		ended, msg := streamEnded(l), streamError(l)
 		w.ci.mu.Lock()
-		w.ci.ended = true
+		w.ci.ended = w.ci.ended || ended
+		if msg != "" && w.ci.streamErr == "" {
+			w.ci.streamErr = msg
+		}
 		w.ci.mu.Unlock()
 	}
 	w.line = w.line[:0]
+}
+
+// streamError returns the message of an error line inside a stream:
+// Ollama's {"error": "..."} (a runner that crashed mid-answer) or an SSE
+// data: {"error": {"message": "..."}} event.
+func streamError(line []byte) string {
+	s := bytes.TrimSpace(bytes.TrimPrefix(line, []byte("data:")))
+	if !bytes.Contains(s, []byte(`"error"`)) {
+		return ""
+	}
+	var v struct {
+		Error json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal(s, &v) != nil || len(v.Error) == 0 || string(v.Error) == "null" {
+		return ""
+	}
+	var msg string
+	if json.Unmarshal(v.Error, &msg) == nil {
+		return msg
+	}
+	var obj struct {
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(v.Error, &obj) == nil && obj.Message != "" {
+		return obj.Message
+	}
+	return string(v.Error)
 }
 
 func (w *watchedBody) Close() error { return w.rc.Close() }
@@ -338,6 +370,8 @@ func classify(parent, cctx context.Context, ci *callInfo, err error) (kind, caus
 		return ErrServer, statusErr(ci)
 	case ci.status >= 400:
 		return ErrRejected, statusErr(ci)
+	case ci.streamErr != "":
+		return ErrServer, errors.New("the server failed mid-answer: " + clip(ci.streamErr, 200))
 	case ci.readErr != nil && !ci.ended:
 		return ErrUnreachable, errors.New("connection lost mid-answer: " + ci.readErr.Error())
 	case ci.transportErr != nil:

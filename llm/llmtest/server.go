@@ -120,6 +120,10 @@ type Reply struct {
 	// done:true line, OpenAI's finish_reason and [DONE]); a non-streamed
 	// reply is cut in half.
 	Truncate bool
+	// StreamError streams the chunks, then reports this error inside the
+	// stream, as a server whose model crashed mid-answer does (Ollama: an
+	// {"error": ...} line; OpenAI-compatible: a data: {"error": {...}} event).
+	StreamError string
 	// Drop streams the first DropAfter chunks, then cuts the connection.
 	Drop      bool
 	DropAfter int
@@ -543,6 +547,11 @@ func (s *Server) writeChat(w http.ResponseWriter, r *http.Request, req Request, 
 				return
 			}
 		}
+		if rep.StreamError != "" {
+			b, _ := json.Marshal(map[string]string{"error": rep.StreamError})
+			send(len(chunks), string(b)+"\n")
+			return
+		}
 		if rep.Truncate {
 			return
 		}
@@ -585,6 +594,11 @@ func (s *Server) writeChat(w http.ResponseWriter, r *http.Request, req Request, 
 		if !send(i, chunk(delta, nil)) {
 			return
 		}
+	}
+	if rep.StreamError != "" {
+		b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": rep.StreamError, "type": "server_error", "code": 500}})
+		send(len(chunks), "data: "+string(b)+"\n\n")
+		return
 	}
 	if rep.Truncate {
 		return
