@@ -47,7 +47,7 @@ type callInfo struct {
 	readErr      error
 	streamErr    string // an error the server reported inside a stream
 	stream       bool   // the response was a stream (NDJSON or SSE)
-	ended        bool // the stream reached its end marker
+	ended        bool   // the stream reached its end marker
 	sentFormat   string
 }
 
