@@ -61,9 +61,9 @@ func TestPlanner(t *testing.T) {
 			if plan.Usage.Calls != 1 || plan.Usage.PromptTokens == 0 || plan.Usage.CompletionTokens == 0 {
 				t.Errorf("usage = %+v, want 1 call with tokens", plan.Usage)
 			}
-			reqs := srv.Chats()
-			if len(reqs) != 1 {
-				t.Fatalf("%d chat requests, want 1", len(reqs))
+			reqs := srv.Requests()
+			if len(reqs) != 1 || reqs[0].Kind != llmtest.Chat {
+				t.Fatalf("requests %v, want one chat (and no model pull)", reqs)
 			}
 			r := reqs[0]
 			s := schemaSent(t, r)
@@ -311,5 +311,37 @@ func TestRewriter(t *testing.T) {
 				t.Fatalf("an unchanged rewrite = %q, %v; want ErrBadOutput", q, err)
 			}
 		})
+	}
+}
+
+// TestConcurrentUse runs the roles of one Models from many goroutines.
+func TestConcurrentUse(t *testing.T) {
+	srv := llmtest.NewOpenAI(t, func(r llmtest.Request) llmtest.Reply {
+		if strings.Contains(r.Prompt(), "Which excerpts") {
+			return llmtest.Reply{Text: `{"relevant":[1]}`}
+		}
+		return llmtest.Reply{Text: "An answer [1]."}
+	})
+	m := newModels(t, srv)
+	hits := []graphrag.Hit{hit("a", "alpha")}
+	errs := make(chan error, 16)
+	for i := range 16 {
+		go func() {
+			if i%2 == 0 {
+				_, err := m.Grader().Grade(context.Background(), "q", hits)
+				errs <- err
+				return
+			}
+			_, err := m.Writer().Write(context.Background(), graphrag.WriteRequest{Query: "q", Hits: hits}, func(string) {})
+			errs <- err
+		}()
+	}
+	for range 16 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	if n := len(srv.Chats()); n != 16 {
+		t.Errorf("%d requests, want 16", n)
 	}
 }

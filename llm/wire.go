@@ -48,7 +48,6 @@ type callInfo struct {
 	streamErr    string // an error the server reported inside a stream
 	stream       bool   // the response was a stream (NDJSON or SSE)
 	ended        bool   // the stream reached its end marker
-	sentFormat   string
 }
 
 func withCall(ctx context.Context, ci *callInfo) context.Context {
@@ -229,7 +228,6 @@ func (ci *callInfo) rewrite(path string, body []byte) []byte {
 		} else if f, ok := m["format"]; ok && string(f) == `""` {
 			delete(m, "format") // the adapter always sends one; "" is noise
 		}
-		ci.sentFormat = string(m["format"])
 	case isOpenAIChat && ci.schema != nil:
 		if ci.jsonMode != nil && ci.jsonMode.Load() {
 			m["response_format"] = json.RawMessage(`{"type":"json_object"}`)
@@ -244,7 +242,6 @@ func (ci *callInfo) rewrite(path string, body []byte) []byte {
 			})
 			m["response_format"] = rf
 		}
-		ci.sentFormat = string(m["response_format"])
 	}
 	out, err := json.Marshal(m)
 	if err != nil {

@@ -40,6 +40,8 @@ const (
 	Chat   Kind = "chat"
 	Embed  Kind = "embed"
 	Models Kind = "models"
+	// Other is any other endpoint; the server answers it 404.
+	Other Kind = "other"
 )
 
 // Message is one chat message of a request.
@@ -260,7 +262,7 @@ func (s *Server) Chats() []Request {
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
-	req := Request{Protocol: s.Protocol, Path: r.URL.Path, Body: body, Header: r.Header.Clone()}
+	req := Request{Protocol: s.Protocol, Kind: Other, Path: r.URL.Path, Body: body, Header: r.Header.Clone()}
 	switch {
 	case s.Protocol == Ollama && r.URL.Path == "/api/chat" && r.Method == http.MethodPost:
 		req.Kind = Chat
@@ -275,6 +277,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case s.Protocol == OpenAI && r.URL.Path == "/v1/models" && r.Method == http.MethodGet:
 		req.Kind = Models
 	default:
+		// Recorded too, so a test can assert that no other endpoint (say
+		// /api/pull) was called.
+		s.mu.Lock()
+		s.reqs = append(s.reqs, req)
+		s.mu.Unlock()
 		s.writeError(w, http.StatusNotFound, "404 page not found")
 		return
 	}
