@@ -30,6 +30,9 @@ func loadEval(t *testing.T) *evalData {
 	if dir == "" {
 		t.Skip("shared/evaldata not found beside the repository: evaluation skipped")
 	}
+	if testing.Short() {
+		t.Skip("evaluation on the dev data skipped in -short mode")
+	}
 	evalOnce.Do(func() {
 		evalSet = &evalData{
 			searcher:  newMemSearcher(corpusHits(readJSONL[corpusRow](t, filepath.Join(dir, "rag_corpus.jsonl")))),

@@ -12,7 +12,7 @@ var (
 	// identifierPattern finds exact identifiers: error and ticket codes
 	// (E1045, JIRA-4521, INV-2024-0317, CVE-2021-44228), hex codes,
 	// versions (v1.2.3, 2.3.1), #numbers and long digit runs.
-	identifierPattern = regexp.MustCompile(`(?i)(\b[a-z]{1,10}[-_/]?\d{2,}(?:[-_/.][a-z0-9]+)*\b|\b\d+[a-z]+\d*[a-z0-9]*\b|\b0x[0-9a-f]{2,}\b|\bv?\d+\.\d+(?:\.\d+)+\b|\bv\d+(?:\.\d+)?\b|#\d{2,}\b|\b\d{5,}\b|\b[A-Z]{2,}_[A-Z_]{2,}\b|\b[a-z]+_[a-z_0-9]+\b|\b(?:[A-Z][a-z]+){2,}(?:Exception|Error)\b)`)
+	identifierPattern = regexp.MustCompile(`(?i)(\b[a-z]{1,10}[-_/]?\d{2,}(?:[-_/.][a-z0-9]+)*\b|\b\d+[a-z]+\d*[a-z0-9]*\b|\b0x[0-9a-f]{2,}\b|\bv?\d+\.\d+(?:\.\d+)+\b|\bv\d+(?:\.\d+)?\b|#\d{2,}\b|\b\d{5,}\b|\b[A-Z]{2,}_[A-Z_]{2,}\b|\b[a-z]+_[a-z_0-9]+\b|(?-i:\b(?:[A-Z][a-z]+){2,}(?:Exception|Error)\b|\b[A-Z]{2,}[a-z]+[A-Za-z]*\b))`)
 	// fileNamePattern finds file names with a known-looking extension.
 	fileNamePattern = regexp.MustCompile(`(?i)\b[\w.-]+\.(pdf|docx?|xlsx?|pptx?|csv|txt|md|markdown|json|jsonl|ya?ml|toml|html?|go|py|js|ts|rs|java|c|cpp|h|sh|log|ini|conf|cfg|xml|sql|png|jpe?g|gif|svg|zip|tar|gz|mp3|mp4|mov|rpt|bam|properties)\b`)
 	// arithmeticPattern finds calculations: "12 * 7", "15% of 68", "100 multiplied by 55".

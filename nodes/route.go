@@ -63,6 +63,10 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 	if r, ok := matchRule(query); ok {
 		plan.Route, plan.By, plan.Confidence = r.Route, "rules", 0.95
 		plan.Reason = r.Reason
+		if r.Route == graphrag.RouteVector && (identifierPattern.MatchString(query) || fileNamePattern.MatchString(query)) {
+			plan.Route = graphrag.RouteHybrid
+			plan.Reason += ", with an exact identifier"
+		}
 		return plan, Evidence{}, nil
 	}
 	pred := p.clf.predict(query)

@@ -1,0 +1,42 @@
+package nodes
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/graphrag/graphrag"
+)
+
+// TestRoutingExtra scores the router on the project's own bundled routing
+// rows (evals/datasets, written for graphrag: everyday filesystem wording,
+// identifiers, boundary cases), none of which it was trained on.
+func TestRoutingExtra(t *testing.T) {
+	dir := filepath.Join("..", "evals", "datasets")
+	if _, err := os.Stat(filepath.Join(dir, "routing.extra.jsonl")); err != nil {
+		t.Skip("evals/datasets/routing.extra.jsonl not found")
+	}
+	rows := readJSONL[routingRow](t, filepath.Join(dir, "routing.extra.jsonl"))
+	corpus := readJSONL[corpusRow](t, filepath.Join(dir, "corpus.extra.jsonl"))
+	d := loadEval(t)
+	all := append(corpusHits(corpus), d.searcher.docs...)
+	p, err := newPipeline(Deps{Searcher: newMemSearcher(all)}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok := 0
+	for _, r := range rows {
+		plan, _, _ := p.plan(context.Background(), r.Query, nil)
+		if coarse(plan.Route) == coarse(graphrag.Route(r.Route)) {
+			ok++
+		} else {
+			t.Logf("want %s got %s by %s: %q — %s", r.Route, plan.Route, plan.By, r.Query, plan.Reason)
+		}
+	}
+	acc := float64(ok) / float64(len(rows))
+	t.Logf("routing.extra: coarse accuracy %.3f (%d/%d)", acc, ok, len(rows))
+	if acc < 0.92 {
+		t.Errorf("coarse accuracy on routing.extra = %.3f, want >= 0.92", acc)
+	}
+}
