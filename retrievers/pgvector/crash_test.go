@@ -120,15 +120,7 @@ func TestKilledIngestLeavesNoPartialDocument(t *testing.T) {
 	}
 	inside := false
 	for range 2000 {
-		var n int
-		err := st.pool.QueryRow(ctx, `
-			SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-			WHERE l.locktype = 'advisory' AND l.granted AND a.pid <> pg_backend_pid() AND a.datname = current_database()
-			  AND a.query ILIKE 'copy%'`).Scan(&n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if n > 0 {
+		if collectionLockHeld(t, st, true) {
 			inside = true
 			break
 		}
@@ -193,4 +185,21 @@ func checkWhole(t *testing.T, st *Store, want string) {
 	if err != nil || stats.Documents != crashDocs || stats.Chunks != crashDocs*crashChunks {
 		t.Errorf("stats = %+v, %v; want %d docs, %d chunks", stats, err, crashDocs, crashDocs*crashChunks)
 	}
+}
+
+// collectionLockHeld reports whether another session holds st's collection
+// advisory lock (a Put is inside its transaction), optionally while running COPY.
+func collectionLockHeld(t *testing.T, st *Store, inCopy bool) bool {
+	t.Helper()
+	var n int
+	err := st.pool.QueryRow(context.Background(), `
+		SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+		WHERE l.locktype = 'advisory' AND l.granted AND a.pid <> pg_backend_pid()
+		  AND ((l.classid::bigint << 32) | l.objid::bigint) = hashtextextended($1, 0)
+		  AND (NOT $2 OR a.query ILIKE 'copy%')`,
+		"graphrag.collection:"+st.opts.Schema+":"+st.opts.Collection, inCopy).Scan(&n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n > 0
 }

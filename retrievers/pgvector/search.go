@@ -85,6 +85,24 @@ func (s *Store) Search(ctx context.Context, q graphrag.Query) (graphrag.SearchRe
 	if !found {
 		return res, nil // nothing ingested yet
 	}
+	if name, dim := s.embedderName(); c.embedder != name || c.dim != dim {
+		// Only an empty collection can differ (Open checked); another
+		// process may have filled it since.
+		fresh, found, err := s.loadCollection(ctx, s.pool)
+		if err != nil {
+			return graphrag.SearchResult{}, err
+		}
+		if found {
+			if err := s.checkEmbedder(fresh); err != nil {
+				return graphrag.SearchResult{}, err
+			}
+		}
+		if !found || fresh.embedder != name || fresh.dim != dim {
+			return res, nil // empty, built for another embedder: nothing to find
+		}
+		s.setCollection(fresh)
+		c = fresh
+	}
 	p := s.params(c, q, mode, k, vec)
 	words := queryWords(q.Text)
 	p.args["q"] = orQuery(words)

@@ -355,3 +355,35 @@ func TestConcurrentIngestsOfOneCollection(t *testing.T) {
 		t.Errorf("%d documents, want %d", n, docs)
 	}
 }
+
+// TestCancelInsidePut cancels the context while Put holds the collection
+// lock inside its transaction: Put fails with context.Canceled and the
+// previous version of every document is intact.
+func TestCancelInsidePut(t *testing.T) {
+	st, _ := openTestStore(t, Options{Embedder: storetest.NewHashEmbedder(32)})
+	ctx := context.Background()
+	if err := st.Put(ctx, crashRecords("base")...); err != nil {
+		t.Fatal(err)
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- st.Put(cctx, crashRecords("cancelled")...) }()
+	for !collectionLockHeld(t, st, false) {
+		select {
+		case err := <-done:
+			t.Skipf("Put finished (%v) before it could be cancelled inside", err)
+		default:
+		}
+		time.Sleep(200 * time.Microsecond)
+	}
+	cancel()
+	err := <-done
+	if err == nil {
+		t.Skip("Put committed before the cancellation reached it")
+	}
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	checkWhole(t, st, "base")
+}
