@@ -21,6 +21,9 @@ type Planner struct {
 // Plan asks the decision model for a plan. The history resolves references
 // ("what about that invoice?"); with no history the user's words are kept
 // as the query, since small models paraphrase away exact identifiers.
+// Filters (file types, source, time) that neither the question nor the
+// history mentions are dropped, and the Reason says so: a filter invented
+// by a small model would empty the search.
 // Confidence is left 0: small models' self-reported confidence is not
 // calibrated, and the caller only asks the planner when it is unsure.
 func (p *Planner) Plan(ctx context.Context, query string, history []graphrag.Turn) (graphrag.Plan, error) {
@@ -36,8 +39,12 @@ func (p *Planner) Plan(ctx context.Context, query string, history []graphrag.Tur
 	if len(h) == 0 || plan.Query == "" {
 		plan.Query = query
 	}
+	plan, dropped := groundPlan(plan, query, h)
 	plan.By = "llm"
 	plan.Reason = fmt.Sprintf("llm planner (%s) chose %s", p.chat.spec.Name(), plan.Route)
+	if len(dropped) > 0 {
+		plan.Reason += "; dropped filters the question does not mention: " + strings.Join(dropped, ", ")
+	}
 	plan.Usage = usage
 	return plan, nil
 }
@@ -57,7 +64,9 @@ type Grader struct {
 }
 
 // Grade returns the relevant hits (0-based indexes into hits, best first)
-// and the facts taken from them. Hits beyond GradeMaxChunks are not graded
+// and the facts taken from them. A fact whose words (and every number) are
+// not in the chunk it cites is moved to the shown chunk that has them, or
+// dropped: a small model's invented fact must not reach the answer. Hits beyond GradeMaxChunks are not graded
 // and count as not relevant. No hits cost no call.
 func (g *Grader) Grade(ctx context.Context, query string, hits []graphrag.Hit) (graphrag.Grading, error) {
 	if len(hits) == 0 {
@@ -75,14 +84,21 @@ func (g *Grader) Grade(ctx context.Context, query string, hits []graphrag.Hit) (
 	if err != nil {
 		return graphrag.Grading{}, g.chat.bad("grade", text, err, usage)
 	}
+	facts, unsupported := groundFacts(cg.Facts, shown)
 	out := graphrag.Grading{By: "llm", Usage: usage}
 	for _, id := range cg.Relevant {
 		out.Relevant = append(out.Relevant, id-1)
 	}
-	for _, f := range cg.Facts {
+	for _, f := range facts {
 		out.Facts = append(out.Facts, graphrag.Fact{Text: f.Text, Hit: f.Chunk - 1})
+		if !slices.Contains(out.Relevant, f.Chunk-1) {
+			out.Relevant = append(out.Relevant, f.Chunk-1)
+		}
 	}
 	out.Reason = fmt.Sprintf("llm grader (%s): %d of %d relevant, %d facts", g.chat.spec.Name(), len(out.Relevant), len(shown), len(out.Facts))
+	if unsupported > 0 {
+		out.Reason += fmt.Sprintf(", %d dropped as not in their chunk", unsupported)
+	}
 	return out, nil
 }
 

@@ -47,7 +47,7 @@ func TestPlanner(t *testing.T) {
 		t.Run(p.name, func(t *testing.T) {
 			srv := p.start(t, llmtest.Text(`{"route":"hybrid","query":"total of the ACME invoice","keywords":["ACME","invoice"],"file_types":["pdf"],"source_hint":"acme","time":"this_month"}`))
 			m := newModels(t, srv)
-			history := []graphrag.Turn{{Query: "find the ACME invoice", Answer: "It is acme-2024.pdf [1]."}}
+			history := []graphrag.Turn{{Query: "find the ACME invoice PDF I got this month", Answer: "It is acme-2024.pdf [1]."}}
 			plan, err := m.Planner().Plan(context.Background(), "what was its total?", history)
 			if err != nil {
 				t.Fatal(err)
@@ -77,7 +77,7 @@ func TestPlanner(t *testing.T) {
 			if r.MaxTokens != 512 {
 				t.Errorf("max tokens = %d, want 512", r.MaxTokens)
 			}
-			if !strings.Contains(r.Prompt(), "find the ACME invoice") || !strings.Contains(r.Prompt(), "what was its total?") {
+			if !strings.Contains(r.Prompt(), "find the ACME invoice PDF") || !strings.Contains(r.Prompt(), "what was its total?") {
 				t.Errorf("prompt lacks the history or the question:\n%s", r.Prompt())
 			}
 			if r.System() == "" {
@@ -101,6 +101,57 @@ func TestPlannerKeepsQueryWithoutHistory(t *testing.T) {
 	}
 	if plan.Query != "total of INV-7?" {
 		t.Errorf("query = %q: with no history the user's words are kept", plan.Query)
+	}
+}
+
+func TestPlannerDropsFiltersNotAskedFor(t *testing.T) {
+	tests := []struct {
+		name, query string
+		types       []string
+		src         string
+		time        graphrag.TimeWindow
+	}{
+		{"invented everything", "what did the meeting decide about hiring?", nil, "", graphrag.TimeAny},
+		{"asked for", "which pdf from acme did I get this week?", []string{"pdf"}, "acme", graphrag.TimeThisWeek},
+		{"synonyms", "show my recent spreadsheets from Acme", []string{"xlsx"}, "acme", graphrag.TimeThisWeek},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := llmtest.NewOllama(t, llmtest.Text(`{"route":"vector","keywords":["k"],"file_types":["xlsx","pdf"],"source_hint":"acme","time":"this_week"}`))
+			plan, err := newModels(t, srv).Planner().Plan(context.Background(), tt.query, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(plan.FileTypes, tt.types) || plan.SourceHint != tt.src || plan.Time != tt.time {
+				t.Errorf("types %v source %q time %q; want %v %q %q", plan.FileTypes, plan.SourceHint, plan.Time, tt.types, tt.src, tt.time)
+			}
+			if (len(tt.types) < 2) != strings.Contains(plan.Reason, "dropped") {
+				t.Errorf("reason %q does not say what was dropped", plan.Reason)
+			}
+		})
+	}
+}
+
+func TestGraderDropsUnsupportedFacts(t *testing.T) {
+	srv := llmtest.NewOllama(t, llmtest.Text(`{"relevant":[1],"facts":[
+		{"chunk":1,"text":"The total is 1,240 EUR."},
+		{"chunk":1,"text":"The total is 9,999 EUR."},
+		{"chunk":1,"text":"Payment is due on 3 May."},
+		{"chunk":2,"text":"The CEO resigned in a scandal."}]}`))
+	hits := []graphrag.Hit{hit("inv.pdf", "Invoice INV-7. The total is 1,240 EUR."), hit("terms.md", "Payment is due on 3 May 2024.")}
+	g, err := newModels(t, srv).Grader().Grade(context.Background(), "q", hits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []graphrag.Fact{{Text: "The total is 1,240 EUR.", Hit: 0}, {Text: "Payment is due on 3 May.", Hit: 1}}
+	if !slices.Equal(g.Facts, want) {
+		t.Errorf("facts = %+v\nwant %+v", g.Facts, want)
+	}
+	if !slices.Equal(g.Relevant, []int{0, 1}) {
+		t.Errorf("relevant = %v: the chunk a moved fact lands in is relevant", g.Relevant)
+	}
+	if !strings.Contains(g.Reason, "2 dropped") {
+		t.Errorf("reason = %q", g.Reason)
 	}
 }
 
