@@ -18,10 +18,10 @@ var typeWords = map[string][]string{
 	"pdf": {"pdf", "pdfs"}, "md": {"md", "markdown"}, "txt": {"txt", "text"},
 	"docx": {"docx", "doc", "word"}, "doc": {"doc", "word"}, "xlsx": {"xlsx", "excel", "spreadsheet", "spreadsheets"},
 	"csv": {"csv", "spreadsheet", "spreadsheets"}, "html": {"html", "htm", "web page", "webpage"},
-	"png": {"png", "image", "images", "photo", "photos", "picture", "pictures", "screenshot", "screenshots"},
-	"jpg": {"jpg", "jpeg", "image", "images", "photo", "photos", "picture", "pictures"},
+	"png":  {"png", "image", "images", "photo", "photos", "picture", "pictures", "screenshot", "screenshots"},
+	"jpg":  {"jpg", "jpeg", "image", "images", "photo", "photos", "picture", "pictures"},
 	"jpeg": {"jpg", "jpeg", "image", "images", "photo", "photos"},
-	"go": {"go", "golang"}, "py": {"py", "python"}, "js": {"js", "javascript"}, "ts": {"ts", "typescript"},
+	"go":   {"go", "golang"}, "py": {"py", "python"}, "js": {"js", "javascript"}, "ts": {"ts", "typescript"},
 	"json": {"json"}, "yaml": {"yaml", "yml"}, "yml": {"yaml", "yml"},
 }
 
