@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -26,9 +24,8 @@ var errIngestBusy = newError(http.StatusTooManyRequests, "too_many_requests",
 
 // checkPaths resolves the requested paths against Config.IngestRoots. No
 // paths means every root. A path must be absolute and stay inside a root
-// both as written and after resolving symlinks; its existence is checked
-// only once it is known to be inside, so the answer never reveals what
-// exists elsewhere.
+// both as written and after resolving symlinks; it is refused before its
+// existence is told, so the answer never reveals what exists elsewhere.
 func (s *Server) checkPaths(paths []string) ([]string, error) {
 	if s.cfg.Ingest == nil {
 		return nil, newError(http.StatusNotImplemented, "not_configured", "ingest is not available on this server")
@@ -47,16 +44,12 @@ func (s *Server) checkPaths(paths []string) ([]string, error) {
 				fmt.Sprintf("path %q must be absolute (the server's working directory means nothing to a client)", p))
 		}
 		clean := filepath.Clean(p)
-		if !s.insideRoot(clean, false) {
+		resolved, exists := resolve(clean)
+		if !s.insideRoot(clean, false) || !s.insideRoot(resolved, true) {
 			return nil, s.outside(p)
 		}
-		if _, err := os.Lstat(clean); errors.Is(err, fs.ErrNotExist) {
+		if !exists {
 			return nil, newError(http.StatusNotFound, "not_found", fmt.Sprintf("path %q does not exist", p))
-		} else if err != nil {
-			return nil, newError(http.StatusBadRequest, "bad_request", fmt.Sprintf("path %q: %v", p, err))
-		}
-		if !s.insideRoot(clean, true) {
-			return nil, s.outside(p)
 		}
 		out = append(out, clean)
 	}
@@ -68,18 +61,34 @@ func (s *Server) outside(p string) error {
 		fmt.Sprintf("path %q is outside the directories this server may ingest (%s)", p, strings.Join(s.cfg.IngestRoots, ", ")))
 }
 
-// insideRoot reports whether p is inside one of the roots, comparing the
-// paths as written or, with resolve, after following symlinks in both.
-func (s *Server) insideRoot(p string, resolve bool) bool {
-	if resolve {
-		r, err := filepath.EvalSymlinks(p)
-		if err != nil {
-			return false
-		}
-		p = r
+// resolve follows the symlinks in p. For a path that does not exist it
+// resolves the deepest ancestor that does and appends the rest, so that a
+// missing file behind a symlink leading out of a root is refused like an
+// existing one: answers never reveal what exists outside the roots.
+func resolve(p string) (resolved string, exists bool) {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r, true
 	}
+	rest := ""
+	for dir := p; ; {
+		parent := filepath.Dir(dir)
+		rest = filepath.Join(filepath.Base(dir), rest)
+		if parent == dir {
+			return p, false
+		}
+		dir = parent
+		if r, err := filepath.EvalSymlinks(dir); err == nil {
+			return filepath.Join(r, rest), false
+		}
+	}
+}
+
+// insideRoot reports whether p is inside one of the roots. With resolved,
+// p has had its symlinks followed and is compared with the roots' own
+// resolved paths.
+func (s *Server) insideRoot(p string, resolved bool) bool {
 	for _, root := range s.cfg.IngestRoots {
-		if resolve {
+		if resolved {
 			r, err := filepath.EvalSymlinks(root)
 			if err != nil {
 				continue
