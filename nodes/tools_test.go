@@ -1,0 +1,84 @@
+package nodes
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/graphrag/graphrag"
+)
+
+type fakeTools struct {
+	plan graphrag.Plan
+	err  error
+}
+
+func (f *fakeTools) Answer(_ context.Context, plan graphrag.Plan) (string, []graphrag.Hit, error) {
+	f.plan = plan
+	if f.err != nil {
+		return "", nil, f.err
+	}
+	return "You have 2 PDF files.", []graphrag.Hit{doc("a", "a.pdf", ""), doc("b", "b.pdf", "")}, nil
+}
+
+type fakeWeb struct{ query string }
+
+func (f *fakeWeb) SearchWeb(_ context.Context, query string, k int) ([]graphrag.Hit, error) {
+	f.query = query
+	h := doc("w", "Oslo weather", "Oslo will be cloudy tomorrow with light rain and a high of 4 degrees.")
+	h.Source.URL = "https://weather.example/oslo"
+	return []graphrag.Hit{h}, nil
+}
+
+func TestToolRoutes(t *testing.T) {
+	tests := []struct {
+		name      string
+		deps      Deps
+		query     string
+		route     graphrag.Route
+		want      string
+		abstained bool
+		wantErr   bool
+	}{
+		{"filesystem tools answer", Deps{Searcher: smallCorpus(), Tools: &fakeTools{}}, "how many pdfs do i have", graphrag.RouteFilesystem, "You have 2 PDF files.", false, false},
+		{"filesystem tools off", Deps{Searcher: smallCorpus()}, "how many pdfs do i have", graphrag.RouteFilesystem, "filesystem tools are not configured", true, false},
+		{"filesystem tools not configured error", Deps{Searcher: smallCorpus(), Tools: &fakeTools{err: graphrag.ErrNotConfigured}}, "how many pdfs do i have", graphrag.RouteFilesystem, "filesystem tools are not configured", true, false},
+		{"filesystem tools fail", Deps{Searcher: smallCorpus(), Tools: &fakeTools{err: errors.New("permission denied")}}, "how many pdfs do i have", graphrag.RouteFilesystem, "", false, true},
+		{"web search answers with citations", Deps{Searcher: smallCorpus(), Web: &fakeWeb{}}, "what's the weather in Oslo tomorrow", graphrag.RouteWeb, "light rain", false, false},
+		{"web search off", Deps{Searcher: smallCorpus()}, "what's the weather in Oslo tomorrow", graphrag.RouteWeb, "--web searxng=URL", true, false},
+		{"direct arithmetic", Deps{Searcher: smallCorpus()}, "what is 12 times 7", graphrag.RouteDirect, "84", false, false},
+		{"direct without a model abstains", Deps{Searcher: smallCorpus()}, "what does ubiquitous mean", graphrag.RouteDirect, "no language model is configured", true, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := Build(tt.deps, DefaultOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := r.Invoke(context.Background(), State{Query: tt.query})
+			if tt.wantErr {
+				if err == nil {
+					t.Fatalf("no error; answer %q", s.Answer.Text)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Plan.Route != tt.route || !strings.Contains(s.Answer.Text, tt.want) || s.Answer.Abstained != tt.abstained {
+				t.Errorf("route %s, answer %q, abstained %v; want %s, containing %q, abstained %v", s.Plan.Route, s.Answer.Text, s.Answer.Abstained, tt.route, tt.want, tt.abstained)
+			}
+		})
+	}
+	t.Run("filesystem plan carries filters", func(t *testing.T) {
+		tools := &fakeTools{}
+		r, _ := Build(Deps{Searcher: smallCorpus(), Tools: tools}, DefaultOptions())
+		if _, err := r.Invoke(context.Background(), State{Query: "list the pdfs I changed this week"}); err != nil {
+			t.Fatal(err)
+		}
+		if tools.plan.Time != graphrag.TimeThisWeek || len(tools.plan.FileTypes) == 0 || tools.plan.FileTypes[0] != "pdf" {
+			t.Errorf("tools got plan %+v", tools.plan)
+		}
+	})
+}
