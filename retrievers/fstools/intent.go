@@ -158,6 +158,7 @@ var quoteRe = regexp.MustCompile(`"([^"]+)"|“([^”]+)”|'([^']+)'|` + "`([^`
 
 func parse(q string) parsed {
 	var p parsed
+	q = strings.ToValidUTF8(q, " ")
 	for _, m := range quoteRe.FindAllStringSubmatch(q, -1) {
 		for _, g := range m[1:] {
 			if g != "" {
@@ -433,20 +434,21 @@ var (
 	fileishRe = regexp.MustCompile(`^[\p{L}\p{N}_\-+@~#][^\s]*\.[a-zA-Z][a-zA-Z0-9]{0,9}$`)
 	// quotedFileRe allows spaces: "my report.pdf" in quotes is one name.
 	quotedFileRe = regexp.MustCompile(`^[^\s/\\][^/\\]*\.[a-zA-Z][a-zA-Z0-9]{0,9}$`)
-	namedRe      = regexp.MustCompile(`\b(?:named|called|name|names|titled)\s+(?:like\s+|as\s+)?(\S+)`)
-	startRe      = regexp.MustCompile(`\b(?:start|starts|starting|begin|begins|beginning)\s+with\s+(?:the\s+)?(?:word\s+|letter\s+)?(\S+)`)
-	endRe        = regexp.MustCompile(`\b(?:end|ends|ending)\s+(?:with|in)\s+(\S+)`)
-	whereRe      = regexp.MustCompile(`\b(?:where is|where's|where are|where did i put|locate|find|look for)\s+(?:my\s+|the\s+|a\s+|all\s+)?(\S+)\s*$`)
+	namedRe      = regexp.MustCompile(`(?i)\b(?:named|called|name|names|titled)\s+(?:like\s+|as\s+)?(\S+)`)
+	startRe      = regexp.MustCompile(`(?i)\b(?:start|starts|starting|begin|begins|beginning)\s+with\s+(?:the\s+)?(?:word\s+|letter\s+)?(\S+)`)
+	endRe        = regexp.MustCompile(`(?i)\b(?:end|ends|ending)\s+(?:with|in)\s+(\S+)`)
+	whereRe      = regexp.MustCompile(`(?i)\b(?:where is|where's|where are|where did i put|locate|find|look for)\s+(?:my\s+|the\s+|a\s+|all\s+)?(\S+)\s*$`)
 	arithRe      = regexp.MustCompile(`^[\d*+\-/() ]+$`)
-	containRe    = regexp.MustCompile(`\b(?:contain|contains|containing|with)\s+(\S+)\s+in\s+(?:the\s+|their\s+|its\s+)?names?\b`)
+	containRe    = regexp.MustCompile(`(?i)\b(?:contain|contains|containing|with)\s+(\S+)\s+in\s+(?:the\s+|their\s+|its\s+)?names?\b`)
 )
 
 // names finds a name pattern ("named X", "called X", "starting with X",
 // a quoted string, a glob, "readme files") and a single file the question
 // is about ("report.pdf", "docs/a.txt"), as written.
 func (p parsed) names() (pattern, target string) {
+	// Regexps match orig case-insensitively: lower-casing can change byte
+	// offsets, so indices into a lower-cased copy would not fit orig.
 	orig := strings.Join(p.orig, " ")
-	low := strings.ToLower(orig)
 	clean := func(s string) string {
 		return strings.Trim(s, `"'“”‘’`+"`,;:!?()")
 	}
@@ -472,13 +474,13 @@ func (p parsed) names() (pattern, target string) {
 		}
 	}
 	if pattern == "" {
-		if m := startRe.FindStringSubmatchIndex(low); m != nil {
+		if m := startRe.FindStringSubmatchIndex(orig); m != nil {
 			pattern = clean(orig[m[2]:m[3]]) + "*"
-		} else if m := endRe.FindStringSubmatchIndex(low); m != nil {
+		} else if m := endRe.FindStringSubmatchIndex(orig); m != nil {
 			if s := clean(orig[m[2]:m[3]]); !(strings.HasPrefix(s, ".") && isExt(strings.ToLower(s[1:]))) {
 				pattern = "*" + s
 			}
-		} else if m := containRe.FindStringSubmatchIndex(low); m != nil {
+		} else if m := containRe.FindStringSubmatchIndex(orig); m != nil {
 			pattern = clean(orig[m[2]:m[3]])
 		}
 	}
@@ -498,7 +500,7 @@ func (p parsed) names() (pattern, target string) {
 		}
 	}
 	if pattern == "" {
-		if m := namedRe.FindStringSubmatchIndex(low); m != nil {
+		if m := namedRe.FindStringSubmatchIndex(orig); m != nil {
 			pattern = clean(orig[m[2]:m[3]])
 		}
 	}
@@ -526,7 +528,7 @@ func (p parsed) names() (pattern, target string) {
 	}
 	if pattern == "" {
 		// "where is my resume", "locate the invoices"
-		if m := whereRe.FindStringSubmatchIndex(low); m != nil {
+		if m := whereRe.FindStringSubmatchIndex(orig); m != nil {
 			w := clean(orig[m[2]:m[3]])
 			lw := strings.ToLower(w)
 			if !nameStop[lw] && !knownExtensions[lw] && typeSynonyms[lw] == nil && !pluralTypes[lw] && isWord(lw) {
@@ -579,13 +581,13 @@ func isAbbrev(w string) bool {
 	return !isExt(strings.ToLower(ext))
 }
 
-var folderRe = regexp.MustCompile(`\b(?:in|under|inside|within|from|of)\s+(?:the\s+|my\s+|a\s+)?(\S+)\s+(?:folder|directory|dir|subfolder|subdirectory)\b`)
+var folderRe = regexp.MustCompile(`(?i)\b(?:in|under|inside|within|from|of)\s+(?:the\s+|my\s+|a\s+)?(\S+)\s+(?:folder|directory|dir|subfolder|subdirectory)\b`)
 
 // folder finds "in the invoices folder", "under temps/"; "" when none (or
 // a word like "current" or "home").
 func (p parsed) folder() string {
 	orig := strings.Join(p.orig, " ")
-	if m := folderRe.FindStringSubmatchIndex(strings.ToLower(orig)); m != nil {
+	if m := folderRe.FindStringSubmatchIndex(orig); m != nil {
 		w := strings.Trim(orig[m[2]:m[3]], `"'“”`+"`")
 		switch strings.ToLower(w) {
 		case "current", "this", "that", "home", "root", "entire", "whole", "same", "working", "given", "parent", "specified", "each", "every", "any", "which", "one", "a", "an", "some", "another", "my", "the":
