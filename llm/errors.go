@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/graphrag/graphrag"
 )
@@ -45,10 +46,12 @@ type Error struct {
 
 func (e *Error) Error() string {
 	msg := fmt.Sprintf("llm %s (%s): %v", e.Op, e.Model, e.Kind)
+	cause := ""
 	if e.Err != nil && e.Err != e.Kind {
-		msg += ": " + e.Err.Error()
+		cause = strings.TrimPrefix(e.Err.Error(), e.Kind.Error()+": ")
+		msg += ": " + cause
 	}
-	if e.Output != "" {
+	if e.Output != "" && !strings.Contains(cause, "(output ") {
 		msg += fmt.Sprintf(" (model said %q)", e.Output)
 	}
 	if h := e.hint(); h != "" {
