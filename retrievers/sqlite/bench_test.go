@@ -171,4 +171,3 @@ func BenchmarkPut(b *testing.B) {
 	b.ReportMetric(float64(chunks)/b.Elapsed().Seconds(), "chunks/s")
 	b.ReportMetric(float64(chunks)/(cpuSeconds()-cpu0), "chunks/cpu-s")
 }
-
