@@ -193,9 +193,6 @@ func (p parsed) has(phrases ...string) bool {
 	return false
 }
 
-// hasAny reports whether any of the words is one of the question's words.
-func (p parsed) hasAny(words ...string) bool { return p.has(words...) }
-
 var fileNouns = map[string]bool{"file": true, "files": true, "document": true, "documents": true, "docs": true, "doc": true}
 
 // pluralTypes are plural words that name kinds of files on their own.
@@ -238,7 +235,7 @@ func (p parsed) types() []string {
 }
 
 // commonWords are English words that look like plural extensions.
-var commonWords = map[string]bool{"docs": false, "logs": false, "maps": true, "pages": true, "keys": true, "mss": true, "cs": true, "ms": true, "hs": true, "rs": true}
+var commonWords = map[string]bool{"maps": true, "pages": true, "keys": true, "mss": true, "cs": true, "ms": true, "hs": true, "rs": true}
 
 func isExt(s string) bool {
 	if s == "" || len(s) > 10 {
