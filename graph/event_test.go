@@ -283,6 +283,7 @@ func TestEmitWithoutObserverIsNoop(t *testing.T) {
 
 func TestEmitFromNodeGoroutines(t *testing.T) {
 	var leaked chan struct{}
+	runEnded := make(chan struct{})
 	g := NewStateGraph[counter]()
 	g.AddNode("fan", func(ctx context.Context, s counter) (counter, error) {
 		var wg sync.WaitGroup
@@ -295,9 +296,9 @@ func TestEmitFromNodeGoroutines(t *testing.T) {
 		}
 		wg.Wait()
 		leaked = make(chan struct{})
-		go func() { // outlives the node: its event must be dropped
+		go func() { // outlives the run: its event must be dropped
 			defer close(leaked)
-			time.Sleep(2 * time.Millisecond)
+			<-runEnded
 			Emit(ctx, "late", nil)
 		}()
 		return s, nil
@@ -310,6 +311,9 @@ func TestEmitFromNodeGoroutines(t *testing.T) {
 	_, err := r.Invoke(context.Background(), counter{}, WithObserver(func(e Event) {
 		mu.Lock()
 		defer mu.Unlock()
+		if e.Kind == EventRunEnd {
+			close(runEnded)
+		}
 		if e.Kind == EventCustom {
 			counts[e.Name]++
 			if e.Node != "fan" || e.Step != 1 {
