@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/graphrag/graphrag"
 )
 
 // Check is one doctor finding.
@@ -25,16 +27,28 @@ type Check struct {
 // CheckTimeout bounds each doctor request.
 const CheckTimeout = 10 * time.Second
 
-// Check checks each configured model: is its server reachable, does it
-// have the model, and (for the embedding model) what dimension it gives.
-// Checks make no retries.
+// Check runs Doctor on the models' configuration.
 func (m *Models) Check(ctx context.Context) []Check {
+	return Doctor(ctx, m.cfg, m.raw)
+}
+
+// Doctor checks each model cfg names, without needing New to succeed: is
+// its server reachable, does it have the model, and what dimension does
+// the embedding model give. Each finding that is not OK says what to run.
+// It makes no retries and bounds each request by CheckTimeout.
+func Doctor(ctx context.Context, cfg Config, hc *http.Client) []Check {
+	if hc == nil {
+		return []Check{{Name: "http client", Detail: errNilClient.Error()}}
+	}
 	type role struct {
 		spec  Spec
 		names []string
 	}
 	var roles []role
 	addRole := func(s Spec, name string) {
+		if s.IsZero() {
+			return
+		}
 		for i := range roles {
 			if roles[i].spec == s {
 				roles[i].names = append(roles[i].names, name)
@@ -43,19 +57,27 @@ func (m *Models) Check(ctx context.Context) []Check {
 		}
 		roles = append(roles, role{s, []string{name}})
 	}
-	addRole(m.cfg.Router, "router")
-	addRole(m.cfg.Writer, "writer")
+	addRole(cfg.Router, "router")
+	if cfg.Writer.IsZero() {
+		addRole(cfg.Router, "writer")
+	} else {
+		addRole(cfg.Writer, "writer")
+	}
 	var out []Check
 	servers := map[string][]string{}
 	for _, r := range roles {
-		out = append(out, m.checkModel(ctx, r.spec, strings.Join(r.names, "+")+" model", servers)...)
+		out = append(out, checkModel(ctx, hc, r.spec, strings.Join(r.names, "+")+" model", servers)...)
 	}
-	if !m.cfg.Embed.IsZero() {
-		cs := m.checkModel(ctx, m.cfg.Embed, "embedding model", servers)
+	if !cfg.Embed.IsZero() {
+		cs := checkModel(ctx, hc, cfg.Embed, "embedding model", servers)
 		out = append(out, cs...)
 		if allOK(cs) {
-			out = append(out, m.checkEmbedding(ctx))
+			out = append(out, checkEmbedding(ctx, hc, cfg))
 		}
+	}
+	if len(out) == 0 {
+		out = append(out, Check{Name: "language models", Detail: "none configured",
+			Fix: "set a model, e.g. ollama:qwen2.5:3b (run: ollama pull qwen2.5:3b)"})
 	}
 	return out
 }
@@ -63,8 +85,17 @@ func (m *Models) Check(ctx context.Context) []Check {
 // CheckStore compares the embedder with the one a store was built with
 // (the store's recorded name and dimension; "" for a store built without).
 func (m *Models) CheckStore(storeEmbedder string, storeDim int) Check {
+	var e graphrag.Embedder
+	if m.embedder != nil {
+		e = m.embedder
+	}
+	return CheckStore(e, storeEmbedder, storeDim)
+}
+
+// CheckStore compares an embedder (nil for none) with the one a store was
+// built with.
+func CheckStore(e graphrag.Embedder, storeEmbedder string, storeDim int) Check {
 	c := Check{Name: "store embeddings"}
-	e := m.embedder
 	switch {
 	case storeEmbedder == "" && e == nil:
 		c.OK, c.Detail = true, "no embedder: keyword search only"
@@ -93,13 +124,13 @@ func allOK(cs []Check) bool {
 }
 
 // checkModel checks the server of s (once per server) and the model on it.
-func (m *Models) checkModel(ctx context.Context, s Spec, label string, servers map[string][]string) []Check {
+func checkModel(ctx context.Context, hc *http.Client, s Spec, label string, servers map[string][]string) []Check {
 	var out []Check
 	key := string(s.Backend) + " " + s.BaseURL
 	served, seen := servers[key]
 	if !seen {
 		var err error
-		served, err = listModels(ctx, m.raw, s)
+		served, err = listModels(ctx, hc, s)
 		c := Check{Name: fmt.Sprintf("%s server at %s", s.Backend, s.BaseURL), OK: err == nil}
 		if err != nil {
 			c.Detail = err.Error()
@@ -123,23 +154,24 @@ func (m *Models) checkModel(ctx context.Context, s Spec, label string, servers m
 	return append(out, c)
 }
 
-func (m *Models) checkEmbedding(ctx context.Context) Check {
-	c := Check{Name: "embedding dimension " + m.cfg.Embed.String()}
-	e := m.embedder
+func checkEmbedding(ctx context.Context, hc *http.Client, cfg Config) Check {
+	c := Check{Name: "embedding dimension " + cfg.Embed.String()}
 	cctx, cancel := context.WithTimeout(ctx, CheckTimeout)
 	defer cancel()
-	v, err := e.embed(cctx, []string{"doctor"})
+	probe := cfg
+	probe.EmbedDimension, probe.Retries = 0, -1
+	e, err := NewEmbedder(cctx, cfg.Embed, probe, hc)
 	if err != nil {
 		c.Detail = err.Error()
-		c.Fix = "check that " + m.cfg.Embed.Model + " is an embedding model (e.g. nomic-embed-text, bge-m3)"
-		if m.cfg.Embed.Backend == OpenAI {
+		c.Fix = "check that " + cfg.Embed.Model + " is an embedding model (e.g. nomic-embed-text, bge-m3)"
+		if cfg.Embed.Backend == OpenAI {
 			c.Fix = "start the server with embeddings on, e.g.: llama-server -m embed.gguf --embeddings --port 8081"
 		}
 		return c
 	}
-	if len(v[0]) != e.Dimension() {
-		c.Detail = fmt.Sprintf("the model now returns dimension %d, configured %d", len(v[0]), e.Dimension())
-		c.Fix = "set the embedding dimension to " + fmt.Sprint(len(v[0]))
+	if cfg.EmbedDimension != 0 && e.Dimension() != cfg.EmbedDimension {
+		c.Detail = fmt.Sprintf("the model returns dimension %d, configured %d", e.Dimension(), cfg.EmbedDimension)
+		c.Fix = fmt.Sprintf("set the embedding dimension to %d (or leave it unset to discover it)", e.Dimension())
 		return c
 	}
 	c.OK, c.Detail = true, fmt.Sprintf("dimension %d", e.Dimension())

@@ -161,3 +161,36 @@ func TestCheck(t *testing.T) {
 		})
 	}
 }
+
+// TestDoctorWithoutNew: the doctor works when New cannot (the embedding
+// server is down, so the dimension probe fails).
+func TestDoctorWithoutNew(t *testing.T) {
+	chat := llmtest.NewOllama(t, nil)
+	emb := llmtest.NewOpenAI(t, nil)
+	cfg := testConfig(t, chat)
+	embSpec, _ := llm.ParseSpec(emb.Spec("nomic-embed-text"))
+	cfg.Embed = embSpec
+	emb.Close()
+	if _, err := llm.New(context.Background(), cfg, &http.Client{}); !errors.Is(err, llm.ErrUnreachable) {
+		t.Fatalf("New with the embedding server down: %v, want ErrUnreachable", err)
+	}
+	checks := llm.Doctor(context.Background(), cfg, &http.Client{})
+	var failed []string
+	for _, c := range checks {
+		if !c.OK {
+			failed = append(failed, c.Name+" -> "+c.Fix)
+		}
+	}
+	if len(checks) != 3 || len(failed) != 1 || !strings.Contains(failed[0], "llama-server") {
+		t.Fatalf("checks %+v", checks)
+	}
+	if cs := llm.Doctor(context.Background(), llm.Config{}, &http.Client{}); len(cs) != 1 || cs[0].OK || !strings.Contains(cs[0].Fix, "ollama pull") {
+		t.Errorf("nothing configured: %+v", cs)
+	}
+	if c := llm.CheckStore(nil, "", 0); !c.OK {
+		t.Errorf("no embedder, keyword store: %+v", c)
+	}
+	if c := llm.CheckStore(nil, "ollama:nomic-embed-text", 768); c.OK || !strings.Contains(c.Fix, "nomic-embed-text") {
+		t.Errorf("embedder missing: %+v", c)
+	}
+}
