@@ -30,6 +30,7 @@ const (
 	VariantNoProbe      = "no-probe"
 	VariantNoPlanner    = "no-llm-router"
 	VariantStoreBM25    = "store-bm25"
+	VariantLLMRouter    = "llm-router"
 )
 
 // StandardVariant returns a named variant:
@@ -43,6 +44,9 @@ const (
 //   - no-probe: the router decides without its corpus probe (ProbeK = 0):
 //     rules and the learned classifier alone.
 //   - no-llm-router: the router without its language-model Planner.
+//   - llm-router: the Planner (when configured) asked on every query the
+//     rules leave open, not only when the classifier is unsure
+//     (PlannerMargin above any margin).
 //   - store-bm25: the store's plain keyword search on the question, no
 //     graph: the baseline retrieval has to beat.
 func StandardVariant(name string) (Variant, error) {
@@ -61,13 +65,15 @@ func StandardVariant(name string) (Variant, error) {
 		return Variant{Name: name, Mutate: func(o *nodes.Options, _ *nodes.Deps) { o.ProbeK = 0 }}, nil
 	case VariantStoreBM25:
 		return Variant{Name: name, SearchOnly: graphrag.ModeKeyword}, nil
+	case VariantLLMRouter:
+		return Variant{Name: name, Mutate: func(o *nodes.Options, _ *nodes.Deps) { o.PlannerMargin = 2 }}, nil
 	case VariantNoPlanner:
 		return Variant{Name: name, Mutate: func(_ *nodes.Options, d *nodes.Deps) { d.Planner = nil }}, nil
 	}
 	return Variant{}, fmt.Errorf("unknown variant %q (known: %s)", name, strings.Join(variantNames, ", "))
 }
 
-var variantNames = []string{VariantDefault, VariantBM25, VariantVector, VariantHybrid, VariantNoCorrective, VariantNoProbe, VariantNoPlanner, VariantStoreBM25}
+var variantNames = []string{VariantDefault, VariantBM25, VariantVector, VariantHybrid, VariantNoCorrective, VariantNoProbe, VariantNoPlanner, VariantLLMRouter, VariantStoreBM25}
 
 // StandardVariants returns the named variants, in order.
 func StandardVariants(names ...string) ([]Variant, error) {
@@ -92,11 +98,13 @@ func RAGAblation() []Variant {
 
 // RoutingAblation is the standard --ablate set of `graphrag eval routing`:
 // the full router, without the corpus probe, and (when a Planner is
-// configured) without the language model.
+// configured) without the language model and with it on every query.
+// nodes has no switch for rules alone or the classifier alone: the
+// report's deciders count says which of them decided.
 func RoutingAblation(withPlanner bool) []Variant {
 	names := []string{VariantDefault, VariantNoProbe}
 	if withPlanner {
-		names = append(names, VariantNoPlanner)
+		names = append(names, VariantNoPlanner, VariantLLMRouter)
 	}
 	vs, _ := StandardVariants(names...)
 	return vs

@@ -235,3 +235,69 @@ func TestRunRAGSmallCorpus(t *testing.T) {
 		}
 	}
 }
+
+// TestRunRAGCancelledMidway cancels a run after its first question and
+// expects RunRAG to stop with the context's error.
+func TestRunRAGCancelledMidway(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	_, err := RunRAG(ctx, RAGConfig{
+		Questions: BundledQuestions, Corpus: []string{BundledPrefix + "corpus.extra.jsonl"},
+		Open: TempSQLite(t.TempDir(), sqlite.Options{}), Concurrency: 1,
+		Progress: func(p Progress) {
+			if p.Phase != "ingest" && p.Done == 1 {
+				cancel()
+			}
+		},
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+}
+
+func TestStandardVariants(t *testing.T) {
+	for _, name := range variantNames {
+		t.Run(name, func(t *testing.T) {
+			v, err := StandardVariant(name)
+			if err != nil || v.Name != name {
+				t.Fatalf("StandardVariant(%q) = %+v, %v", name, v, err)
+			}
+		})
+	}
+	t.Run("unknown", func(t *testing.T) {
+		if _, err := StandardVariants("default", "telepathy"); err == nil || !strings.Contains(err.Error(), "store-bm25") {
+			t.Fatalf("err = %v, want the known names listed", err)
+		}
+	})
+	t.Run("mutations", func(t *testing.T) {
+		o, d := nodes.DefaultOptions(), nodes.Deps{Searcher: &recordingSearcher{}}
+		for _, name := range []string{VariantNoCorrective, VariantNoProbe, VariantLLMRouter, VariantBM25} {
+			v, _ := StandardVariant(name)
+			o, d = v.apply(o, d)
+		}
+		if o.Budget.Retrieve != 0 || o.ProbeK != 0 || o.PlannerMargin != 2 {
+			t.Errorf("options after mutations: %+v", o)
+		}
+		d.Searcher.Search(context.Background(), graphrag.Query{Text: "x", Mode: graphrag.ModeHybrid})
+		if got := d.Searcher.(modeSearcher).s.(*recordingSearcher).modes; len(got) != 1 || got[0] != graphrag.ModeKeyword {
+			t.Errorf("bm25 variant searched in modes %v", got)
+		}
+	})
+	t.Run("vector keeps the keyword probe", func(t *testing.T) {
+		rs := &recordingSearcher{}
+		v, _ := StandardVariant(VariantVector)
+		_, d := v.apply(nodes.DefaultOptions(), nodes.Deps{Searcher: rs})
+		d.Searcher.Search(context.Background(), graphrag.Query{Mode: graphrag.ModeKeyword})
+		d.Searcher.Search(context.Background(), graphrag.Query{Mode: graphrag.ModeHybrid})
+		if len(rs.modes) != 2 || rs.modes[0] != graphrag.ModeKeyword || rs.modes[1] != graphrag.ModeVector {
+			t.Errorf("modes %v, want keyword then vector", rs.modes)
+		}
+	})
+}
+
+type recordingSearcher struct{ modes []graphrag.SearchMode }
+
+func (r *recordingSearcher) Search(_ context.Context, q graphrag.Query) (graphrag.SearchResult, error) {
+	r.modes = append(r.modes, q.Mode)
+	return graphrag.SearchResult{Mode: q.Mode}, nil
+}
