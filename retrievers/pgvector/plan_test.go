@@ -43,10 +43,10 @@ func TestQueriesCanUseIndexes(t *testing.T) {
 		filters graphrag.Filters
 		want    []string
 	}{
-		{"vector", graphrag.ModeVector, graphrag.Filters{}, []string{fmt.Sprintf("chunks_embedding_c%d_d32_idx", c.id)}},
-		{"vector filtered", graphrag.ModeVector, graphrag.Filters{Types: []string{"txt"}}, []string{fmt.Sprintf("chunks_embedding_c%d_d32_idx", c.id)}},
+		{"vector", graphrag.ModeVector, graphrag.Filters{}, []string{hnswIndexName(c)}},
+		{"vector filtered", graphrag.ModeVector, graphrag.Filters{Types: []string{"txt"}}, []string{hnswIndexName(c)}},
 		{"keyword", graphrag.ModeKeyword, graphrag.Filters{}, []string{"chunks_tsv_idx"}},
-		{"hybrid", graphrag.ModeHybrid, graphrag.Filters{}, []string{"chunks_tsv_idx", fmt.Sprintf("chunks_embedding_c%d_d32_idx", c.id)}},
+		{"hybrid", graphrag.ModeHybrid, graphrag.Filters{}, []string{"chunks_tsv_idx", hnswIndexName(c)}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

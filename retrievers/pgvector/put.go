@@ -232,15 +232,31 @@ func (s *Store) ensureCollection(ctx context.Context, tx pgx.Tx, name string, di
 	return c, nil
 }
 
-// ensureIndex creates the collection's HNSW index if it is missing.
+// ensureIndex creates the collection's HNSW index if it is missing. A first
+// load's build can take minutes, so the statement timeout is lifted for it
+// (for this transaction only).
 func ensureIndex(ctx context.Context, tx pgx.Tx, c collection) error {
 	if c.dim == 0 {
 		return nil
+	}
+	var exists bool
+	err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT FROM pg_class WHERE relname = $1 AND relkind = 'i' AND relnamespace = current_schema()::regnamespace)`,
+		hnswIndexName(c)).Scan(&exists)
+	if err != nil || exists {
+		return err
+	}
+	if _, err := tx.Exec(ctx, `SELECT set_config('statement_timeout', '0', true)`); err != nil {
+		return err
 	}
 	if _, err := tx.Exec(ctx, `SELECT graphrag_ensure_hnsw($1, $2)`, c.id, c.dim); err != nil {
 		return fmt.Errorf("create the HNSW index of collection %d: %w", c.id, err)
 	}
 	return nil
+}
+
+// hnswIndexName is the name graphrag_ensure_hnsw gives a collection's index.
+func hnswIndexName(c collection) string {
+	return fmt.Sprintf("chunks_embedding_c%d_d%d_idx", c.id, c.dim)
 }
 
 func copyDocuments(ctx context.Context, tx pgx.Tx, coll int64, recs []graphrag.Record) error {
