@@ -56,12 +56,26 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 		case err != nil:
 			s.note("evaluate: grader failed, kept hits by score and term coverage: %v", err)
 		default:
+			// Facts point into the hits the grader saw; the writer numbers
+			// the kept hits, so renumber them (a fact from a hit the grader
+			// did not list as relevant brings its hit along).
+			at := make(map[int]int)
 			for _, i := range g.Relevant {
-				if i >= 0 && i < len(s.Hits) {
+				if _, dup := at[i]; !dup && i >= 0 && i < len(s.Hits) {
+					at[i] = len(s.Kept)
 					s.Kept = append(s.Kept, s.Hits[i])
 				}
 			}
-			s.Evidence = g.Facts
+			for _, f := range g.Facts {
+				if f.Hit < 0 || f.Hit >= len(s.Hits) {
+					continue
+				}
+				if _, ok := at[f.Hit]; !ok {
+					at[f.Hit] = len(s.Kept)
+					s.Kept = append(s.Kept, s.Hits[f.Hit])
+				}
+				s.Evidence = append(s.Evidence, graphrag.Fact{Text: f.Text, Hit: at[f.Hit]})
+			}
 			graded = true
 			switch {
 			case len(s.Kept) == 0:

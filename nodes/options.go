@@ -79,7 +79,7 @@ func DefaultOptions() Options {
 		AbstainBelow:   0.65,
 		ExpansionTerms: 4,
 		MaxSentences:   3,
-		LowConfidence:  0.5,
+		LowConfidence:  0.4,
 		MinCoverage:    0.34,
 		JudgeBand:      0.15,
 		Now:            time.Now,

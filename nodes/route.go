@@ -22,7 +22,7 @@ func (p *pipeline) route(ctx context.Context, s State) (State, error) {
 		prev := s.Plan
 		plan := basePlan(s.Refined)
 		plan.Route = prev.Route
-		if plan.Route != graphrag.RouteVector && plan.Route != graphrag.RouteHybrid {
+		if plan.Route != graphrag.RouteVector && plan.Route != graphrag.RouteHybrid && plan.Route != graphrag.RouteWeb {
 			plan.Route = graphrag.RouteVector
 		}
 		plan.FileTypes, plan.SourceHint, plan.Time = prev.FileTypes, prev.SourceHint, prev.Time

@@ -18,7 +18,7 @@ var citationMark = regexp.MustCompile(`\[\d+\]`)
 // and sends the answer back to generate or route within the budgets.
 func (p *pipeline) validate(ctx context.Context, s State) (State, error) {
 	a := s.Answer
-	if a.Abstained || len(a.Citations) == 0 && a.By != "extractive" && a.By != "llm" {
+	if a.Abstained || s.Plan.Route == graphrag.RouteDirect || s.ToolText != "" {
 		// Abstentions, tool, web-off and direct answers are what they are.
 		s.Verdict = graphrag.VerdictOK
 		s.next = graph.END
