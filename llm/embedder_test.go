@@ -166,6 +166,7 @@ func TestCheck(t *testing.T) {
 // server is down, so the dimension probe fails).
 func TestDoctorWithoutNew(t *testing.T) {
 	chat := llmtest.NewOllama(t, nil)
+	chat.SetModels("qwen2.5:3b")
 	emb := llmtest.NewOpenAI(t, nil)
 	cfg := testConfig(t, chat)
 	embSpec, _ := llm.ParseSpec(emb.Spec("nomic-embed-text"))

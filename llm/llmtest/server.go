@@ -213,7 +213,8 @@ func (s *Server) Close() {
 }
 
 // SetModels sets the models the server has. With none set (the default)
-// every model is served; with some set, others get the protocol's 404.
+// every model is served but the model lists (/api/tags, /v1/models) are
+// empty; with some set, others get the protocol's 404.
 func (s *Server) SetModels(names ...string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
