@@ -32,6 +32,9 @@ func TestDevSubset(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: skipping the eval on the bundled dev subset")
 	}
+	if raceEnabled {
+		t.Skip("-race: the dev-subset gate runs in the plain test run (the race detector makes it ~30x slower)")
+	}
 	ctx := context.Background()
 	routing, err := RunRouting(ctx, RoutingConfig{
 		Datasets: devRouting, Questions: devQuestions,
