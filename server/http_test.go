@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -463,13 +464,17 @@ func TestDisconnectCancelsRun(t *testing.T) {
 			go func() {
 				resp, err := ts.Client().Do(req)
 				if err == nil {
-					buf := make([]byte, 1)
-					_, err = resp.Body.Read(buf) // the first byte of the stream
+					// Read until the client is cancelled mid-stream.
+					_, err = io.Copy(io.Discard, resp.Body)
 					resp.Body.Close()
 				}
 				errc <- err
 			}()
-			<-f.started
+			select {
+			case <-f.started:
+			case err := <-errc:
+				t.Fatalf("the request ended before the run started: %v", err)
+			}
 			cancel()
 			select {
 			case <-f.cancelled:
