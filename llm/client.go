@@ -84,7 +84,7 @@ type request struct {
 	user     string
 	schema   *schema // nil: free text
 	stream   func(string)
-	maxToken int
+	maxToken int // a lower cap than the role's, 0 for none
 }
 
 // generate runs one chat call and returns its text and usage. Errors are *Error.
@@ -98,7 +98,7 @@ func (c *chat) generate(ctx context.Context, r request) (string, graphrag.Usage,
 	cctx = withCall(cctx, ci)
 
 	maxTokens := c.maxTokens
-	if r.maxToken > 0 {
+	if r.maxToken > 0 && r.maxToken < maxTokens {
 		maxTokens = r.maxToken
 	}
 	opts := []llms.CallOption{llms.WithTemperature(c.temperature), llms.WithMaxTokens(maxTokens)}

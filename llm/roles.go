@@ -12,6 +12,16 @@ import (
 	"github.com/graphrag/graphrag"
 )
 
+// Output caps per decision, well above what a well-behaved answer needs:
+// a small model caught in a repetition loop on a CPU would otherwise run
+// on to DecideMaxTokens (a minute at ten tokens a second). The grader,
+// whose facts grow with the chunks, gets the full DecideMaxTokens.
+const (
+	planTokens    = 256
+	rewriteTokens = 96
+	judgeTokens   = 160
+)
+
 // Planner is the language-model router (nodes.Planner).
 type Planner struct {
 	chat *chat
@@ -28,7 +38,7 @@ type Planner struct {
 // calibrated, and the caller only asks the planner when it is unsure.
 func (p *Planner) Plan(ctx context.Context, query string, history []graphrag.Turn) (graphrag.Plan, error) {
 	h := lastTurns(history, p.cfg.HistoryTurns)
-	text, usage, err := p.chat.generate(ctx, request{op: "plan", system: systemDecide, user: planPrompt(query, h), schema: routePlanSchema})
+	text, usage, err := p.chat.generate(ctx, request{op: "plan", system: systemDecide, user: planPrompt(query, h), schema: routePlanSchema, maxToken: planTokens})
 	if err != nil {
 		return graphrag.Plan{}, err
 	}
@@ -116,7 +126,7 @@ func (r *Rewriter) Rewrite(ctx context.Context, query string, hits []graphrag.Hi
 
 // RewriteWithUsage is Rewrite with the usage of the call.
 func (r *Rewriter) RewriteWithUsage(ctx context.Context, query string, hits []graphrag.Hit) (string, graphrag.Usage, error) {
-	text, usage, err := r.chat.generate(ctx, request{op: "rewrite", system: systemDecide, user: rewritePrompt(query, hits), schema: rewriteSchema})
+	text, usage, err := r.chat.generate(ctx, request{op: "rewrite", system: systemDecide, user: rewritePrompt(query, hits), schema: rewriteSchema, maxToken: rewriteTokens})
 	if err != nil {
 		return "", usage, err
 	}
@@ -244,7 +254,7 @@ func (j *Judge) Judge(ctx context.Context, query string, answer graphrag.Answer,
 	if len(shown) > j.cfg.GradeMaxChunks {
 		shown = shown[:j.cfg.GradeMaxChunks]
 	}
-	text, usage, err := j.chat.generate(ctx, request{op: "judge", system: systemDecide, user: judgePrompt(query, answer.Text, shown, j.cfg.GradeChunkChars), schema: verdictSchema})
+	text, usage, err := j.chat.generate(ctx, request{op: "judge", system: systemDecide, user: judgePrompt(query, answer.Text, shown, j.cfg.GradeChunkChars), schema: verdictSchema, maxToken: judgeTokens})
 	if err != nil {
 		return graphrag.Judgement{}, err
 	}

@@ -74,8 +74,8 @@ func TestPlanner(t *testing.T) {
 			if r.Temperature == nil || *r.Temperature != 0.1 {
 				t.Errorf("temperature = %v, want 0.1", r.Temperature)
 			}
-			if r.MaxTokens != 512 {
-				t.Errorf("max tokens = %d, want 512", r.MaxTokens)
+			if r.MaxTokens != 256 {
+				t.Errorf("max tokens = %d, want the planner cap 256", r.MaxTokens)
 			}
 			if !strings.Contains(r.Prompt(), "find the ACME invoice PDF") || !strings.Contains(r.Prompt(), "what was its total?") {
 				t.Errorf("prompt lacks the history or the question:\n%s", r.Prompt())
