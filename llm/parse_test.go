@@ -125,6 +125,8 @@ func TestParseChunkGrades(t *testing.T) {
 		{"fenced with prose", "The relevant ones:\n```json\n{\"relevant\": [1]}\n```", 2, []int{1}, nil},
 		{"regex last resort", `relevant: [2, 3] and facts I could not format`, 3, []int{2, 3}, nil},
 		{"duplicates", `{"relevant": [1, 1, 2]}`, 2, []int{1, 2}, nil},
+		{"cut at the token limit", `{"relevant":[1,2],"facts":[{"chunk":1,"text":"alpha"},{"chunk":2,"text":"be`, 2,
+			[]int{1, 2}, []llm.GradedFact{{1, "alpha"}, {2, "be"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
