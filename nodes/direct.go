@@ -22,7 +22,7 @@ func (p *pipeline) direct(ctx context.Context, s *State) graphrag.Answer {
 		return graphrag.Answer{Text: text, By: "direct", Grounding: 1, Coverage: 1}
 	}
 	if p.deps.Writer != nil {
-		a, err := p.deps.Writer.Write(ctx, graphrag.WriteRequest{Query: s.Query, History: s.History}, func(string) {})
+		a, err := p.deps.Writer.Write(ctx, graphrag.WriteRequest{Query: s.question(), History: s.History}, func(string) {})
 		s.addUsage("generate", a.Usage)
 		if err == nil && strings.TrimSpace(a.Text) != "" {
 			if a.By == "" {

@@ -32,7 +32,7 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 		return s, nil
 	}
 
-	terms := contentTerms(s.Query)
+	terms := contentTerms(s.question())
 	ev := measureEvidence(terms, s.Hits, evidenceHits)
 	strength := ev.Strength()
 	if len(s.Hits) == 0 {
@@ -50,7 +50,7 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 
 	graded := false
 	if p.deps.Grader != nil && len(s.Hits) > 0 {
-		g, err := p.deps.Grader.Grade(ctx, s.Query, s.Hits)
+		g, err := p.deps.Grader.Grade(ctx, s.question(), s.Hits)
 		s.addUsage("evaluate", g.Usage)
 		switch {
 		case err != nil:
@@ -218,7 +218,7 @@ func overlapScore(text string, terms []term) float64 {
 // terms from the best hits (pseudo-relevance feedback).
 func (p *pipeline) refine(ctx context.Context, s *State, terms []term) string {
 	if p.deps.Rewriter != nil {
-		q, err := p.deps.Rewriter.Rewrite(ctx, s.Query, s.Hits)
+		q, err := p.deps.Rewriter.Rewrite(ctx, s.question(), s.Hits)
 		if err == nil && strings.TrimSpace(q) != "" {
 			return strings.TrimSpace(q)
 		}
@@ -232,7 +232,7 @@ func (p *pipeline) refine(ctx context.Context, s *State, terms []term) string {
 	if len(exp) == 0 {
 		return ""
 	}
-	return s.Query + " " + strings.Join(exp, " ")
+	return s.question() + " " + strings.Join(exp, " ")
 }
 
 // expansionTerms picks words that recur across the best hits and are not in

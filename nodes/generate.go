@@ -30,7 +30,7 @@ func (p *pipeline) generate(ctx context.Context, s State) (State, error) {
 		return s, nil
 	}
 	if p.deps.Writer != nil {
-		req := graphrag.WriteRequest{Query: s.Query, History: s.History, Hits: s.Kept, Facts: s.Evidence}
+		req := graphrag.WriteRequest{Query: s.question(), History: s.History, Hits: s.Kept, Facts: s.Evidence}
 		a, err := p.deps.Writer.Write(ctx, req, func(tok string) { graph.Emit(ctx, "token", tok) })
 		s.addUsage("generate", a.Usage)
 		switch {
@@ -51,7 +51,7 @@ func (p *pipeline) generate(ctx context.Context, s State) (State, error) {
 	if s.Loops.Generate > 0 {
 		limit = max(1, limit-s.Loops.Generate)
 	}
-	s.Answer = extractive(s.Query, s.Kept, limit)
+	s.Answer = extractive(s.question(), s.Kept, limit)
 	return s, nil
 }
 

@@ -33,7 +33,13 @@ func (p *pipeline) route(ctx context.Context, s State) (State, error) {
 		s.Refined = ""
 		return s, nil
 	}
-	plan, probe, notes := p.plan(ctx, s.Query, s.History)
+	query := s.Query
+	if prev, ok := followUp(s.Query, s.History); ok {
+		query = prev + " " + s.Query
+		s.Resolved = query
+		s.note("route: %q reads as a follow-up: searching with the previous question too", s.Query)
+	}
+	plan, probe, notes := p.plan(ctx, query, s.History)
 	s.Plan, s.Probe = plan, probe
 	s.Notes = append(s.Notes, notes...)
 	s.addUsage("route", plan.Usage)
@@ -164,4 +170,35 @@ func (p *pipeline) filters(plan graphrag.Plan) graphrag.Filters {
 		f.Since, f.Until = plan.Time.Range(p.now())
 	}
 	return f
+}
+
+// referring are words that point back at an earlier turn.
+var referring = toSet(`it its that this those these them they he she him her his there same above`)
+
+// followUp reports whether query leans on the previous turn ("what about
+// that invoice?", "and when was he born?") and returns the previous
+// question to search with: a short query with a referring word or an
+// opening "and"/"what about", when there is a history.
+func followUp(query string, history []graphrag.Turn) (string, bool) {
+	if len(history) == 0 {
+		return "", false
+	}
+	prev := strings.TrimSpace(history[len(history)-1].Query)
+	if prev == "" {
+		return "", false
+	}
+	toks := tokenize(query)
+	if len(toks) == 0 || len(contentTerms(query)) > 3 {
+		return "", false
+	}
+	lead := strings.ToLower(strings.TrimSpace(query))
+	if strings.HasPrefix(lead, "and ") || strings.HasPrefix(lead, "what about") || strings.HasPrefix(lead, "how about") {
+		return prev, true
+	}
+	for _, t := range toks {
+		if referring[t.Lower] {
+			return prev, true
+		}
+	}
+	return "", false
 }

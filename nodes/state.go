@@ -29,6 +29,11 @@ type State struct {
 	// Query is the user's question; History the conversation before it.
 	Query   string
 	History []graphrag.Turn
+	// Resolved is the question as route understood it: Query joined with
+	// the previous question when Query is a follow-up ("and when was he
+	// born?"), otherwise empty. Evaluate, generate and validate measure
+	// against it.
+	Resolved string
 	// Plan is route's decision; Plan.Query is the text retrieve searches with.
 	Plan graphrag.Plan
 	// Probe is the evidence route's retrieval probe measured (zero when no
@@ -79,6 +84,14 @@ type State struct {
 	bestHits     []graphrag.Hit
 	bestStrength float64
 	bestMode     graphrag.SearchMode
+}
+
+// question is what the nodes answer: Resolved, or Query.
+func (s *State) question() string {
+	if s.Resolved != "" {
+		return s.Resolved
+	}
+	return s.Query
 }
 
 func (s *State) note(format string, args ...any) {

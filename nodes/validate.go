@@ -30,7 +30,7 @@ func (p *pipeline) validate(ctx context.Context, s State) (State, error) {
 		return s, nil
 	}
 	a.Grounding = grounding(a)
-	a.Coverage = coverage(s.Query, a.Text)
+	a.Coverage = coverage(s.question(), a.Text)
 	a.LowConfidence = a.Grounding < p.opts.LowConfidence
 	verdict := graphrag.VerdictOK
 	reason := fmt.Sprintf("grounding %.2f, coverage %.2f", a.Grounding, a.Coverage)
@@ -41,7 +41,7 @@ func (p *pipeline) validate(ctx context.Context, s State) (State, error) {
 		verdict = graphrag.VerdictOffQuestion
 	}
 	if p.deps.Judge != nil && math.Abs(a.Grounding-p.opts.LowConfidence) <= p.opts.JudgeBand {
-		j, err := p.deps.Judge.Judge(ctx, s.Query, a, s.Kept)
+		j, err := p.deps.Judge.Judge(ctx, s.question(), a, s.Kept)
 		s.addUsage("validate", j.Usage)
 		switch {
 		case err != nil:
@@ -69,7 +69,7 @@ func (p *pipeline) validate(ctx context.Context, s State) (State, error) {
 	case verdict == graphrag.VerdictOffQuestion && s.Budget.Route > 0 && len(s.Kept) > 0:
 		s.Budget.Route--
 		s.Loops.Route++
-		s.Refined = s.Query + " " + joinWords(expansionTerms(s.Kept, contentTerms(s.Query), p.opts.ExpansionTerms))
+		s.Refined = s.question() + " " + joinWords(expansionTerms(s.Kept, contentTerms(s.question()), p.opts.ExpansionTerms))
 		s.next, s.why = "route", fmt.Sprintf("off question: %s; plan again (%d retries left)", reason, s.Budget.Route)
 	default:
 		edge := "generate"
