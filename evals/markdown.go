@@ -23,7 +23,7 @@ func Markdown(r *Report, base string) []File {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		writeMDTable(&b, t)
+		writeMDTable(&b, t, true)
 	}
 	if rt := r.Routing; rt != nil {
 		b.WriteString("\n## Routing\n\n")
@@ -33,7 +33,7 @@ func Markdown(r *Report, base string) []File {
 			s := rt.PerClass[c]
 			cls = append(cls, []string{c, f3(s.Precision), f3(s.Recall), f3(s.F1), fmt.Sprint(s.Support), fmt.Sprint(s.Predicted)})
 		}
-		writeMDTable(&b, cls)
+		writeMDTable(&b, cls, true)
 		if len(rt.Confusion) > 0 {
 			name := base + "-confusion.svg"
 			files = append(files, File{name, ConfusionSVG("Routing confusion matrix (fine labels)", rt.Confusion)})
@@ -50,7 +50,7 @@ func Markdown(r *Report, base string) []File {
 			for _, m := range rt.Mistakes {
 				rows = append(rows, []string{m.ID, m.Query, m.Want, m.Got, m.By, m.Reason})
 			}
-			writeMDTable(&b, rows)
+			writeMDTable(&b, rows, false)
 		}
 	}
 	if len(r.LatencyMS) > 0 {
@@ -79,7 +79,9 @@ func Markdown(r *Report, base string) []File {
 	return append([]File{{base + ".md", []byte(b.String())}}, files...)
 }
 
-func writeMDTable(b *strings.Builder, rows [][]string) {
+// writeMDTable writes rows (the first is the header) as a GitHub table;
+// numeric right-aligns every column but the first.
+func writeMDTable(b *strings.Builder, rows [][]string, numeric bool) {
 	if len(rows) == 0 {
 		return
 	}
@@ -94,7 +96,7 @@ func writeMDTable(b *strings.Builder, rows [][]string) {
 	sep := make([]string, len(rows[0]))
 	for i := range sep {
 		sep[i] = "---"
-		if i > 0 {
+		if i > 0 && numeric {
 			sep[i] = "---:"
 		}
 	}

@@ -59,7 +59,8 @@ func routingFixture() *Report {
 		{plan: plan("hybrid", "learned"), ms: 0.5},
 		{plan: plan("vector", "learned"), ms: 0.6},
 		{plan: plan("vector", "learned"), ms: 0.7},
-		{plan: plan("hybrid", "probe"), ms: 1.5, notes: []string{"route: planner failed, kept the probe decision"}},
+		{plan: graphrag.Plan{Route: "hybrid", By: "llm", Usage: graphrag.Usage{Calls: 2, PromptTokens: 150, CompletionTokens: 10}}, ms: 1.5,
+			notes: []string{"route: planner failed, kept the probe decision"}},
 		{err: errors.New("store closed"), ms: 9},
 	}
 	return scoreRouting(rows, outs, 0)
@@ -162,6 +163,8 @@ func TestRoutingFixtureFigures(t *testing.T) {
 		{"coarse n", float64(r.CoarseN), 8},
 		{"fallbacks", float64(r.Fallbacks), 1},
 		{"learned decisions", float64(r.Deciders["learned"]), 4},
+		{"llm calls per query", float64(*routingFixture().LLMCallsPerQuery), 2.0 / 8},
+		{"tokens per query", float64(*routingFixture().TokensPerQuery), 160.0 / 8},
 		{"filesystem recall", float64(r.PerClass["filesystem"].Recall), 0.5},
 		{"vector precision", float64(r.PerClass["vector"].Precision), 0.5},
 	}

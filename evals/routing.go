@@ -176,8 +176,11 @@ func scoreRouting(rows []RoutingRow, outs []routed, maxMistakes int) *Report {
 	rr := &RoutingReport{Deciders: map[string]int{}}
 	rep := &Report{Routing: rr}
 	var ms []float64
+	var calls, tokens float64
 	for i, row := range rows {
 		o := outs[i]
+		calls += float64(o.plan.Usage.Calls)
+		tokens += float64(o.plan.Usage.PromptTokens + o.plan.Usage.CompletionTokens)
 		got := string(o.plan.Route)
 		if o.err != nil {
 			got = "error"
@@ -220,6 +223,8 @@ func scoreRouting(rows []RoutingRow, outs []routed, maxMistakes int) *Report {
 	rr.CoarseN, rr.CoarseAccuracy, rr.CoarseMacroF1, rr.CoarseConfusion = c.N, c.Accuracy, c.MacroF1, c.Confusion
 	rr.Hard = RoutingSubset{N: fh.N, Accuracy: fh.Accuracy, MacroF1: fh.MacroF1, CoarseN: ch.N, CoarseAccuracy: ch.Accuracy}
 	rep.LatencyMS = map[string]Latency{"route": LatencyOf(ms)}
+	rep.LLMCallsPerQuery = ptr(Score(ratio1(calls, len(rows))))
+	rep.TokensPerQuery = ptr(Score(ratio1(tokens, len(rows))))
 	return rep
 }
 

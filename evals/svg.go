@@ -12,7 +12,7 @@ import (
 func ConfusionSVG(title string, c map[string]map[string]int) []byte {
 	labels := confusionLabels(c)
 	const cell, left, top = 64, 110, 70
-	w := max(left+cell*len(labels)+20, 440)
+	w := max(left+cell*len(labels)+20, 440, 20+8*len(title))
 	h := top + cell*len(labels) + 56
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">`+"\n", w, h, w, h)
@@ -81,37 +81,39 @@ func LatencySVG(heading string, reps []*Report) []byte {
 		maxMS = 1
 	}
 	const left, barW, barH, gap = 150, 420, 12, 10
-	groupH := len(reps)*2*barH + gap
-	h := 60 + len(nodes)*groupH + 30
-	w := left + barW + 110
-	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="11">`+"\n", w, h, w, h)
-	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="#ffffff"/>`+"\n", w, h)
-	fmt.Fprintf(&b, `<text x="10" y="20" font-size="14" font-weight="bold">%s</text>`+"\n", html.EscapeString(heading))
-	fmt.Fprintf(&b, `<text x="10" y="38" fill="#555">light: p50, dark: p95 (ms)</text>`+"\n")
-	palette := [][2]string{{"#9ecae1", "#3182bd"}, {"#fdae6b", "#e6550d"}, {"#a1d99b", "#31a354"}, {"#bcbddc", "#756bb1"}, {"#d9d9d9", "#636363"}}
+	w := left + barW + 140
+	var body strings.Builder
+	palette := [][2]string{{"#9ecae1", "#3182bd"}, {"#fdae6b", "#e6550d"}, {"#a1d99b", "#31a354"}, {"#bcbddc", "#756bb1"},
+		{"#d9d9d9", "#636363"}, {"#fa9fb5", "#c51b8a"}, {"#c7e9c0", "#006d2c"}, {"#fdd0a2", "#a63603"}}
 	y := 50
 	for _, n := range nodes {
-		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end" font-weight="bold">%s</text>`+"\n", left-8, y+barH, html.EscapeString(n))
+		fmt.Fprintf(&body, `<text x="%d" y="%d" text-anchor="end" font-weight="bold">%s</text>`+"\n", left-8, y+barH, html.EscapeString(n))
 		for i, r := range reps {
 			l, ok := r.LatencyMS[n]
+			if !ok {
+				continue
+			}
 			col := palette[i%len(palette)]
 			for k, v := range []float64{float64(l.P50), float64(l.P95)} {
-				if !ok {
-					continue
-				}
 				bw := int(math.Round(v / maxMS * barW))
-				fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" fill="%s"/>`+"\n", left, y, max(bw, 1), barH-2, col[k])
+				fmt.Fprintf(&body, `<rect x="%d" y="%d" width="%d" height="%d" fill="%s"/>`+"\n", left, y, max(bw, 1), barH-2, col[k])
 				label := fmt.Sprintf("%.1f", v)
 				if len(reps) > 1 && k == 0 {
 					label += " " + title(r.Variant)
 				}
-				fmt.Fprintf(&b, `<text x="%d" y="%d">%s</text>`+"\n", left+max(bw, 1)+4, y+barH-3, html.EscapeString(label))
+				fmt.Fprintf(&body, `<text x="%d" y="%d">%s</text>`+"\n", left+max(bw, 1)+4, y+barH-3, html.EscapeString(label))
 				y += barH
 			}
 		}
 		y += gap
 	}
+	h := y + 10
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="11">`+"\n", w, h, w, h)
+	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="#ffffff"/>`+"\n", w, h)
+	fmt.Fprintf(&b, `<text x="10" y="20" font-size="14" font-weight="bold">%s</text>`+"\n", html.EscapeString(heading))
+	fmt.Fprintf(&b, `<text x="10" y="38" fill="#555">light: p50, dark: p95 (ms)</text>`+"\n")
+	b.WriteString(body.String())
 	b.WriteString("</svg>\n")
 	return []byte(b.String())
 }

@@ -78,6 +78,7 @@ func summaryTables(r *Report) [][][]string {
 		row("decision p50 / p95 ms", func(x *Report) string { return latencyCell(x.LatencyMS["route"]) })
 		row("deciders", func(x *Report) string { return countsCell(x.Routing.Deciders) })
 		row("fallbacks", func(x *Report) string { return strconv.Itoa(x.Routing.Fallbacks) })
+		row("LLM calls / tokens per query", llmCell)
 		row("errors", func(x *Report) string { return strconv.Itoa(x.Errors) })
 		tables = append(tables, t)
 	}
@@ -152,12 +153,7 @@ func summaryTables(r *Report) [][][]string {
 		for _, n := range latencyNodes(reps) {
 			row("latency "+n+" p50 / p95 ms", func(x *Report) string { return latencyCell(x.LatencyMS[n]) })
 		}
-		row("LLM calls / tokens per query", func(x *Report) string {
-			if x.LLMCallsPerQuery == nil {
-				return "-"
-			}
-			return fmt.Sprintf("%.2f / %.0f", deref(x.LLMCallsPerQuery), deref(x.TokensPerQuery))
-		})
+		row("LLM calls / tokens per query", llmCell)
 		row("loops per query", func(x *Report) string {
 			if x.Loops == nil {
 				return "-"
@@ -329,6 +325,13 @@ func latencyNodes(reps []*Report) []string {
 		return strings.Compare(a, b)
 	})
 	return names
+}
+
+func llmCell(x *Report) string {
+	if x.LLMCallsPerQuery == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f / %.0f", deref(x.LLMCallsPerQuery), deref(x.TokensPerQuery))
 }
 
 func latencyCell(l Latency) string {
