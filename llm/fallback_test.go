@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -117,32 +118,44 @@ func TestPlannerFallbackReport(t *testing.T) {
 				q := queryOf(req.Prompt())
 				return behaviours[which[q]].reply(gold[q])
 			})
-			m := newModels(t, srv, func(c *llm.Config) { c.Timeout = 50 * time.Millisecond })
+			// The timeout is generous for the fake's instant answers even on a
+			// loaded machine; queries run eight at a time so the hangs overlap.
+			m := newModels(t, srv, func(c *llm.Config) { c.Timeout = 400 * time.Millisecond })
 			type tally struct {
 				n, parsed, right int
 				reasons          map[string]int
 			}
 			tallies := make([]tally, len(behaviours))
 			calls, requests := 0, 0
+			var mu sync.Mutex
+			sem := make(chan struct{}, 8)
+			var wg sync.WaitGroup
 			for _, r := range rows {
-				b := which[r.Query]
-				tl := &tallies[b]
-				if tl.reasons == nil {
-					tl.reasons = map[string]int{}
-				}
-				tl.n++
-				plan, err := m.Planner().Plan(context.Background(), r.Query, nil)
-				if err != nil {
-					tl.reasons[llm.Reason(err)]++
-					calls += llm.UsageOf(err).Calls
-					continue
-				}
-				calls += plan.Usage.Calls
-				tl.parsed++
-				if plan.Route == graphrag.Route(r.Route) {
-					tl.right++
-				}
+				wg.Add(1)
+				sem <- struct{}{}
+				go func() {
+					defer func() { <-sem; wg.Done() }()
+					plan, err := m.Planner().Plan(context.Background(), r.Query, nil)
+					mu.Lock()
+					defer mu.Unlock()
+					tl := &tallies[which[r.Query]]
+					if tl.reasons == nil {
+						tl.reasons = map[string]int{}
+					}
+					tl.n++
+					if err != nil {
+						tl.reasons[llm.Reason(err)]++
+						calls += llm.UsageOf(err).Calls
+						return
+					}
+					calls += plan.Usage.Calls
+					tl.parsed++
+					if plan.Route == graphrag.Route(r.Route) {
+						tl.right++
+					}
+				}()
 			}
+			wg.Wait()
 			requests = len(srv.Chats())
 			total, fallbacks := 0, 0
 			var b strings.Builder

@@ -37,7 +37,6 @@ type callInfo struct {
 	// jsonMode is shared by every call to one OpenAI-compatible model: set
 	// once the server has refused a json_schema response_format.
 	jsonMode *atomic.Bool
-	noRetry  bool
 
 	mu           sync.Mutex
 	attempts     int
@@ -95,9 +94,6 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	body = ci.rewrite(req.URL.Path, body)
 	retries := t.retries
-	if ci.noRetry {
-		retries = 0
-	}
 	fellBack := false
 	for attempt := 0; ; attempt++ {
 		r := req.Clone(ctx)
