@@ -79,6 +79,16 @@ func TestDevFull(t *testing.T) {
 		t.Skip("run with -evals.full to score the whole dev set")
 	}
 	ctx := context.Background()
+	// The dev rows alone (the figure), then with graphrag's own rows.
+	devOnly, err := RunRouting(ctx, RoutingConfig{
+		Datasets: []string{BundledPrefix + "routing.dev.jsonl"}, Questions: devQuestions,
+		Corpus: devCorpus, Open: TempSQLite(t.TempDir(), sqlite.Options{}),
+		Variants: RoutingAblation(false),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	logReport(t, "routing-dev", devOnly)
 	routing, err := RunRouting(ctx, RoutingConfig{
 		Datasets: devRouting, Questions: devQuestions,
 		Corpus:   BundledRoutingCorpus,

@@ -2,6 +2,8 @@ package evals
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -109,4 +111,24 @@ func writeMDTable(b *strings.Builder, rows [][]string, numeric bool) {
 func mdEscape(s string) string {
 	s = strings.ReplaceAll(s, "|", `\|`)
 	return strings.ReplaceAll(s, "\n", " ")
+}
+
+// WriteMarkdownFile writes the Markdown report to path (e.g.
+// "docs/eval-report.md") and its SVG charts beside it, named after it
+// ("docs/eval-report-latency.svg"...). It returns the files written.
+func WriteMarkdownFile(path string, r *Report) ([]string, error) {
+	dir := filepath.Dir(path)
+	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("write eval report: %w", err)
+	}
+	var written []string
+	for _, f := range Markdown(r, base) {
+		p := filepath.Join(dir, f.Name)
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			return written, fmt.Errorf("write eval report: %w", err)
+		}
+		written = append(written, p)
+	}
+	return written, nil
 }

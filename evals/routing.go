@@ -259,20 +259,14 @@ func prepareStore(ctx context.Context, given nodes.Searcher, open OpenStore, cor
 		return nil, noop, nil, err
 	}
 	var skipped []RowError
-	if progress != nil {
-		progress(Progress{Phase: "ingest", Done: 0, Total: 1})
-	}
 	if ingest != nil {
 		err = ingest(ctx, st, corpus)
 	} else {
-		skipped, err = IngestCorpus(ctx, st, corpus)
+		skipped, err = ingestCorpus(ctx, st, corpus, progress)
 	}
 	if err != nil {
 		st.Close()
 		return nil, noop, skipped, err
-	}
-	if progress != nil {
-		progress(Progress{Phase: "ingest", Done: 1, Total: 1})
 	}
 	return st, func() { st.Close() }, skipped, nil
 }

@@ -201,13 +201,35 @@ func TestRunRAGSmallCorpus(t *testing.T) {
 `)
 	negatives := write("n.jsonl", `{"qid": "n1", "question": "What is the melting point of tungsten carbide ceramics?", "expected": "abstain"}
 `)
-	rep, err := RunRAG(context.Background(), RAGConfig{
+	var ingested []Progress
+	cfg := RAGConfig{
 		Questions: []string{questions}, Negatives: []string{negatives}, Corpus: []string{corpus},
 		Open: TempSQLite(dir, sqlite.Options{}), Concurrency: 2,
-	})
+		Progress: func(p Progress) {
+			if p.Phase == "ingest" {
+				ingested = append(ingested, p)
+			}
+		},
+	}
+	rep, err := RunRAG(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(ingested) != 1 || ingested[0].Done != 3 || ingested[0].Total != 3 {
+		t.Errorf("ingest progress %v, want 3 of 3", ingested)
+	}
+	t.Run("deterministic", func(t *testing.T) {
+		cfg.Progress = nil
+		again, err := RunRAG(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range Compare(rep, again) {
+			if !strings.HasPrefix(d.Metric, "latency_ms.") && d.Verdict() != "same" {
+				t.Errorf("second run changed %s: %v -> %v", d.Metric, d.Old, d.New)
+			}
+		}
+	})
 	if rep.Errors != 0 {
 		t.Fatalf("errors: %v", rep.Failures)
 	}
@@ -228,6 +250,20 @@ func TestRunRAGSmallCorpus(t *testing.T) {
 			t.Errorf("no latency for %s: %v", n, rep.LatencyMS)
 		}
 	}
+	t.Run("markdown file", func(t *testing.T) {
+		files, err := WriteMarkdownFile(filepath.Join(dir, "out", "eval-report.md"), rep)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(files) != 2 || filepath.Base(files[1]) != "eval-report-latency.svg" {
+			t.Errorf("wrote %v", files)
+		}
+		md, _ := os.ReadFile(files[0])
+		if !strings.Contains(string(md), "](eval-report-latency.svg)") {
+			t.Errorf("Markdown does not link its chart:\n%s", md)
+		}
+		os.RemoveAll(filepath.Join(dir, "out"))
+	})
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
 		if e.IsDir() {

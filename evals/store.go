@@ -68,10 +68,15 @@ const putBatch = 500
 // one document with one chunk, whose DocID is the row's id, so that hits
 // map back to gold passage ids. It returns the rows it skipped.
 func IngestCorpus(ctx context.Context, store Store, paths []string) ([]RowError, error) {
+	return ingestCorpus(ctx, store, paths, nil)
+}
+
+func ingestCorpus(ctx context.Context, store Store, paths []string, progress ProgressFunc) ([]RowError, error) {
 	rows, bad, err := LoadCorpus(paths...)
 	if err != nil {
 		return bad, err
 	}
+	done := 0
 	recs := make([]graphrag.Record, 0, putBatch)
 	flush := func() error {
 		if len(recs) == 0 {
@@ -79,6 +84,10 @@ func IngestCorpus(ctx context.Context, store Store, paths []string) ([]RowError,
 		}
 		if err := store.Put(ctx, recs...); err != nil {
 			return fmt.Errorf("eval: ingest corpus: %w", err)
+		}
+		done += len(recs)
+		if progress != nil {
+			progress(Progress{Phase: "ingest", Done: done, Total: len(rows)})
 		}
 		recs = recs[:0]
 		return nil
