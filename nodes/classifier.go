@@ -267,3 +267,33 @@ func (c *classifier) predict(query string) prediction {
 	p.Margin = probs[order[0]] - probs[order[1]]
 	return p
 }
+
+// without returns the prediction with route r taken out: the next likeliest
+// route becomes Best.
+func (p prediction) without(r graphrag.Route) prediction {
+	q := prediction{Probs: make(map[graphrag.Route]float64, len(p.Probs))}
+	var rest float64
+	for k, v := range p.Probs {
+		if k != r {
+			q.Probs[k] = v
+			rest += v
+		}
+	}
+	for _, k := range graphrag.Routes {
+		v, ok := q.Probs[k]
+		if !ok {
+			continue
+		}
+		if rest > 0 {
+			q.Probs[k] = v / rest
+		}
+		switch {
+		case q.Best == "" || q.Probs[k] > q.Probs[q.Best]:
+			q.Second, q.Best = q.Best, k
+		case q.Second == "" || q.Probs[k] > q.Probs[q.Second]:
+			q.Second = k
+		}
+	}
+	q.Margin = q.Probs[q.Best] - q.Probs[q.Second]
+	return q
+}

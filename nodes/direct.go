@@ -47,6 +47,9 @@ var (
 
 // directAnswer answers what needs neither files nor a model.
 func directAnswer(q string, now func() time.Time) (string, bool) {
+	if s, ok := convertUnits(q); ok {
+		return s, true
+	}
 	if m := percentOf.FindStringSubmatch(q); m != nil {
 		a, _ := strconv.ParseFloat(m[1], 64)
 		b, _ := strconv.ParseFloat(m[2], 64)

@@ -133,6 +133,9 @@ func TestRouteNode(t *testing.T) {
 		{"Who painted the ceiling of the Sistine Chapel?", graphrag.RouteWeb, "probe"},
 		{"what is the weather in Bergen", graphrag.RouteWeb, "rules"},
 		{"show invoice INV-2024-0317", graphrag.RouteHybrid, "rules"},
+		{"where do kestrels nest", graphrag.RouteVector, "probe"},
+		{"how do i feed my starter", graphrag.RouteVector, "learned"},
+		{"show me my newest notes", graphrag.RouteFilesystem, "learned"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.query, func(t *testing.T) {
@@ -274,6 +277,11 @@ func TestDirectAnswer(t *testing.T) {
 		{"what is the square root of 144", "12"},
 		{"what time is it", "Sunday, 22 November 2026"},
 		{"hey, how are you", "Hello"},
+		{"convert 5 miles to km", "8.04672 kilometres"},
+		{"how many ounces in a pound", "16 ounces"},
+		{"i need to know how many pounds are in 10 kilos", "22.046226 pounds"},
+		{"what's 30 celsius in fahrenheit", "86 °F"},
+		{"how many teaspoons in a tablespoon", "3 teaspoons"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.q, func(t *testing.T) {

@@ -78,7 +78,12 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 	pred := p.clf.predict(query)
 	var ev Evidence
 	probed := false
-	if p.deps.Searcher != nil && p.opts.ProbeK > 0 && (pred.Best != graphrag.RouteFilesystem) {
+	if pred.Best == graphrag.RouteFilesystem && !mentionsFiles(query) {
+		// The file tools only answer questions about files; without a word
+		// for files, folders or saving, the classifier's next pick stands.
+		pred = pred.without(graphrag.RouteFilesystem)
+	}
+	if p.deps.Searcher != nil && p.opts.ProbeK > 0 {
 		res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: query, Mode: graphrag.ModeKeyword, K: p.opts.ProbeK, Filters: p.filters(plan)})
 		if err != nil {
 			if ctx.Err() != nil {
@@ -128,7 +133,7 @@ func (p *pipeline) combine(pred prediction, ev Evidence, probed bool) (graphrag.
 			return to, 1 - strength, "probe", fmt.Sprintf("no local evidence: %s; %s", evid, why)
 		}
 		return best, max(conf, strength), "learned", why + "; " + evid
-	case graphrag.RouteDirect, graphrag.RouteWeb:
+	case graphrag.RouteDirect, graphrag.RouteWeb, graphrag.RouteFilesystem:
 		if strong && (best == graphrag.RouteDirect || pred.Margin < 0.5) {
 			return graphrag.RouteVector, strength, "probe", fmt.Sprintf("strong local evidence overrides %s: %s; %s", best, evid, why)
 		}
@@ -201,4 +206,24 @@ func followUp(query string, history []graphrag.Turn) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// fileWords are what a question about the files themselves mentions.
+var fileWords = toSet(`file files filename folder folders directory directories dir pdf pdfs doc docs
+document documents note notes spreadsheet spreadsheets image images photo photos picture pictures video
+videos song songs music mp3 downloads download downloaded desktop disk drive storage space saved save
+edited modified changed created added largest biggest smallest newest oldest recent recently size sizes
+tree ls du find locate wc stat dir symlink symlinks link links extension extensions archive archives zip
+backup backups log logs txt csv md markdown presentation presentations slides script scripts code source
+empty hidden permissions owner owned bytes mb gb kb`)
+
+// mentionsFiles reports whether a query talks about files, folders or
+// saving things.
+func mentionsFiles(query string) bool {
+	for _, t := range tokenize(query) {
+		if fileWords[t.Lower] || fileWords[t.Stem] {
+			return true
+		}
+	}
+	return fileNamePattern.MatchString(query)
 }
