@@ -234,6 +234,10 @@ func (st *stdioSession) handle(data []byte) {
 			st.w.fail(req.ID, err)
 			return
 		}
+		if st.isRunning(req.ID) {
+			st.w.fail(req.ID, errDuplicate(req.ID))
+			return
+		}
 		if !st.s.acquire(st.s.querySem) {
 			st.w.fail(req.ID, errBusy)
 			return
@@ -279,8 +283,7 @@ func (st *stdioSession) start(id json.RawMessage, fn func(ctx context.Context) (
 		if abandon != nil {
 			abandon()
 		}
-		st.w.fail(id, newError(http.StatusConflict, "duplicate_id",
-			fmt.Sprintf("request %s is still running; give each request its own id", key)))
+		st.w.fail(id, errDuplicate(id))
 		return
 	}
 	st.running[key] = cancel
@@ -308,6 +311,18 @@ func (st *stdioSession) start(id json.RawMessage, fn func(ctx context.Context) (
 		}
 		_ = st.w.send(stdioMessage{ID: id, Result: res})
 	}()
+}
+
+func (st *stdioSession) isRunning(id json.RawMessage) bool {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	_, ok := st.running[string(id)]
+	return ok
+}
+
+func errDuplicate(id json.RawMessage) error {
+	return newError(http.StatusConflict, "duplicate_id",
+		fmt.Sprintf("request %s is still running; give each request its own id", id))
 }
 
 // validID reports whether id is a JSON number or string.
