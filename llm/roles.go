@@ -174,6 +174,9 @@ func (w *Writer) Write(ctx context.Context, req graphrag.WriteRequest, emit func
 		tf.flush()
 	}
 	text = strings.TrimSpace(stripThink(text))
+	if len(text) > 7 && strings.EqualFold(text[:7], "answer:") { // an echo of the prompt's last line
+		text = strings.TrimSpace(text[7:])
+	}
 	ans := graphrag.Answer{By: "llm", Usage: usage}
 	ans.Text, ans.Citations = cite(text, req)
 	ans.Abstained = strings.Contains(strings.ToLower(ans.Text), strings.ToLower(strings.TrimSuffix(NoAnswer, ".")))

@@ -307,6 +307,13 @@ func TestWriterVariants(t *testing.T) {
 			t.Fatalf("%+v, %v", ans, err)
 		}
 	})
+	t.Run("echoed answer label dropped", func(t *testing.T) {
+		srv := llmtest.NewOllama(t, llmtest.Text("Answer: Paris [1]."))
+		ans, err := newModels(t, srv).Writer().Write(context.Background(), graphrag.WriteRequest{Query: "q", Hits: []graphrag.Hit{hit("a", "Paris")}}, nil)
+		if err != nil || ans.Text != "Paris [1]." {
+			t.Fatalf("%q, %v", ans.Text, err)
+		}
+	})
 	t.Run("abstains", func(t *testing.T) {
 		srv := llmtest.NewOllama(t, llmtest.Text(llm.NoAnswer))
 		ans, err := newModels(t, srv).Writer().Write(context.Background(), graphrag.WriteRequest{Query: "q", Hits: []graphrag.Hit{hit("a", "b")}}, nil)

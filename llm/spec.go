@@ -67,6 +67,9 @@ func (s Spec) Name() string {
 //	ollama:MODEL[@URL]     e.g. ollama:qwen2.5:3b, ollama:llama3.2:1b@http://host:11434
 //	openai:URL[#MODEL]     e.g. openai:http://localhost:8080/v1#qwen2.5-3b
 //	openai:MODEL@URL       the same, written like the Ollama form
+//
+// llamacpp, llama-server, vllm and lmstudio are accepted for openai, and
+// ollama:URL#MODEL for the Ollama form.
 func ParseSpec(s string) (Spec, error) {
 	s = strings.TrimSpace(s)
 	backend, rest, ok := strings.Cut(s, ":")
@@ -74,11 +77,17 @@ func ParseSpec(s string) (Spec, error) {
 		return Spec{}, fmt.Errorf("model spec %q: want ollama:MODEL[@URL] or openai:URL#MODEL", s)
 	}
 	var sp Spec
-	switch Backend(strings.ToLower(backend)) {
+	b := Backend(strings.ToLower(backend))
+	if openAIAliases[string(b)] {
+		b = OpenAI
+	}
+	switch b {
 	case Ollama:
 		sp = Spec{Backend: Ollama, Model: rest, BaseURL: DefaultOllamaURL}
 		if i := urlAt(rest); i >= 0 {
 			sp.Model, sp.BaseURL = rest[:i], rest[i+1:]
+		} else if isURL(rest) { // the openai form: ollama:URL#MODEL
+			sp.BaseURL, sp.Model, _ = strings.Cut(rest, "#")
 		}
 		if sp.Model == "" {
 			return Spec{}, fmt.Errorf("model spec %q: no model name (e.g. ollama:qwen2.5:3b)", s)
@@ -107,6 +116,9 @@ func ParseSpec(s string) (Spec, error) {
 	}
 	return sp, nil
 }
+
+// openAIAliases name the servers that speak the OpenAI-compatible API.
+var openAIAliases = map[string]bool{"llamacpp": true, "llama.cpp": true, "llama-server": true, "vllm": true, "lmstudio": true}
 
 func isURL(s string) bool {
 	return strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://")
