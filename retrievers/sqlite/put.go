@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -153,15 +154,12 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, recs []graphrag.Record) e
 	for i, r := range recs {
 		ids[i] = r.Doc.ID
 	}
-	idList, err := json.Marshal(ids)
-	if err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, "DELETE FROM chunks_fts WHERE rowid IN (SELECT rowid FROM chunks WHERE doc_id IN (SELECT value FROM json_each(?)))", string(idList)); err != nil {
+	idList := idList(ids)
+	if _, err := tx.ExecContext(ctx, "DELETE FROM chunks_fts WHERE rowid IN (SELECT rowid FROM chunks WHERE doc_id IN ("+idsSQL+"))", idList); err != nil {
 		return fmt.Errorf("replace: %w", err)
 	}
 	// Cascades to chunks.
-	if _, err := tx.ExecContext(ctx, "DELETE FROM documents WHERE id IN (SELECT value FROM json_each(?))", string(idList)); err != nil {
+	if _, err := tx.ExecContext(ctx, "DELETE FROM documents WHERE id IN ("+idsSQL+")", idList); err != nil {
 		return fmt.Errorf("replace: %w", err)
 	}
 	insDoc, err := tx.PrepareContext(ctx, "INSERT INTO documents(id, path, title, type, hash, size, mod_time, metadata) VALUES(?, ?, ?, ?, ?, ?, ?, ?)")
@@ -245,14 +243,11 @@ func (s *Store) Delete(ctx context.Context, ids ...string) error {
 		return fmt.Errorf("sqlite delete: begin: %w", err)
 	}
 	defer tx.Rollback()
-	list, err := json.Marshal(ids)
-	if err != nil {
+	list := idList(ids)
+	if _, err := tx.ExecContext(ctx, "DELETE FROM chunks_fts WHERE rowid IN (SELECT rowid FROM chunks WHERE doc_id IN ("+idsSQL+"))", list); err != nil {
 		return fmt.Errorf("sqlite delete: %w", err)
 	}
-	if _, err := tx.ExecContext(ctx, "DELETE FROM chunks_fts WHERE rowid IN (SELECT rowid FROM chunks WHERE doc_id IN (SELECT value FROM json_each(?)))", string(list)); err != nil {
-		return fmt.Errorf("sqlite delete: %w", err)
-	}
-	if _, err := tx.ExecContext(ctx, "DELETE FROM documents WHERE id IN (SELECT value FROM json_each(?))", string(list)); err != nil {
+	if _, err := tx.ExecContext(ctx, "DELETE FROM documents WHERE id IN ("+idsSQL+")", list); err != nil {
 		return fmt.Errorf("sqlite delete: %w", err)
 	}
 	if err := tx.Commit(); err != nil {
@@ -274,4 +269,17 @@ func decodeVector(b []byte, dst []float32) {
 	for i := range dst {
 		dst[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
 	}
+}
+
+// idsSQL selects the ids of an idList argument. Ids travel hex-encoded so
+// that any byte string (a file name need not be UTF-8) survives JSON.
+const idsSQL = "SELECT CAST(unhex(value) AS TEXT) FROM json_each(?)"
+
+func idList(ids []string) string {
+	hx := make([]string, len(ids))
+	for i, id := range ids {
+		hx[i] = hex.EncodeToString([]byte(id))
+	}
+	b, _ := json.Marshal(hx)
+	return string(b)
 }

@@ -175,9 +175,8 @@ func filterSQL(f graphrag.Filters) (string, []any) {
 		args = append(args, f.Until.UnixNano())
 	}
 	if len(f.DocIDs) > 0 {
-		b, _ := json.Marshal(f.DocIDs)
-		conds = append(conds, "d.id IN (SELECT value FROM json_each(?))")
-		args = append(args, string(b))
+		conds = append(conds, "d.id IN ("+idsSQL+")")
+		args = append(args, idList(f.DocIDs))
 	}
 	if len(conds) == 0 {
 		return "1", nil

@@ -78,3 +78,34 @@ func TestOpenErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestIDsAnyBytes(t *testing.T) {
+	ctx := context.Background()
+	s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "s.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	id := "/data/caf\xe9 \"x\".txt" // Latin-1 file name: not UTF-8
+	rec := graphrag.Record{Doc: graphrag.Document{ID: id, Path: id, Title: "t", Type: "txt", Hash: "h"}, Chunks: []graphrag.Chunk{{Text: "quokka"}}}
+	if err := s.Put(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	m, _ := s.Manifest(ctx)
+	if len(m) != 1 || m[0].ID != id {
+		t.Fatalf("manifest = %q, want the id byte for byte", m)
+	}
+	res, err := s.Search(ctx, graphrag.Query{Text: "quokka", Filters: graphrag.Filters{DocIDs: []string{id}}})
+	if err != nil || len(res.Hits) != 1 || res.Hits[0].Chunk.DocID != id {
+		t.Fatalf("search by doc id: %v %v", res.Hits, err)
+	}
+	if err := s.Put(ctx, rec); err != nil { // replace
+		t.Fatal(err)
+	}
+	if err := s.Delete(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := s.Stats(ctx); st.Documents != 0 || st.Chunks != 0 {
+		t.Fatalf("after delete: %+v", st)
+	}
+}
