@@ -27,7 +27,8 @@ var (
 // TestDevSubset is the CI gate: the real router and graph on the bundled
 // data (every routing row, the dev questions as local, 50 questions and
 // 25 negatives through the whole graph), held to floors the current code
-// meets, so a regression fails the build.
+// meets with a margin of about two questions, so a regression fails the
+// build. Raise them when the code gets better.
 func TestDevSubset(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: skipping the eval on the bundled dev subset")
@@ -46,10 +47,10 @@ func TestDevSubset(t *testing.T) {
 	}
 	logReport(t, "routing", routing)
 	gate(t, routing,
-		Min("routing.hard.coarse_accuracy", 0.92),
-		Min("routing.coarse_accuracy", 0.91),
-		Min("routing.hard.accuracy", 0.85),
-		Min("routing.accuracy", 0.85),
+		Min("routing.hard.coarse_accuracy", 0.94),
+		Min("routing.coarse_accuracy", 0.93),
+		Min("routing.hard.accuracy", 0.91),
+		Min("routing.accuracy", 0.89),
 		Max("errors", 0),
 	)
 
@@ -62,12 +63,12 @@ func TestDevSubset(t *testing.T) {
 	}
 	logReport(t, "rag", rag)
 	gate(t, rag,
-		Min("retrieval.recall@10", 0.88),
-		Min("retrieval.both_gold@10", 0.80),
-		Min("retrieval.mrr", 0.80),
-		Min("answers.contains", 0.55),
-		Min("rejection.abstain_rate", 0.80),
-		Max("rejection.false_abstain_rate", 0.10),
+		Min("retrieval.recall@10", 0.90),
+		Min("retrieval.both_gold@10", 0.84),
+		Min("retrieval.mrr", 0.88),
+		Min("answers.contains", 0.58),
+		Min("rejection.abstain_rate", 0.90),
+		Max("rejection.false_abstain_rate", 0.06),
 		Max("errors", 0),
 	)
 }
