@@ -5,7 +5,7 @@ STATICCHECK ?= $(shell $(GO) env GOPATH)/bin/staticcheck
 VERSION     ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS     := -s -w -X main.version=$(VERSION)
 
-.PHONY: help build install test test-race test-ci bench bench-pg lint db-up eval eval-ci demo clean
+.PHONY: help build install test test-nodb test-race bench bench-pg lint db-up eval eval-ci demo clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -16,14 +16,17 @@ build: ## build bin/graphrag
 install: ## go install graphrag into GOBIN
 	$(GO) install -trimpath -ldflags '$(LDFLAGS)' ./cmd/graphrag
 
-test: ## run the tests (PostgreSQL tests skip unless GRAPHRAG_TEST_DATABASE_URL is set)
+test: ## every test, race detector on, against a real PostgreSQL (starts it with scripts/db-up.sh unless GRAPHRAG_TEST_DATABASE_URL is set)
+	@url="$$GRAPHRAG_TEST_DATABASE_URL"; \
+	if [ -z "$$url" ]; then url=$$(scripts/db-up.sh) || { echo "make test: scripts/db-up.sh failed; without PostgreSQL run 'make test-nodb'" >&2; exit 1; }; url=$$(printf '%s\n' "$$url" | tail -n1); fi; \
+	echo "make test: PostgreSQL at $$url" >&2; \
+	GRAPHRAG_TEST_DATABASE_URL="$$url" GRAPHRAG_REQUIRE_DB=1 $(GO) test -race -count=1 ./...
+
+test-nodb: ## the tests without PostgreSQL (its tests skip with a message)
 	$(GO) test ./...
 
-test-race: ## run the tests with the race detector
+test-race: ## the tests with the race detector, PostgreSQL only if GRAPHRAG_TEST_DATABASE_URL is set
 	$(GO) test -race ./...
-
-test-ci: ## what CI runs after scripts/db-up.sh: every test, race detector, no cache
-	$(GO) test -race -count=1 ./...
 
 bench: ## engine, store and ingest benchmarks
 	$(GO) test -run '^$$' -bench . -benchmem ./graph/ ./retrievers/sqlite/ ./ingest/

@@ -5,7 +5,12 @@ import "github.com/spf13/cobra"
 // commands lists graphrag's subcommands in the order help shows them.
 func (a *app) commands() []*cobra.Command {
 	return []*cobra.Command{
+		a.ingestCmd(),
 		a.runCmd(),
+		a.chatCmd(),
+		a.serveCmd(),
 		a.vizCmd(),
+		a.migrateCmd(),
+		a.doctorCmd(),
 	}
 }

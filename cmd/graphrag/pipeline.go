@@ -24,6 +24,8 @@ import (
 type pipeline struct {
 	store  store
 	models *llm.Models
+	// embedder is the store's embedder, nil for keyword-only stores.
+	embedder graphrag.Embedder
 	graph  *graph.Runnable[nodes.State]
 	// notices are said once to the user, e.g. that no model is configured.
 	notices []string
@@ -108,7 +110,7 @@ func (a *app) openPipeline(ctx context.Context, opts nodes.Options) (*pipeline, 
 	if err != nil {
 		return nil, err
 	}
-	p.store = st
+	p.store, p.embedder = st, emb
 	deps := nodes.Deps{Searcher: st}
 	if p.models != nil {
 		deps.Planner = p.models.Planner()

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/graphrag/graphrag"
+	"github.com/graphrag/graphrag/llm"
+	"github.com/spf13/cobra"
+)
+
+func (a *app) doctorCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "doctor",
+		Short: "Check the store and the configured models, and say how to fix what is wrong",
+		Long: `Check that each configured model's server is reachable and has the model,
+that the store opens, and that the embedding model matches the one the store
+was built with. For each problem it prints what to run to fix it.
+Exits 1 when a check fails.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			checks, emb := a.modelChecks(ctx)
+			checks = append(checks, a.storeCheck(ctx, emb))
+			out := cmd.OutOrStdout()
+			failed := 0
+			for _, c := range checks {
+				mark := "ok  "
+				if !c.OK {
+					mark = "FAIL"
+					failed++
+				}
+				fmt.Fprintf(out, "%s %s: %s\n", mark, c.Name, c.Detail)
+				if !c.OK && c.Fix != "" {
+					fmt.Fprintf(out, "     fix: %s\n", c.Fix)
+				}
+			}
+			if failed > 0 {
+				return &exitError{code: 1, err: fmt.Errorf("%d check(s) failed", failed)}
+			}
+			return nil
+		},
+	}
+}
+
+// modelChecks checks the configured models and returns the embedder, if one
+// is configured and works.
+func (a *app) modelChecks(ctx context.Context) ([]llm.Check, graphrag.Embedder) {
+	cfg, haveLLM, err := a.llmConfig()
+	if err != nil {
+		return []llm.Check{{Name: "configuration", Detail: err.Error(), Fix: "see graphrag --help for the spec format"}}, nil
+	}
+	if !haveLLM {
+		checks := []llm.Check{{Name: "language model", OK: true,
+			Detail: "none configured: answers are extractive (for written answers pass --llm ollama:qwen2.5:3b or set GRAPHRAG_LLM)"}}
+		if a.embed == "" {
+			return checks, nil
+		}
+		e, err := a.embedder(ctx)
+		if err != nil {
+			return append(checks, llm.Check{Name: "embedding model " + a.embed, Detail: err.Error()}), nil
+		}
+		return append(checks, llm.Check{Name: "embedding model " + a.embed, OK: true, Detail: fmt.Sprintf("dimension %d", e.Dimension())}), e
+	}
+	m, err := llm.New(ctx, cfg, httpClient())
+	if err != nil {
+		return []llm.Check{{Name: "language models", Detail: err.Error()}}, nil
+	}
+	var emb graphrag.Embedder
+	if e := m.Embedder(); e != nil {
+		emb = e
+	}
+	return m.Check(ctx), emb
+}
+
+// storeCheck opens the store with the configured embedder: a store built
+// with another one refuses, and the refusal says what to do.
+func (a *app) storeCheck(ctx context.Context, emb graphrag.Embedder) llm.Check {
+	c := llm.Check{Name: "store " + displayPath(a.store)}
+	if !isPostgresURL(a.store) {
+		if _, err := os.Stat(a.store); os.IsNotExist(err) {
+			c.Detail = "does not exist yet"
+			c.Fix = "graphrag ingest PATH... creates it"
+			return c
+		}
+	}
+	st, err := a.openStore(ctx, emb, false)
+	if err != nil {
+		c.Detail = err.Error()
+		if isPostgresURL(a.store) {
+			c.Fix = "start PostgreSQL (scripts/db-up.sh, or docker compose up -d db), then graphrag migrate --store URL"
+		}
+		return c
+	}
+	defer st.Close()
+	stats, err := st.Stats(ctx)
+	if err != nil {
+		c.Detail = err.Error()
+		return c
+	}
+	built := "no embedder (keyword search)"
+	if stats.Embedder != "" {
+		built = fmt.Sprintf("embedder %s, dimension %d", stats.Embedder, stats.Dimension)
+	}
+	c.OK = true
+	c.Detail = fmt.Sprintf("%d documents, %d chunks, built with %s", stats.Documents, stats.Chunks, built)
+	return c
+}

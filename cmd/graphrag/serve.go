@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+
+	"github.com/graphrag/graphrag/server"
+	"github.com/spf13/cobra"
+)
+
+func (a *app) serveCmd() *cobra.Command {
+	var (
+		addr, token string
+		stdioMode   bool
+		roots       []string
+		maxConc     int
+		f           runFlags
+	)
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve graphrag over HTTP (JSON, NDJSON, server-sent events) or stdio",
+		Long: `Serve the RAG graph to other programs.
+
+HTTP (default, on 127.0.0.1:8080):
+  POST /v1/query    {"query": "...", "history": [...]} → JSON answer; send
+                    Accept: application/x-ndjson or text/event-stream (or
+                    "stream": "ndjson"|"sse") to stream the graph's events and tokens
+  POST /v1/ingest   {"paths": [...]} within the --ingest-root directories
+  GET  /v1/graph    the graph as Mermaid (?format=dot for Graphviz)
+  GET  /healthz, /readyz, /metrics (Prometheus text)
+
+--stdio speaks newline-delimited JSON on stdin/stdout for desktop apps:
+  {"id": 1, "method": "query", "params": {"query": "..."}}
+Streamed events carry "id": null; the final message carries the request's id.
+Nothing else is ever written to stdout; logs go to stderr.`,
+		Example: `  graphrag serve --addr 127.0.0.1:8080 --token "$(openssl rand -hex 16)"
+  curl -s localhost:8080/v1/query -d '{"query": "when does the nightly backup run?"}'
+  echo '{"id":1,"method":"query","params":{"query":"when does the backup run?"}}' | graphrag serve --stdio`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			if token == "" {
+				token = a.getenv("GRAPHRAG_TOKEN")
+			}
+			p, err := a.openPipeline(ctx, f.options())
+			if err != nil {
+				return err
+			}
+			defer p.Close()
+			logger := slog.New(slog.NewTextHandler(a.io.err, nil))
+			for _, n := range p.notices {
+				logger.Info(n)
+			}
+			absRoots := make([]string, 0, len(roots))
+			for _, r := range roots {
+				abs, err := filepath.Abs(r)
+				if err != nil {
+					return fmt.Errorf("--ingest-root %q: %w", r, err)
+				}
+				absRoots = append(absRoots, abs)
+			}
+			cfg := server.Config{
+				Addr:          addr,
+				Runner:        p.graph,
+				Token:         token,
+				IngestRoots:   absRoots,
+				MaxConcurrent: maxConc,
+				Logger:        logger,
+				Ready: func(ctx context.Context) error {
+					_, err := p.store.Stats(ctx)
+					return err
+				},
+				Ingest: func(ctx context.Context, paths []string) (any, error) {
+					return a.ingestInto(ctx, p.store, p.embedder, paths, nil)
+				},
+			}
+			if stdioMode {
+				return server.ServeStdio(ctx, a.io.in, a.io.out, cfg)
+			}
+			srv, err := server.New(cfg)
+			if err != nil {
+				return err
+			}
+			logger.Info("graphrag serving", "addr", addr, "store", displayPath(a.store))
+			return srv.ListenAndServe(ctx)
+		},
+	}
+	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on (loopback by default; set --token before exposing it)")
+	cmd.Flags().StringVar(&token, "token", "", "require Authorization: Bearer TOKEN on every endpoint but /healthz and /readyz [$GRAPHRAG_TOKEN]")
+	cmd.Flags().BoolVar(&stdioMode, "stdio", false, "speak newline-delimited JSON on stdin/stdout instead of HTTP")
+	cmd.Flags().StringSliceVar(&roots, "ingest-root", nil, "directory POST /v1/ingest may read (repeatable; none: ingest is refused)")
+	cmd.Flags().IntVar(&maxConc, "max-concurrent", 8, "queries run at once; more are answered 429")
+	f.bind(cmd)
+	return cmd
+}
