@@ -21,5 +21,25 @@
 //
 // Configuration flows inward: the runners take a config struct with
 // functions that open stores, so the embedded SQLite store and PostgreSQL
-// are scored the same way; only cmd/graphrag reads flags.
+// are scored the same way; only cmd/graphrag reads flags. How the flags of
+// `graphrag eval` map onto it:
+//
+//	eval routing --dataset F...   RoutingConfig.Datasets (default BundledRouting)
+//	             --questions F... RoutingConfig.Questions, scored as local (default BundledQuestions)
+//	             --corpus F...    Corpus + Open (a fresh store; default BundledRoutingCorpus, TempSQLite)
+//	             --store S        Searcher (an existing store, no ingest), or Open with Corpus
+//	eval rag     --questions F    RAGConfig.Questions (default BundledQuestions)
+//	             --negatives F    Negatives (default BundledNegatives)
+//	             --corpus F       Corpus + Open (default BundledCorpus, TempSQLite)
+//	             --k N            K; --limit N: MaxQuestions, MaxNegatives
+//	both         --ablate [a,b]   Variants: RoutingAblation, RAGAblation or StandardVariants(names...)
+//	             --concurrency N  Concurrency; the progress bar is Progress
+//	             --json           WriteJSON; --markdown F: WriteMarkdownFile; default WriteTable
+//	             --compare OLD    ReadJSON(OLD), Compare, WriteCompare
+//	             --min-accuracy X Check(report, Min("routing.accuracy", X)) and so on;
+//	                              a non-empty result means exit non-zero
+//
+// Gate metric names are those of Report.Metrics, e.g. routing.accuracy,
+// routing.hard.coarse_accuracy, retrieval.recall@10, retrieval.mrr,
+// answers.f1, rejection.abstain_rate, rejection.false_abstain_rate.
 package evals
