@@ -55,6 +55,26 @@ func Markdown(r *Report, base string) []File {
 			writeMDTable(&b, rows, false)
 		}
 	}
+	if len(r.Misses) > 0 {
+		b.WriteString("\n## Questions missed\n\nGold passages not in the top k, or an abstention on an answerable question")
+		if r.Variant != "" {
+			fmt.Fprintf(&b, " (variant %s)", r.Variant)
+		}
+		b.WriteString(".\n\n")
+		rows := [][]string{{"qid", "question", "type", "route", "first gold", "missing", "abstained"}}
+		for _, m := range r.Misses {
+			first := "-"
+			if m.FirstGold > 0 {
+				first = fmt.Sprint(m.FirstGold)
+			}
+			ab := ""
+			if m.Abstained {
+				ab = "yes"
+			}
+			rows = append(rows, []string{m.QID, m.Question, m.Type, m.Route, first, strings.Join(m.Missing, "; "), ab})
+		}
+		writeMDTable(&b, rows, false)
+	}
 	if len(r.LatencyMS) > 0 {
 		name := base + "-latency.svg"
 		files = append(files, File{name, LatencySVG("Latency per node", columns(r))})

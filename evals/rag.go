@@ -161,6 +161,9 @@ func searchOnly(ctx context.Context, cfg RAGConfig, v Variant, s nodes.Searcher,
 	rep := ScoreRAG(qs, nil, runs, k)
 	rep.Variant = v.Name
 	rep.Answers, rep.Rejection, rep.Grounding, rep.Loops, rep.Routes = nil, nil, nil, nil, nil
+	for i := range rep.Misses {
+		rep.Misses[i].Abstained = false
+	}
 	rep.LLMCallsPerQuery, rep.TokensPerQuery = nil, nil
 	rep.Notes = append([]string{fmt.Sprintf("store search only (%s, %d hits per question), no graph: retrieval figures only", v.SearchOnly, hits)}, rep.Notes...)
 	return rep, nil
@@ -285,6 +288,14 @@ func ScoreRAG(qs []Question, negs []Negative, runs []Run, k int) *Report {
 		} else {
 			grounding = append(grounding, st.Answer.Grounding)
 		}
+		if missing := missingGold(ranked, q.GoldPassages, k); (len(missing) > 0 || abstained) && len(rep.Misses) < maxMisses {
+			first := 0
+			if rr := ReciprocalRank(ranked, q.GoldPassages); rr > 0 {
+				first = int(1/rr + 0.5)
+			}
+			rep.Misses = append(rep.Misses, Miss{QID: q.QID, Question: q.Question, Type: q.Type, Route: string(st.Plan.Route),
+				Missing: missing, FirstGold: first, Abstained: abstained})
+		}
 		_, span := BestSpan(text, q.Answers, spanWords)
 		for _, a := range []*acc{all, typeAcc(byType, q.Type)} {
 			a.n++
@@ -347,6 +358,21 @@ func ScoreRAG(qs []Question, negs []Negative, runs []Run, k int) *Report {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("store said %q on %d of %d runs", n, searchNotes[n], len(runs)))
 	}
 	return rep
+}
+
+// maxMisses caps Report.Misses.
+const maxMisses = 50
+
+// missingGold lists the gold ids not among the first k of ranked.
+func missingGold(ranked, gold []string, k int) []string {
+	top := set(ranked[:min(k, len(ranked))])
+	var out []string
+	for _, g := range gold {
+		if !top[g] {
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 func typeAcc[T any](m map[string]*T, key string) *T {

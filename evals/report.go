@@ -51,6 +51,9 @@ type Report struct {
 	// SearchModes counts the modes the store actually ran (a store with no
 	// embedder answers vector and hybrid queries with keyword search).
 	SearchModes map[string]int `json:"search_modes,omitempty"`
+	// Misses are answerable questions whose gold passages were not all in
+	// the top k, or that were abstained on, in dataset order (at most 50).
+	Misses []Miss `json:"misses,omitempty"`
 	// Errors counts queries whose run failed; they score as misses.
 	Errors int `json:"errors"`
 
@@ -105,6 +108,19 @@ type Mistake struct {
 	By     string `json:"by,omitempty"`
 	Reason string `json:"reason,omitempty"`
 	Coarse bool   `json:"coarse_wrong"`
+}
+
+// Miss is an answerable question the run did not fully serve.
+type Miss struct {
+	QID      string `json:"qid"`
+	Question string `json:"question"`
+	Type     string `json:"type"`
+	Route    string `json:"route,omitempty"`
+	// Missing are the gold passages not in the top k.
+	Missing []string `json:"missing,omitempty"`
+	// FirstGold is the rank of the first gold passage, 0 when none was found.
+	FirstGold int  `json:"first_gold"`
+	Abstained bool `json:"abstained"`
 }
 
 // RetrievalScores are averaged over answerable questions. K is the cutoff

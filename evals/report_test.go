@@ -200,6 +200,8 @@ func TestRAGFixtureFigures(t *testing.T) {
 		{"back-edges", float64(r.Loops.Edges["evaluate->route"]), 3},
 		{"errors", float64(r.Errors), 1},
 		{"route p95", float64(r.LatencyMS["route"].P95), 5},
+		{"misses", float64(len(r.Misses)), 2},
+		{"q2 first gold", float64(r.Misses[0].FirstGold), 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -207,6 +209,14 @@ func TestRAGFixtureFigures(t *testing.T) {
 				t.Errorf("got %.4f, want %.4f", tt.got, tt.want)
 			}
 		})
+	}
+}
+
+func TestRAGFixtureMisses(t *testing.T) {
+	m := ragFixture().Misses
+	if len(m) != 2 || m[0].QID != "q2" || len(m[0].Missing) != 1 || m[0].Missing[0] != "For Against" ||
+		m[1].QID != "q3" || !m[1].Abstained || m[1].FirstGold != 0 || m[1].Route != "direct" {
+		t.Errorf("misses = %+v", m)
 	}
 }
 

@@ -11,7 +11,14 @@ import (
 
 	"github.com/graphrag/graphrag"
 	"github.com/graphrag/graphrag/nodes"
+	"github.com/graphrag/graphrag/retrievers/pgvector"
 	"github.com/graphrag/graphrag/retrievers/sqlite"
+)
+
+// Both stores can be scored: the runners take the Store interface.
+var (
+	_ Store = (*sqlite.Store)(nil)
+	_ Store = (*pgvector.Store)(nil)
 )
 
 // keywordRouter routes by a word in the query; it counts its calls.
