@@ -45,33 +45,28 @@ Exits 1 when a check fails.`,
 }
 
 // modelChecks checks the configured models and returns the embedder, if one
-// is configured and works.
+// is configured and answers.
 func (a *app) modelChecks(ctx context.Context) ([]llm.Check, graphrag.Embedder) {
 	cfg, haveLLM, err := a.llmConfig()
 	if err != nil {
-		return []llm.Check{{Name: "configuration", Detail: err.Error(), Fix: "see graphrag --help for the spec format"}}, nil
+		return []llm.Check{{Name: "configuration", Detail: err.Error(), Fix: "see graphrag --help for the model spec format"}}, nil
 	}
+	var checks []llm.Check
 	if !haveLLM {
-		checks := []llm.Check{{Name: "language model", OK: true,
-			Detail: "none configured: answers are extractive (for written answers pass --llm ollama:qwen2.5:3b or set GRAPHRAG_LLM)"}}
-		if a.embed == "" {
-			return checks, nil
-		}
-		e, err := a.embedder(ctx)
-		if err != nil {
-			return append(checks, llm.Check{Name: "embedding model " + a.embed, Detail: err.Error()}), nil
-		}
-		return append(checks, llm.Check{Name: "embedding model " + a.embed, OK: true, Detail: fmt.Sprintf("dimension %d", e.Dimension())}), e
+		checks = append(checks, llm.Check{Name: "language model", OK: true,
+			Detail: "none configured: answers are extractive (for written answers pass --llm ollama:qwen2.5:3b or set GRAPHRAG_LLM)"})
 	}
-	m, err := llm.New(ctx, cfg, httpClient())
+	if haveLLM || a.embed != "" {
+		checks = append(checks, llm.Doctor(ctx, cfg, httpClient())...)
+	}
+	if a.embed == "" {
+		return checks, nil
+	}
+	e, err := a.embedder(ctx)
 	if err != nil {
-		return []llm.Check{{Name: "language models", Detail: err.Error()}}, nil
+		return checks, nil // Doctor has said why
 	}
-	var emb graphrag.Embedder
-	if e := m.Embedder(); e != nil {
-		emb = e
-	}
-	return m.Check(ctx), emb
+	return checks, e
 }
 
 // storeCheck opens the store with the configured embedder: a store built

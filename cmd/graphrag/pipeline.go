@@ -26,7 +26,7 @@ type pipeline struct {
 	models *llm.Models
 	// embedder is the store's embedder, nil for keyword-only stores.
 	embedder graphrag.Embedder
-	graph  *graph.Runnable[nodes.State]
+	graph    *graph.Runnable[nodes.State]
 	// notices are said once to the user, e.g. that no model is configured.
 	notices []string
 }
