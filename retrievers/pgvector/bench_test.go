@@ -336,7 +336,7 @@ func benchmarkQueries(b *testing.B, n int) {
 	b.Run("vector", func(b *testing.B) { latencies(b, qs, search(graphrag.ModeVector, graphrag.Filters{})) })
 	b.Run("keyword", func(b *testing.B) { latencies(b, qs, search(graphrag.ModeKeyword, graphrag.Filters{})) })
 	b.Run("hybrid-filtered", func(b *testing.B) {
-		latencies(b, qs, search(graphrag.ModeHybrid, graphrag.Filters{Types: []string{"pdf"}, Since: time.Date(2020, 3, 1, 0, 0, 0, 0, time.UTC)}))
+		latencies(b, qs, search(graphrag.ModeHybrid, graphrag.Filters{Types: []string{"pdf"}, Since: time.Date(2020, 1, 3, 0, 0, 0, 0, time.UTC)}))
 	})
 }
 

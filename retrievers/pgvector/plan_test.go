@@ -60,7 +60,7 @@ func TestQueriesCanUseIndexes(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer tx.Rollback(ctx)
-			rows, err := tx.Query(ctx, "EXPLAIN "+st.statement(tc.mode, c.dim), p.args)
+			rows, err := tx.Query(ctx, "EXPLAIN "+st.statement(tc.mode, c.dim, p.filtered), p.args)
 			if err != nil {
 				t.Fatal(err)
 			}

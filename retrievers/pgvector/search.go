@@ -111,11 +111,11 @@ func (s *Store) Search(ctx context.Context, q graphrag.Query) (graphrag.SearchRe
 		return res, nil // no searchable word
 	}
 
-	hits, err := s.run(ctx, p, s.statement(mode, c.dim))
+	hits, err := s.run(ctx, p, s.statement(mode, c.dim, p.filtered))
 	if err != nil && mode == graphrag.ModeHybrid && ctx.Err() == nil && isServerError(err) {
 		// The full-text leg is the fragile one (configuration, odd input):
 		// answer with the vector leg alone rather than nothing.
-		vh, verr := s.run(ctx, p, s.statement(graphrag.ModeVector, c.dim))
+		vh, verr := s.run(ctx, p, s.statement(graphrag.ModeVector, c.dim, p.filtered))
 		if verr == nil {
 			res.Mode = graphrag.ModeVector
 			res.Note = "full-text search failed, vector search only: " + err.Error()
@@ -197,12 +197,14 @@ func (s *Store) params(c collection, q graphrag.Query, mode graphrag.SearchMode,
 	return searchParams{args: args, depth: depth, filtered: !f.IsZero()}
 }
 
-// filterSQL narrows chunks c joined to documents d; every value is a parameter.
+// filterSQL narrows chunks c by their document; every value is a parameter.
+// It is left out of unfiltered queries, which then need no join.
 const filterSQL = `
-	  AND (@types::text[] IS NULL OR lower(d.type) = ANY(@types::text[]))
-	  AND (@source::text = '' OR strpos(lower(d.path), @source::text) > 0 OR strpos(lower(d.title), @source::text) > 0)
-	  AND (@since::timestamptz IS NULL OR d.mtime >= @since::timestamptz)
-	  AND (@until::timestamptz IS NULL OR d.mtime < @until::timestamptz)
+	  AND EXISTS (SELECT FROM documents d WHERE d.collection_id = c.collection_id AND d.id = c.doc_id
+	      AND (@types::text[] IS NULL OR lower(d.type) = ANY(@types::text[]))
+	      AND (@source::text = '' OR strpos(lower(d.path), @source::text) > 0 OR strpos(lower(d.title), @source::text) > 0)
+	      AND (@since::timestamptz IS NULL OR d.mtime >= @since::timestamptz)
+	      AND (@until::timestamptz IS NULL OR d.mtime < @until::timestamptz))
 	  AND (@docids::text[] IS NULL OR c.doc_id = ANY(@docids::text[]))`
 
 // keywordCTE ranks chunks by ts_rank_cd against an OR of the query's words;
@@ -210,9 +212,9 @@ const filterSQL = `
 const keywordCTE = `
 kw AS (
 	SELECT c.doc_id, c.ordinal, ts_rank_cd(c.tsv, websearch_to_tsquery(@tscfg::text::regconfig, @q::text)) AS score
-	FROM chunks c JOIN documents d ON d.collection_id = c.collection_id AND d.id = c.doc_id
+	FROM chunks c
 	WHERE @kwok::bool AND c.collection_id = @coll::bigint
-	  AND c.tsv @@ websearch_to_tsquery(@tscfg::text::regconfig, @q::text)` + filterSQL + `
+	  AND c.tsv @@ websearch_to_tsquery(@tscfg::text::regconfig, @q::text)%[2]s
 	ORDER BY score DESC, c.doc_id, c.ordinal
 	LIMIT @depth::int
 ),
@@ -226,8 +228,8 @@ kwr AS (
 const vectorCTE = `
 vec AS (
 	SELECT c.doc_id, c.ordinal, (c.embedding::vector(%[1]d) <=> @vec::vector(%[1]d)) AS dist
-	FROM chunks c JOIN documents d ON d.collection_id = c.collection_id AND d.id = c.doc_id
-	WHERE @vecok::bool AND c.collection_id = @coll::bigint AND c.embedding IS NOT NULL` + filterSQL + `
+	FROM chunks c
+	WHERE @vecok::bool AND c.collection_id = @coll::bigint AND c.embedding IS NOT NULL%[2]s
 	ORDER BY c.embedding::vector(%[1]d) <=> @vec::vector(%[1]d)
 	LIMIT @depth::int
 ),
@@ -260,15 +262,21 @@ ranked AS (
 	LIMIT @k::int
 )` + hitColumns
 
-// statement returns the SQL of a mode for a collection of dimension dim.
-func (s *Store) statement(mode graphrag.SearchMode, dim int) string {
+// statement returns the SQL of a mode for a collection of dimension dim,
+// with or without the filter clauses. Only constants and the dimension (an
+// integer from the collections table) are formatted in.
+func (s *Store) statement(mode graphrag.SearchMode, dim int, filtered bool) string {
+	f := ""
+	if filtered {
+		f = filterSQL
+	}
 	switch mode {
 	case graphrag.ModeKeyword:
-		return keywordSQL
+		return fmt.Sprintf(keywordSQL, dim, f)
 	case graphrag.ModeVector:
-		return fmt.Sprintf(vectorSQL, dim)
+		return fmt.Sprintf(vectorSQL, dim, f)
 	default:
-		return fmt.Sprintf(hybridSQL, dim)
+		return fmt.Sprintf(hybridSQL, dim, f)
 	}
 }
 
