@@ -103,8 +103,8 @@ func routingAccuracy(t *testing.T, d *evalData, searcher Searcher) {
 		hard.n, rate(hard), rate(hardCoarse), all.n, rate(all), rate(allCoarse))
 	// The target is 0.95; the floor sits a little under what the router
 	// reaches so a regression fails.
-	if rate(hardCoarse) < 0.96 {
-		t.Errorf("coarse routing accuracy on hard rows = %.3f, want >= 0.96", rate(hardCoarse))
+	if rate(hardCoarse) < 0.97 {
+		t.Errorf("coarse routing accuracy on hard rows = %.3f, want >= 0.97", rate(hardCoarse))
 	}
 }
 
@@ -120,7 +120,7 @@ func ragEval(t *testing.T, d *evalData, searcher Searcher) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	var recall, mrr float64
+	var recall, mrr, plainRecall, plainMRR float64
 	var falseAbstain, abstain, loops int
 	stops := map[string]int{}
 	for _, q := range d.questions {
@@ -132,6 +132,12 @@ func ragEval(t *testing.T, d *evalData, searcher Searcher) {
 		for _, g := range q.GoldPassages {
 			gold[g] = true
 		}
+		plain, err := searcher.Search(ctx, graphrag.Query{Text: q.Question, Mode: graphrag.ModeKeyword, K: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, m := recallMRR(plain.Hits, gold)
+		plainRecall, plainMRR = plainRecall+r, plainMRR+m
 		found := 0
 		for i, h := range s.Hits[:min(10, len(s.Hits))] {
 			if gold[h.Chunk.DocID] {
@@ -142,6 +148,9 @@ func ragEval(t *testing.T, d *evalData, searcher Searcher) {
 			}
 		}
 		recall += float64(found) / float64(len(gold))
+		if float64(found)/float64(len(gold)) < r {
+			t.Logf("graph recall %.1f < one search %.1f (%s by %s, loops %+v): %q", float64(found)/float64(len(gold)), r, s.Plan.Route, s.Plan.By, s.Loops, q.Question)
+		}
 		if s.Answer.Abstained {
 			falseAbstain++
 			t.Logf("false abstention (%s, %s): %q — %s", s.Plan.Route, s.Stop, q.Question, s.Plan.Reason)
@@ -163,10 +172,10 @@ func ragEval(t *testing.T, d *evalData, searcher Searcher) {
 	n := float64(len(d.questions))
 	abstainRate := float64(abstain) / float64(len(d.negatives))
 	falseRate := float64(falseAbstain) / n
-	t.Logf("RAG dev: recall@10=%.3f MRR=%.3f abstain=%.3f false_abstain=%.3f loops/query=%.2f stops=%v",
-		recall/n, mrr/n, abstainRate, falseRate, float64(loops)/n, stops)
-	if recall/n < 0.88 || mrr/n < 0.8 {
-		t.Errorf("recall@10 = %.3f, MRR = %.3f: want >= 0.88 and >= 0.80", recall/n, mrr/n)
+	t.Logf("RAG dev: recall@10=%.3f MRR=%.3f (one keyword search: %.3f, %.3f) abstain=%.3f false_abstain=%.3f loops/query=%.2f stops=%v",
+		recall/n, mrr/n, plainRecall/n, plainMRR/n, abstainRate, falseRate, float64(loops)/n, stops)
+	if recall/n < 0.89 || mrr/n < 0.85 {
+		t.Errorf("recall@10 = %.3f, MRR = %.3f: want >= 0.89 and >= 0.85", recall/n, mrr/n)
 	}
 	if abstainRate < 0.90 {
 		t.Errorf("abstention on negatives = %.3f, want >= 0.90", abstainRate)
@@ -213,4 +222,17 @@ func sqliteStore(t *testing.T) *sqlite.Store {
 		t.Fatalf("sqlite store: %v", sqliteErr)
 	}
 	return sqliteDB
+}
+
+func recallMRR(hits []graphrag.Hit, gold map[string]bool) (recall, mrr float64) {
+	found := 0
+	for i, h := range hits[:min(10, len(hits))] {
+		if gold[h.Chunk.DocID] {
+			if found == 0 {
+				mrr = 1 / float64(i+1)
+			}
+			found++
+		}
+	}
+	return float64(found) / float64(len(gold)), mrr
 }

@@ -38,14 +38,21 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 	if len(s.Hits) == 0 {
 		strength = 0
 	}
-	// A refined search that matches the question worse than an earlier one
-	// does not replace it.
-	if s.bestHits != nil && strength < s.bestStrength {
-		s.Hits, s.SearchMode, strength = s.bestHits, s.bestMode, s.bestStrength
-		s.note("evaluate: the refined search matched the question less well (%.2f < %.2f): kept the earlier hits", ev.Strength(), s.bestStrength)
-		ev = measureEvidence(terms, s.Hits, evidenceHits)
+	// A refined search is fused with the best earlier one by reciprocal
+	// rank fusion (what both find rises); the fused list replaces the
+	// earlier one only when it matches the question better.
+	if s.bestHits != nil {
+		fused := fuseRRF(s.bestHits, s.Hits, max(p.opts.K, len(s.bestHits)))
+		fev := measureEvidence(terms, fused, evidenceHits)
+		if fev.Strength() > s.bestStrength {
+			s.Hits, ev, strength, s.fused = fused, fev, fev.Strength(), true
+		} else {
+			s.Hits, s.SearchMode, strength, s.fused = s.bestHits, s.bestMode, s.bestStrength, s.bestFused
+			s.note("evaluate: the refined search did not match the question better (%.2f ≤ %.2f): kept the earlier hits", fev.Strength(), s.bestStrength)
+			ev = measureEvidence(terms, s.Hits, evidenceHits)
+		}
 	}
-	s.bestHits, s.bestStrength, s.bestMode = s.Hits, strength, s.SearchMode
+	s.bestHits, s.bestStrength, s.bestMode, s.bestFused = s.Hits, strength, s.SearchMode, s.fused
 	s.Strength = strength
 
 	graded := false
@@ -88,7 +95,11 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 		}
 	}
 	if !graded {
-		s.Kept = p.keep(s.Hits, s.SearchMode, terms)
+		mode := s.SearchMode
+		if s.fused {
+			mode = graphrag.ModeHybrid // RRF scores
+		}
+		s.Kept = p.keep(s.Hits, mode, terms)
 		s.Evidence = facts(s.Kept, terms)
 		switch {
 		case len(s.Hits) == 0 || strength < p.opts.EmptyEvidence || ev.Specific < p.opts.MinSpecific/2 && strength < p.opts.GoodEvidence:
@@ -287,3 +298,43 @@ func expansionTerms(hits []graphrag.Hit, query []term, n int) []string {
 
 // evidenceHits is how many of the first hits evaluate measures evidence on.
 const evidenceHits = 5
+
+// fuseRRF merges two ranked lists by reciprocal rank fusion (k = 60),
+// keeping the first list's order on ties, and returns the first k hits.
+// Scores become the fused sums.
+func fuseRRF(a, b []graphrag.Hit, k int) []graphrag.Hit {
+	type entry struct {
+		hit   graphrag.Hit
+		score float64
+		order int
+	}
+	byID := map[string]*entry{}
+	var all []*entry
+	for _, list := range [][]graphrag.Hit{a, b} {
+		for rank, h := range list {
+			e := byID[h.Chunk.ID]
+			if e == nil {
+				e = &entry{hit: h, order: len(all)}
+				byID[h.Chunk.ID] = e
+				all = append(all, e)
+			}
+			e.score += 1 / float64(60+rank+1)
+		}
+	}
+	slices.SortStableFunc(all, func(x, y *entry) int {
+		switch {
+		case x.score > y.score:
+			return -1
+		case x.score < y.score:
+			return 1
+		}
+		return x.order - y.order
+	})
+	out := make([]graphrag.Hit, 0, min(k, len(all)))
+	for _, e := range all[:min(k, len(all))] {
+		h := e.hit
+		h.Score = e.score
+		out = append(out, h)
+	}
+	return out
+}

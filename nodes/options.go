@@ -68,7 +68,7 @@ func DefaultOptions() Options {
 		MaxSteps:       40,
 		ProbeK:         5,
 		StrongEvidence: 0.75,
-		WeakEvidence:   0.55,
+		WeakEvidence:   0.45,
 		MinSpecific:    2,
 		PlannerMargin:  0.3,
 		KeepRatio:      0.7,

@@ -17,7 +17,7 @@ const (
 
 // retrieve is the "retrieve" node: it runs the plan.
 func (p *pipeline) retrieve(ctx context.Context, s State) (State, error) {
-	s.Hits, s.ToolText, s.SearchNote, s.SearchMode = nil, "", "", ""
+	s.Hits, s.ToolText, s.SearchNote, s.SearchMode, s.fused = nil, "", "", "", false
 	plan := s.Plan
 	switch plan.Route {
 	case graphrag.RouteDirect:

@@ -84,6 +84,8 @@ type State struct {
 	bestHits     []graphrag.Hit
 	bestStrength float64
 	bestMode     graphrag.SearchMode
+	// fused is true when Hits carry RRF scores from a corrective loop.
+	fused, bestFused bool
 }
 
 // question is what the nodes answer: Resolved, or Query.
