@@ -1,0 +1,476 @@
+package ingest
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/graphrag/graphrag"
+	"golang.org/x/sync/errgroup"
+)
+
+// Store is what ingestion writes to: a subset of the graphrag stores'
+// method set.
+type Store interface {
+	Put(ctx context.Context, recs ...graphrag.Record) error
+	Delete(ctx context.Context, ids ...string) error
+	Manifest(ctx context.Context) ([]graphrag.DocState, error)
+}
+
+// Options configure an Ingester. The zero value is usable.
+type Options struct {
+	// Embedder, when set, embeds chunks in batches before they are stored.
+	// Leave it nil for a keyword-only store, or when the store embeds.
+	Embedder graphrag.Embedder
+	// ChunkSize and ChunkOverlap are in characters; 0 means
+	// DefaultChunkSize and DefaultChunkOverlap (see Chunk).
+	ChunkSize, ChunkOverlap int
+	// BatchSize is the number of chunks per store write (and embedding
+	// call); 0 means 512. Documents are never split across writes.
+	BatchSize int
+	// Workers bounds the files read and parsed at once; 0 means GOMAXPROCS.
+	Workers int
+	// MaxFileSize skips larger files; 0 means 64 MiB.
+	MaxFileSize int64
+	// Progress, when set, is called from one goroutine at a time as files
+	// are done and batches written (a CLI draws a progress bar from it).
+	Progress func(Progress)
+	// Loaders add to or replace DefaultLoaders by lower-case extension
+	// without the dot; a nil Loader removes one.
+	Loaders map[string]Loader
+}
+
+// Progress is a snapshot of a running ingest.
+type Progress struct {
+	// Phase is "scanning", "ingesting", "deleting" or "done".
+	Phase      string
+	FilesTotal int
+	FilesDone  int
+	// Documents and Chunks written so far.
+	Documents, Chunks int
+	// Path is the file just finished, if any.
+	Path string
+}
+
+// Problem is a skipped file or JSONL line, with why.
+type Problem struct {
+	Path string
+	// Line is the 1-based line of a JSONL corpus, 0 for a whole file.
+	Line   int
+	Reason string // one of the Reason constants
+	Detail string
+}
+
+func (p Problem) String() string {
+	loc := p.Path
+	if p.Line > 0 {
+		loc = fmt.Sprintf("%s:%d", p.Path, p.Line)
+	}
+	if p.Detail != "" {
+		return fmt.Sprintf("%s: %s (%s)", loc, p.Reason, p.Detail)
+	}
+	return loc + ": " + p.Reason
+}
+
+// Summary says what a Run did. Added, Updated, Unchanged and Deleted count
+// documents: a file, or one row of a JSONL corpus.
+type Summary struct {
+	// Files is every file met under the paths, skipped ones included.
+	Files                              int
+	Added, Updated, Unchanged, Deleted int
+	// Skipped counts skipped files by reason, and bad JSONL lines under
+	// ReasonBadLine.
+	Skipped map[string]int
+	// Problems lists each skipped file and bad line, sorted by path and line.
+	Problems []Problem
+	// Chunks is the number of chunks written.
+	Chunks   int
+	Duration time.Duration
+}
+
+// Ingester walks files into a store.
+type Ingester struct {
+	store   Store
+	opts    Options
+	loaders map[string]Loader
+}
+
+// New returns an Ingester writing to store.
+func New(store Store, opts Options) *Ingester {
+	if opts.ChunkSize <= 0 {
+		opts.ChunkSize = DefaultChunkSize
+	}
+	if opts.ChunkOverlap == 0 {
+		opts.ChunkOverlap = DefaultChunkOverlap
+	}
+	if opts.BatchSize <= 0 {
+		opts.BatchSize = 512
+	}
+	if opts.Workers <= 0 {
+		opts.Workers = runtime.GOMAXPROCS(0)
+	}
+	if opts.MaxFileSize <= 0 {
+		opts.MaxFileSize = 64 << 20
+	}
+	loaders := DefaultLoaders()
+	for ext, l := range opts.Loaders {
+		ext = strings.ToLower(strings.TrimPrefix(ext, "."))
+		if l == nil {
+			delete(loaders, ext)
+		} else {
+			loaders[ext] = l
+		}
+	}
+	return &Ingester{store: store, opts: opts, loaders: loaders}
+}
+
+// item is one document ready to be written.
+type item struct {
+	rec     graphrag.Record
+	updated bool // replaces a stored document
+}
+
+// fileResult is what processing one file produced.
+type fileResult struct {
+	path      string
+	items     []item
+	unchanged int
+	seen      []string // document ids present now
+	keep      []string // ids not to delete although unseen (unreadable file)
+	problems  []Problem
+}
+
+// Run ingests the files and directories at paths: new documents are added,
+// changed ones replaced, unchanged ones skipped, and documents that came
+// from under these paths but are gone now are deleted. A cancelled ctx
+// stops it between store writes; every write is whole documents, so what
+// was written stays consistent, and no deletion happens. The Summary counts
+// what was done, also when an error is returned.
+func (in *Ingester) Run(ctx context.Context, paths ...string) (sum Summary, err error) {
+	start := time.Now()
+	sum.Skipped = map[string]int{}
+	defer func() {
+		sort.SliceStable(sum.Problems, func(i, j int) bool {
+			a, b := sum.Problems[i], sum.Problems[j]
+			if a.Path != b.Path {
+				return a.Path < b.Path
+			}
+			return a.Line < b.Line
+		})
+		sum.Duration = time.Since(start)
+	}()
+	if len(paths) == 0 {
+		return sum, errors.New("ingest: no paths given")
+	}
+	roots, err := resolveRoots(paths)
+	if err != nil {
+		return sum, err
+	}
+	in.progress(Progress{Phase: "scanning"})
+	files, skipped := walk(roots, in.opts.MaxFileSize)
+	sum.Files = len(files) + len(skipped)
+	for _, p := range skipped {
+		sum.Skipped[p.Reason]++
+		sum.Problems = append(sum.Problems, p)
+	}
+	manifest, err := in.store.Manifest(ctx)
+	if err != nil {
+		return sum, fmt.Errorf("ingest: read the store's manifest: %w", err)
+	}
+	stored := make(map[string]graphrag.DocState, len(manifest))
+	for _, d := range manifest {
+		stored[d.ID] = d
+	}
+
+	// Workers read and chunk files; this goroutine writes, in batches.
+	wctx, stop := context.WithCancel(ctx)
+	defer stop()
+	g, gctx := errgroup.WithContext(wctx)
+	results := make(chan fileResult, in.opts.Workers)
+	next := make(chan file)
+	g.Go(func() error {
+		defer close(next)
+		for _, f := range files {
+			select {
+			case next <- f:
+			case <-gctx.Done():
+				return nil
+			}
+		}
+		return nil
+	})
+	var wg sync.WaitGroup
+	for range in.opts.Workers {
+		wg.Add(1)
+		g.Go(func() error {
+			defer wg.Done()
+			for f := range next {
+				r := in.process(gctx, f, stored)
+				select {
+				case results <- r:
+				case <-gctx.Done():
+					return nil
+				}
+			}
+			return nil
+		})
+	}
+	go func() { wg.Wait(); close(results) }()
+
+	seen := map[string]bool{}
+	keep := map[string]bool{}
+	var batch []item
+	batchChunks := 0
+	done := 0
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		recs := make([]graphrag.Record, len(batch))
+		for i, it := range batch {
+			recs[i] = it.rec
+		}
+		if err := in.embed(ctx, recs); err != nil {
+			return err
+		}
+		if err := in.store.Put(ctx, recs...); err != nil {
+			return fmt.Errorf("write %d documents: %w", len(recs), err)
+		}
+		for _, it := range batch {
+			if it.updated {
+				sum.Updated++
+			} else {
+				sum.Added++
+			}
+			sum.Chunks += len(it.rec.Chunks)
+		}
+		batch, batchChunks = nil, 0
+		return nil
+	}
+	var werr error
+	for r := range results {
+		if werr != nil {
+			continue // drain
+		}
+		done++
+		for _, id := range r.seen {
+			seen[id] = true
+		}
+		for _, id := range r.keep {
+			keep[id] = true
+		}
+		sum.Unchanged += r.unchanged
+		for _, p := range r.problems {
+			sum.Skipped[p.Reason]++
+			sum.Problems = append(sum.Problems, p)
+		}
+		for _, it := range r.items {
+			batch = append(batch, it)
+			batchChunks += len(it.rec.Chunks)
+			if batchChunks >= in.opts.BatchSize {
+				if werr = flush(); werr != nil {
+					stop() // the workers' output is no longer wanted
+					break
+				}
+			}
+		}
+		in.progress(Progress{Phase: "ingesting", FilesTotal: len(files), FilesDone: done, Documents: sum.Added + sum.Updated, Chunks: sum.Chunks, Path: r.path})
+	}
+	if gerr := g.Wait(); werr == nil {
+		werr = gerr
+	}
+	if werr == nil {
+		werr = ctx.Err()
+	}
+	if werr == nil {
+		werr = flush()
+	}
+	if werr != nil {
+		return sum, fmt.Errorf("ingest stopped: %w", werr)
+	}
+
+	in.progress(Progress{Phase: "deleting", FilesTotal: len(files), FilesDone: done, Documents: sum.Added + sum.Updated, Chunks: sum.Chunks})
+	var gone []string
+	for _, d := range manifest {
+		if !seen[d.ID] && !keep[d.ID] && underAny(d.Path, roots) {
+			gone = append(gone, d.ID)
+		}
+	}
+	for i := 0; i < len(gone); i += 500 {
+		part := gone[i:min(i+500, len(gone))]
+		if err := in.store.Delete(ctx, part...); err != nil {
+			return sum, fmt.Errorf("ingest: delete %d documents that are gone: %w", len(part), err)
+		}
+		sum.Deleted += len(part)
+	}
+	in.progress(Progress{Phase: "done", FilesTotal: len(files), FilesDone: done, Documents: sum.Added + sum.Updated, Chunks: sum.Chunks})
+	return sum, nil
+}
+
+func (in *Ingester) progress(p Progress) {
+	if in.opts.Progress != nil {
+		in.opts.Progress(p)
+	}
+}
+
+// embed fills in missing chunk embeddings with the configured embedder.
+func (in *Ingester) embed(ctx context.Context, recs []graphrag.Record) error {
+	e := in.opts.Embedder
+	if e == nil {
+		return nil
+	}
+	var texts []string
+	var refs [][2]int
+	for i, r := range recs {
+		for j, c := range r.Chunks {
+			if c.Embedding == nil {
+				texts = append(texts, c.Text)
+				refs = append(refs, [2]int{i, j})
+			}
+		}
+	}
+	if len(texts) == 0 {
+		return nil
+	}
+	vecs, err := e.Embed(ctx, texts)
+	if err != nil {
+		return fmt.Errorf("embed %d chunks with %s: %w", len(texts), e.Name(), err)
+	}
+	if len(vecs) != len(texts) {
+		return fmt.Errorf("embedder %s returned %d vectors for %d texts", e.Name(), len(vecs), len(texts))
+	}
+	for k, rf := range refs {
+		recs[rf[0]].Chunks[rf[1]].Embedding = vecs[k]
+	}
+	return nil
+}
+
+// process reads one file and turns it into documents to write.
+func (in *Ingester) process(ctx context.Context, f file, stored map[string]graphrag.DocState) fileResult {
+	res := fileResult{path: f.path}
+	skip := func(reason, detail string) fileResult {
+		res.problems = append(res.problems, Problem{Path: f.path, Reason: reason, Detail: detail})
+		return res
+	}
+	if ctx.Err() != nil {
+		return res
+	}
+	fh, err := os.Open(f.path)
+	if err != nil {
+		res.keep = append(res.keep, f.path) // maybe a passing problem: keep what is stored
+		return skip(ReasonUnreadable, errDetail(err))
+	}
+	data, err := readAll(fh, in.opts.MaxFileSize)
+	fh.Close()
+	switch {
+	case errors.Is(err, errTooLarge):
+		return skip(ReasonTooLarge, fmt.Sprintf("over %d bytes", in.opts.MaxFileSize))
+	case err != nil:
+		res.keep = append(res.keep, f.path)
+		return skip(ReasonUnreadable, errDetail(err))
+	case len(data) == 0:
+		return skip(ReasonEmpty, "")
+	}
+	ext := extOf(f.path)
+	if isCorpusExt(ext) {
+		if !isText(data) {
+			return skip(ReasonBinary, "")
+		}
+		rows, probs := parseCorpus(f.path, data)
+		res.problems = append(res.problems, probs...)
+		for _, row := range rows {
+			res.seen = append(res.seen, row.id)
+			prev, ok := stored[row.id]
+			if ok && prev.Hash == row.hash && prev.Path == f.path {
+				res.unchanged++
+				continue
+			}
+			title := row.title
+			if title == "" {
+				title = row.id
+			}
+			doc := graphrag.Document{ID: row.id, Path: f.path, Title: title, Type: "jsonl", Hash: row.hash,
+				Size: int64(len(row.text)), ModTime: f.mod, Metadata: row.meta}
+			res.items = append(res.items, item{rec: in.record(doc, row.text), updated: ok})
+		}
+		return res
+	}
+	sum := sha256.Sum256(data)
+	hash := hex.EncodeToString(sum[:])
+	id := f.path
+	res.seen = append(res.seen, id)
+	prev, ok := stored[id]
+	if ok && prev.Hash == hash {
+		res.unchanged++
+		return res
+	}
+	res.seen = res.seen[:0] // seen only once it loads; otherwise stale versions go
+	loader := in.loaders[ext]
+	if loader == nil {
+		loader = loadText // unknown extension: text if it looks like text
+	}
+	l, err := loader(ctx, f.path, data)
+	switch {
+	case errors.Is(err, ErrNotText):
+		return skip(ReasonBinary, "")
+	case err != nil:
+		return skip(ReasonParseFailed, errDetail(err))
+	case strings.TrimSpace(l.Text) == "":
+		return skip(ReasonNoText, "")
+	}
+	title := l.Title
+	if title == "" {
+		title = filepath.Base(f.path)
+	}
+	typ := ext
+	if typ == "" {
+		typ = "txt"
+	}
+	doc := graphrag.Document{ID: id, Path: f.path, Title: title, Type: typ, Hash: hash, Size: int64(len(data)), ModTime: f.mod}
+	res.seen = append(res.seen, id)
+	res.items = append(res.items, item{rec: in.record(doc, l.Text), updated: ok})
+	return res
+}
+
+func (in *Ingester) record(doc graphrag.Document, text string) graphrag.Record {
+	r := graphrag.Record{Doc: doc}
+	for i, c := range Chunk(text, in.opts.ChunkSize, in.opts.ChunkOverlap) {
+		r.Chunks = append(r.Chunks, graphrag.Chunk{ID: graphrag.ChunkID(doc.ID, i), DocID: doc.ID, Ordinal: i, Text: c})
+	}
+	return r
+}
+
+// errDetail is an error's message without the path it repeats.
+func errDetail(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// extOf is the lower-case extension without the dot; for extension-less
+// build files (Makefile, Dockerfile) the lower-case name.
+func extOf(path string) string {
+	base := filepath.Base(path)
+	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(base), "."))
+	if ext == "" {
+		switch b := strings.ToLower(base); b {
+		case "makefile", "dockerfile":
+			return b
+		}
+	}
+	return ext
+}

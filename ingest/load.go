@@ -1,0 +1,160 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ledongthuc/pdf"
+)
+
+// Loaded is the text of one file.
+type Loaded struct {
+	// Title overrides the file's base name when set (an HTML <title>).
+	Title string
+	Text  string
+}
+
+// Loader extracts the text of a file from its content. path is for
+// messages and for loaders that care about the name.
+type Loader func(ctx context.Context, path string, data []byte) (Loaded, error)
+
+// ErrNotText: the content is not text (a binary file).
+var ErrNotText = errors.New("binary content")
+
+// Skip reasons counted in Summary.Skipped.
+const (
+	ReasonBinary      = "binary"
+	ReasonUnreadable  = "unreadable"
+	ReasonEmpty       = "empty"
+	ReasonNoText      = "no extractable text"
+	ReasonTooLarge    = "too large"
+	ReasonHidden      = "hidden file"
+	ReasonSymlinkOut  = "symlink leaving the root"
+	ReasonSymlinkIn   = "symlink (target ingested under its own path)"
+	ReasonNotRegular  = "not a regular file"
+	ReasonParseFailed = "could not be parsed"
+	ReasonBadLine     = "bad JSONL line"
+)
+
+// DefaultLoaders maps lower-case extensions (without the dot) to loaders:
+// plain text and Markdown, HTML, PDF and common source code. Files with
+// other extensions are loaded as text if their content is text, and
+// skipped as binary otherwise. JSONL corpora (.jsonl, .ndjson) are handled
+// apart, one document per line.
+func DefaultLoaders() map[string]Loader {
+	m := map[string]Loader{}
+	for _, ext := range strings.Fields(textExts + " " + codeExts) {
+		m[ext] = loadText
+	}
+	for _, ext := range []string{"html", "htm", "xhtml"} {
+		m[ext] = loadHTML
+	}
+	m["pdf"] = loadPDF
+	return m
+}
+
+const (
+	textExts = "txt text md markdown mdx rst org adoc asciidoc tex csv tsv log"
+	codeExts = "go py pyi js mjs cjs ts tsx jsx java kt kts scala c h cc cpp cxx hpp hh cs fs rs rb php swift m mm " +
+		"sh bash zsh fish ps1 bat sql r jl lua pl pm hs ml ex exs erl clj cljs dart vue svelte css scss sass less " +
+		"json yaml yml toml ini cfg conf xml proto graphql tf hcl gradle cmake mk dockerfile makefile"
+)
+
+// isText reports whether data looks like text: valid UTF-8 (or nearly:
+// a cut multi-byte rune at the end is fine) with no NUL byte and few
+// control characters.
+func isText(data []byte) bool {
+	sample := data
+	if len(sample) > 8192 {
+		sample = sample[:8192]
+	}
+	if bytes.IndexByte(sample, 0) >= 0 {
+		return false
+	}
+	ctrl := 0
+	for i := 0; i < len(sample); {
+		r, n := utf8.DecodeRune(sample[i:])
+		if r == utf8.RuneError && n == 1 {
+			if len(sample)-i < utf8.UTFMax && len(sample) < len(data) {
+				break // a rune cut by the sample
+			}
+			return false
+		}
+		if r < 0x20 && r != '\n' && r != '\r' && r != '\t' && r != '\f' {
+			ctrl++
+		}
+		i += n
+	}
+	return ctrl*100 <= len(sample)
+}
+
+func loadText(_ context.Context, _ string, data []byte) (Loaded, error) {
+	if !isText(data) {
+		return Loaded{}, ErrNotText
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // BOM
+	return Loaded{Text: strings.ToValidUTF8(string(data), "\uFFFD")}, nil
+}
+
+func loadHTML(_ context.Context, _ string, data []byte) (Loaded, error) {
+	if !isText(data) {
+		return Loaded{}, ErrNotText
+	}
+	title, text := htmlText(strings.ToValidUTF8(string(data), "\uFFFD"))
+	return Loaded{Title: title, Text: text}, nil
+}
+
+// loadPDF extracts the text of each page, pages separated by blank lines.
+// The PDF library panics on some malformed files: that becomes an error.
+func loadPDF(ctx context.Context, path string, data []byte) (l Loaded, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("pdf %s: malformed file (%v)", filepath.Base(path), r)
+		}
+	}()
+	r, err := pdf.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return Loaded{}, fmt.Errorf("pdf: %w", err)
+	}
+	var b strings.Builder
+	for i := 1; i <= r.NumPage(); i++ {
+		if err := ctx.Err(); err != nil {
+			return Loaded{}, err
+		}
+		p := r.Page(i)
+		if p.V.IsNull() {
+			continue
+		}
+		txt, err := p.GetPlainText(nil)
+		if err != nil {
+			return Loaded{}, fmt.Errorf("pdf page %d: %w", i, err)
+		}
+		if txt = strings.TrimSpace(txt); txt != "" {
+			if b.Len() > 0 {
+				b.WriteString("\n\n")
+			}
+			b.WriteString(txt)
+		}
+	}
+	return Loaded{Text: strings.ToValidUTF8(b.String(), "\uFFFD")}, nil
+}
+
+// readAll reads at most limit bytes; more is an error.
+func readAll(r io.Reader, limit int64) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, errTooLarge
+	}
+	return data, nil
+}
+
+var errTooLarge = errors.New("file too large")

@@ -1,0 +1,130 @@
+package ingest
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// file is a regular file to ingest.
+type file struct {
+	path string // absolute, cleaned, symlinks in the root resolved
+	mod  time.Time
+}
+
+// root is one path given to Run.
+type root struct {
+	path  string
+	isDir bool
+}
+
+// skippedDirs are directory names never descended into, besides hidden
+// ones: dependency and build caches that hold no user documents.
+var skippedDirs = map[string]bool{"node_modules": true, "__pycache__": true}
+
+func resolveRoots(paths []string) ([]root, error) {
+	var roots []root
+	for _, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return nil, fmt.Errorf("ingest %s: %w", p, err)
+		}
+		real, err := filepath.EvalSymlinks(abs)
+		if err != nil {
+			return nil, fmt.Errorf("ingest %s: %w", p, err)
+		}
+		fi, err := os.Stat(real)
+		if err != nil {
+			return nil, fmt.Errorf("ingest %s: %w", p, err)
+		}
+		roots = append(roots, root{path: filepath.Clean(real), isDir: fi.IsDir()})
+	}
+	return roots, nil
+}
+
+// underAny reports whether path is one of the roots or inside one.
+func underAny(path string, roots []root) bool {
+	for _, r := range roots {
+		if path == r.path || r.isDir && strings.HasPrefix(path, strings.TrimSuffix(r.path, string(filepath.Separator))+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
+}
+
+// walk lists the files under the roots (each once), and the ones it skips
+// with why. It does not follow symbolic links: a link to a file inside a
+// root is skipped because the target is ingested under its own path; one
+// that leads out of the root is skipped so ingest never leaves the paths
+// it was given.
+func walk(roots []root, maxSize int64) (files []file, skipped []Problem) {
+	seen := map[string]bool{}
+	for _, r := range roots {
+		if !r.isDir {
+			fi, err := os.Stat(r.path)
+			if err != nil {
+				skipped = append(skipped, Problem{Path: r.path, Reason: ReasonUnreadable, Detail: errDetail(err)})
+				continue
+			}
+			if !seen[r.path] {
+				seen[r.path] = true
+				files = append(files, file{path: r.path, mod: fi.ModTime()})
+			}
+			continue
+		}
+		_ = filepath.WalkDir(r.path, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if path != r.path {
+					skipped = append(skipped, Problem{Path: path, Reason: ReasonUnreadable, Detail: errDetail(err)})
+				}
+				if d != nil && d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			name := d.Name()
+			if d.IsDir() {
+				if path != r.path && (strings.HasPrefix(name, ".") || skippedDirs[name]) {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if seen[path] {
+				return nil
+			}
+			seen[path] = true
+			switch {
+			case strings.HasPrefix(name, "."):
+				skipped = append(skipped, Problem{Path: path, Reason: ReasonHidden})
+			case d.Type()&fs.ModeSymlink != 0:
+				target, err := filepath.EvalSymlinks(path)
+				switch {
+				case err != nil:
+					skipped = append(skipped, Problem{Path: path, Reason: ReasonUnreadable, Detail: "broken symbolic link"})
+				case underAny(target, []root{r}):
+					skipped = append(skipped, Problem{Path: path, Reason: ReasonSymlinkIn, Detail: "-> " + target})
+				default:
+					skipped = append(skipped, Problem{Path: path, Reason: ReasonSymlinkOut, Detail: "-> " + target})
+				}
+			case !d.Type().IsRegular():
+				skipped = append(skipped, Problem{Path: path, Reason: ReasonNotRegular})
+			default:
+				fi, err := d.Info()
+				if err != nil {
+					skipped = append(skipped, Problem{Path: path, Reason: ReasonUnreadable, Detail: errDetail(err)})
+					return nil
+				}
+				if fi.Size() > maxSize {
+					skipped = append(skipped, Problem{Path: path, Reason: ReasonTooLarge, Detail: fmt.Sprintf("%d bytes, limit %d", fi.Size(), maxSize)})
+					return nil
+				}
+				files = append(files, file{path: path, mod: fi.ModTime()})
+			}
+			return nil
+		})
+	}
+	return files, skipped
+}
