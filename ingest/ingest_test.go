@@ -30,6 +30,10 @@ func openStore(t *testing.T, e graphrag.Embedder) *sqlite.Store {
 	return s
 }
 
+func sqliteOpen(b *testing.B) (*sqlite.Store, error) {
+	return sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "store.db"), sqlite.Options{})
+}
+
 func write(t *testing.T, path string, data []byte) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
