@@ -69,6 +69,11 @@ type Config struct {
 	// and "::1" — which defeats DNS-rebinding attacks from web pages;
 	// otherwise any host.
 	AllowedHosts []string
+	// TrustedOrigins are browser origins ("scheme://host[:port]") allowed
+	// to POST, e.g. a desktop app's web view. Other cross-origin browser
+	// requests are refused (CSRF protection); non-browser clients such as
+	// curl are unaffected.
+	TrustedOrigins []string
 	// MaxBodyBytes bounds a request body (and a stdio line). Default 1 MiB.
 	MaxBodyBytes int64
 	// Timeout bounds one query. Default 2 minutes.

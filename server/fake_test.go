@@ -268,3 +268,5 @@ func types(evs []Event) []string {
 
 // errBoom is a node failure.
 var errBoom = errors.New("boom")
+
+func nodesState(q string) nodes.State { return nodes.State{Query: q} }

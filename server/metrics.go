@@ -87,9 +87,12 @@ func (m *metrics) usage(u map[string]graphrag.Usage) {
 	m.mu.Unlock()
 }
 
-func (m *metrics) fallback() {
+func (m *metrics) fallback(n int) {
+	if n <= 0 {
+		return
+	}
 	m.mu.Lock()
-	m.fallbacks++
+	m.fallbacks += uint64(n)
 	m.mu.Unlock()
 }
 

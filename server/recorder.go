@@ -1,28 +1,40 @@
 package server
 
 import (
+	"sync"
 	"time"
 
 	"github.com/graphrag/graphrag/graph"
 	"github.com/graphrag/graphrag/nodes"
 )
 
-// Recorder builds the wire answer for a run that the caller drives itself,
-// so that `graphrag run --json` prints the same object as POST /v1/query.
-// Use Observe as the run's observer, then Response with the final state.
+// Recorder builds a run's Trace from its events, so that any caller of the
+// graph can answer with the same JSON the server does (e.g. `graphrag run
+// --json`): pass Observe to graph.WithObserver, then call Response with
+// the final state. It is safe for concurrent use.
 type Recorder struct {
-	start time.Time
-	tr    Trace
+	mu        sync.Mutex
+	start     time.Time
+	tr        Trace
+	duration  time.Duration
+	fallbacks int
 }
 
-// NewRecorder returns a recorder whose clock starts now.
+// NewRecorder returns an empty Recorder; its clock starts now or at the
+// run_start event, whichever it sees.
 func NewRecorder() *Recorder {
 	return &Recorder{start: time.Now(), tr: Trace{Nodes: []NodeSpan{}, Decisions: []Decision{}}}
 }
 
-// Observe records one engine event.
+// Observe records one event.
 func (r *Recorder) Observe(ev graph.Event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	switch ev.Kind {
+	case graph.EventRunStart:
+		if !ev.Time.IsZero() {
+			r.start = ev.Time
+		}
 	case graph.EventNodeEnd:
 		span := NodeSpan{Step: ev.Step, Node: ev.Node, DurationMS: ms(ev.Duration)}
 		if ev.Err != nil {
@@ -31,14 +43,40 @@ func (r *Recorder) Observe(ev graph.Event) {
 		r.tr.Nodes = append(r.tr.Nodes, span)
 	case graph.EventDecision:
 		r.tr.Decisions = append(r.tr.Decisions, Decision{Step: ev.Step, From: ev.Node, To: ev.To, Reason: ev.Reason})
+	case graph.EventCustom:
+		if ev.Name == "fallback" {
+			r.fallbacks++
+		}
+	case graph.EventRunEnd:
+		r.duration = ev.Duration
 	}
 	r.tr.Steps = max(r.tr.Steps, ev.Step)
 }
 
-// Response returns the wire answer for the run's final state; withText adds
-// each source's text.
-func (r *Recorder) Response(s nodes.State, withText bool) QueryResponse {
+// Trace returns the trace so far. Its duration is the run's once the run
+// has ended, the time since it started before.
+func (r *Recorder) Trace() Trace {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	tr := r.tr
-	tr.DurationMS = ms(time.Since(r.start))
-	return response(s, tr, withText)
+	tr.Nodes = append([]NodeSpan{}, r.tr.Nodes...)
+	tr.Decisions = append([]Decision{}, r.tr.Decisions...)
+	d := r.duration
+	if d == 0 {
+		d = time.Since(r.start)
+	}
+	tr.DurationMS = ms(d)
+	return tr
+}
+
+// Response is the answer to the query: final is the run's final state;
+// withText includes each source's chunk text.
+func (r *Recorder) Response(final nodes.State, withText bool) QueryResponse {
+	return response(final, r.Trace(), withText)
+}
+
+func (r *Recorder) fallbackCount() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.fallbacks
 }

@@ -129,7 +129,7 @@ func (s *Server) execute(ctx context.Context, req QueryRequest, emit func(Event)
 	}
 
 	var (
-		tr     = Trace{Nodes: []NodeSpan{}, Decisions: []Decision{}}
+		rec    = NewRecorder()
 		final  nodes.State
 		ended  bool
 		runErr error
@@ -141,23 +141,10 @@ func (s *Server) execute(ctx context.Context, req QueryRequest, emit func(Event)
 			runErr = err
 			break
 		}
-		switch ev.Kind {
-		case graph.EventNodeEnd:
-			span := NodeSpan{Step: ev.Step, Node: ev.Node, DurationMS: ms(ev.Duration)}
-			if ev.Err != nil {
-				span.Error = ev.Err.Error()
-			}
-			tr.Nodes = append(tr.Nodes, span)
-		case graph.EventDecision:
-			tr.Decisions = append(tr.Decisions, Decision{Step: ev.Step, From: ev.Node, To: ev.To, Reason: ev.Reason})
-		case graph.EventCustom:
-			if ev.Name == "fallback" {
-				s.metrics.fallback()
-			}
-		case graph.EventRunEnd:
+		rec.Observe(ev)
+		if ev.Kind == graph.EventRunEnd {
 			final, ended = finalState(ev.Payload)
 		}
-		tr.Steps = max(tr.Steps, ev.Step)
 		if emit != nil {
 			if err := emit(wireEvent(ev, start)); err != nil {
 				runErr = fmt.Errorf("%w: %w", errEmit, err)
@@ -165,7 +152,7 @@ func (s *Server) execute(ctx context.Context, req QueryRequest, emit func(Event)
 			}
 		}
 	}
-	tr.DurationMS = ms(time.Since(start))
+	s.metrics.fallback(rec.fallbackCount())
 	if runErr == nil && !ended {
 		runErr = errors.New("the graph ended without a final state")
 	}
@@ -182,7 +169,7 @@ func (s *Server) execute(ctx context.Context, req QueryRequest, emit func(Event)
 	}
 	outcome = "ok"
 	s.metrics.usage(final.Usage)
-	return response(final, tr, req.Options.Text), nil
+	return rec.Response(final, req.Options.Text), nil
 }
 
 // timeoutError is the cause of a run's deadline.

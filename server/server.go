@@ -49,7 +49,13 @@ func New(cfg Config) (*Server, error) {
 		writeError(w, newError(http.StatusNotFound, "not_found",
 			fmt.Sprintf("no endpoint %s; see /v1/query, /v1/ingest, /v1/graph, /healthz, /readyz, /metrics", r.URL.Path)))
 	})
-	s.handler = s.instrument(s.checkHost(s.authenticate(mux)))
+	cop := http.NewCrossOriginProtection()
+	for _, o := range cfg.TrustedOrigins {
+		if err := cop.AddTrustedOrigin(o); err != nil {
+			return nil, fmt.Errorf("server: trusted origin %q: %w", o, err)
+		}
+	}
+	s.handler = s.instrument(s.checkHost(s.crossOrigin(cop, s.authenticate(mux))))
 	return s, nil
 }
 
@@ -143,6 +149,20 @@ func (s *Server) checkHost(next http.Handler) http.Handler {
 		if !slices.ContainsFunc(s.cfg.AllowedHosts, func(a string) bool { return strings.EqualFold(a, host) }) {
 			writeError(w, newError(http.StatusForbidden, "forbidden_host",
 				fmt.Sprintf("host %q is not allowed; use http://127.0.0.1 or http://localhost, or add the host to the server's allowed hosts", r.Host)))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// crossOrigin refuses state-changing requests that a browser sends from
+// another site (Sec-Fetch-Site, or an Origin that is not the Host): a web
+// page must not be able to make a local server query or ingest.
+func (s *Server) crossOrigin(cop *http.CrossOriginProtection, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := cop.Check(r); err != nil {
+			writeError(w, newError(http.StatusForbidden, "cross_origin",
+				"cross-origin browser requests are refused; add the page's origin to the server's trusted origins to allow it"))
 			return
 		}
 		next.ServeHTTP(w, r)
