@@ -43,6 +43,9 @@ func (r graphRouter) Route(ctx context.Context, query string) (graphrag.Plan, []
 	if ctx.Err() != nil {
 		return graphrag.Plan{}, s.Notes, ctx.Err()
 	}
+	if s.Plan.Route == "" {
+		return graphrag.Plan{}, s.Notes, errors.New("the graph's first step set no route: is \"route\" still its entry node?")
+	}
 	return s.Plan, s.Notes, nil
 }
 
