@@ -4,8 +4,10 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
+	"unicode"
 
 	"github.com/graphrag/graphrag"
 	"github.com/graphrag/graphrag/retrievers/sqlite"
@@ -123,6 +125,7 @@ func ragEval(t *testing.T, d *evalData, searcher Searcher) {
 	var recall, mrr, plainRecall, plainMRR float64
 	var falseAbstain, abstain, loops int
 	stops := map[string]int{}
+	scores := map[string][3]float64{} // per question type: EM sum, F1 sum, n
 	for _, q := range d.questions {
 		s, err := r.Invoke(ctx, State{Query: q.Question})
 		if err != nil {
@@ -151,6 +154,15 @@ func ragEval(t *testing.T, d *evalData, searcher Searcher) {
 		if float64(found)/float64(len(gold)) < r {
 			t.Logf("graph recall %.1f < one search %.1f (%s by %s, loops %+v): %q", float64(found)/float64(len(gold)), r, s.Plan.Route, s.Plan.By, s.Loops, q.Question)
 		}
+		if !s.Answer.Abstained {
+			em, f1 := squadScores(s.Short, q.Answers)
+			if em == 0 && testing.Verbose() && os.Getenv("NODES_SHOW_SHORT") != "" {
+				t.Logf("short %q gold %q: %s", s.Short, q.Answers, q.Question)
+			}
+			byType := scores[q.Type]
+			byType[0], byType[1], byType[2] = byType[0]+em, byType[1]+f1, byType[2]+1
+			scores[q.Type] = byType
+		}
 		if s.Answer.Abstained {
 			falseAbstain++
 			t.Logf("false abstention (%s, %s): %q — %s", s.Plan.Route, s.Stop, q.Question, s.Plan.Reason)
@@ -174,6 +186,12 @@ func ragEval(t *testing.T, d *evalData, searcher Searcher) {
 	falseRate := float64(falseAbstain) / n
 	t.Logf("RAG dev: recall@10=%.3f MRR=%.3f (one keyword search: %.3f, %.3f) abstain=%.3f false_abstain=%.3f loops/query=%.2f stops=%v",
 		recall/n, mrr/n, plainRecall/n, plainMRR/n, abstainRate, falseRate, float64(loops)/n, stops)
+	for _, typ := range []string{"single-hop", "multi-hop", "yes-no"} {
+		v := scores[typ]
+		if v[2] > 0 {
+			t.Logf("short answers, %s (answered %d): EM=%.3f F1=%.3f", typ, int(v[2]), v[0]/v[2], v[1]/v[2])
+		}
+	}
 	if recall/n < 0.89 || mrr/n < 0.85 {
 		t.Errorf("recall@10 = %.3f, MRR = %.3f: want >= 0.89 and >= 0.85", recall/n, mrr/n)
 	}
@@ -235,4 +253,49 @@ func recallMRR(hits []graphrag.Hit, gold map[string]bool) (recall, mrr float64) 
 		}
 	}
 	return float64(found) / float64(len(gold)), mrr
+}
+
+// squadScores are SQuAD exact match and token F1 of a prediction against
+// the best of the gold answers.
+func squadScores(pred string, golds []string) (em, f1 float64) {
+	p := strings.Fields(squadNormalize(pred))
+	for _, g := range golds {
+		gt := strings.Fields(squadNormalize(g))
+		if strings.Join(p, " ") == strings.Join(gt, " ") {
+			em = 1
+		}
+		common := map[string]int{}
+		for _, w := range gt {
+			common[w]++
+		}
+		same := 0
+		for _, w := range p {
+			if common[w] > 0 {
+				common[w]--
+				same++
+			}
+		}
+		if same > 0 {
+			pr, rc := float64(same)/float64(len(p)), float64(same)/float64(len(gt))
+			f1 = max(f1, 2*pr*rc/(pr+rc))
+		}
+	}
+	return em, f1
+}
+
+func squadNormalize(s string) string {
+	s = strings.ToLower(s)
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsPunct(r) {
+			return -1
+		}
+		return r
+	}, s)
+	var out []string
+	for _, w := range strings.Fields(s) {
+		if w != "a" && w != "an" && w != "the" {
+			out = append(out, w)
+		}
+	}
+	return strings.Join(out, " ")
 }

@@ -43,6 +43,7 @@ func (p *pipeline) generate(ctx context.Context, s State) (State, error) {
 				a.By = "llm"
 			}
 			s.Answer = a
+			s.Short = shortAnswer(s.question(), s.Kept, answerSentences(a, s.Kept))
 			return s, nil
 		}
 	}
@@ -52,7 +53,30 @@ func (p *pipeline) generate(ctx context.Context, s State) (State, error) {
 		limit = max(1, limit-s.Loops.Generate)
 	}
 	s.Answer = extractive(s.question(), s.Kept, limit)
+	s.Short = shortAnswer(s.question(), s.Kept, answerSentences(s.Answer, s.Kept))
 	return s, nil
+}
+
+// answerSentences are the answer's quoted sentences, then the rest of the
+// first kept hits': where a short answer is looked for, best first.
+func answerSentences(a graphrag.Answer, kept []graphrag.Hit) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, c := range a.Citations {
+		if c.Quote != "" && !seen[c.Quote] {
+			seen[c.Quote] = true
+			out = append(out, c.Quote)
+		}
+	}
+	for _, h := range kept[:min(3, len(kept))] {
+		for _, sent := range splitSentences(h.Chunk.Text) {
+			if !seen[sent] {
+				seen[sent] = true
+				out = append(out, sent)
+			}
+		}
+	}
+	return out
 }
 
 func citations(hits []graphrag.Hit) []graphrag.Citation {

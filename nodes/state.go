@@ -61,6 +61,10 @@ type State struct {
 	// Answer is generate's answer; Verdict is validate's judgement of it.
 	Answer  graphrag.Answer
 	Verdict graphrag.Verdict
+	// Short is a short answer (a name, date, number, yes or no) extracted
+	// from the kept hits for exact-match scoring; "" when none was found
+	// or the run abstained. The cited Answer remains the answer.
+	Short string
 	// Best is the best answer seen so far, returned when a budget runs out.
 	Best graphrag.Answer
 	// Budget holds the retries left per back-edge; a run that starts with
