@@ -193,7 +193,7 @@ func (sw *streamWriter) event(e Event) error {
 	if !sw.started {
 		_ = sw.start()
 	}
-	b, err := json.Marshal(e)
+	b, err := marshal(e)
 	if err != nil {
 		return fmt.Errorf("encode %s event: %w", e.Type, err)
 	}

@@ -69,9 +69,9 @@ func wireEvent(ev graph.Event, start time.Time) Event {
 		}
 		e.Type, e.Name = "custom", ev.Name
 		if ev.Payload != nil {
-			b, err := json.Marshal(ev.Payload)
+			b, err := marshal(ev.Payload)
 			if err != nil {
-				b, _ = json.Marshal(fmt.Sprint(ev.Payload))
+				b, _ = marshal(fmt.Sprint(ev.Payload))
 			}
 			e.Data = b
 		}

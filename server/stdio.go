@@ -60,9 +60,9 @@ type lineWriter struct {
 }
 
 func (w *lineWriter) send(m stdioMessage) error {
-	b, err := json.Marshal(m)
+	b, err := marshal(m)
 	if err != nil {
-		b, _ = json.Marshal(stdioMessage{ID: m.ID, Error: &ErrorBody{"internal", "encode message: " + err.Error()}})
+		b, _ = marshal(stdioMessage{ID: m.ID, Error: &ErrorBody{"internal", "encode message: " + err.Error()}})
 	}
 	b = append(b, '\n')
 	w.mu.Lock()

@@ -1,0 +1,102 @@
+// Package server serves graphrag to other programs: an HTTP API
+// (graphrag serve) and a newline-delimited JSON protocol on stdin and
+// stdout (graphrag serve --stdio) for desktop apps that run graphrag as a
+// child process. Both run the RAG graph of package nodes through the small
+// Runner interface and can stream its events as they happen: each node's
+// start and end with its duration, each decision with its reason, and the
+// answer's tokens.
+//
+// # HTTP
+//
+//	POST /v1/query    {"query": "...", "history": [{"query": "...", "answer": "..."}],
+//	                   "options": {"max_steps": 10, "timeout_ms": 30000, "text": true},
+//	                   "stream": "json" | "ndjson" | "sse"}
+//	POST /v1/ingest   {"paths": ["/abs/dir", ...]}   (none: every allowed root)
+//	GET  /v1/graph    the graph as Mermaid; ?format=dot for Graphviz
+//	GET  /healthz     the process is up
+//	GET  /readyz      the store answers and the server is not shutting down
+//	GET  /metrics     Prometheus text format
+//
+// A query is answered with one JSON object (QueryResponse: the answer,
+// citations and sources with ids and scores, route, plan, stop reason,
+// notes, usage and a trace summary). With "stream": "ndjson" or the header
+// "Accept: application/x-ndjson" it is answered with one Event per line
+// instead, each flushed as it happens; with "stream": "sse" or "Accept:
+// text/event-stream", as server-sent events whose event name is the
+// Event's type. Either stream ends with a "result" event holding the
+// QueryResponse, or an "error" event. A client that disconnects cancels
+// its run.
+//
+// Every error is {"error": {"code": "...", "message": "..."}} with a
+// status that fits: 400 bad_json, missing_query, bad_request; 401
+// unauthorized (with WWW-Authenticate); 403 forbidden (an ingest path
+// outside the allowed roots), forbidden_host, cross_origin; 404; 405;
+// 413 body_too_large; 429 too_many_requests (with Retry-After) past
+// Config.MaxConcurrent queries; 501 not_configured; 503 not_ready; 504
+// timeout.
+//
+// The server listens on 127.0.0.1:8080 by default and accepts only the
+// Host names of the loopback interface there (DNS-rebinding defence);
+// browsers' cross-site posts are refused (CSRF defence); Config.Token
+// adds a bearer token, compared in constant time. On shutdown it stops
+// accepting connections and lets queries in flight finish, up to
+// Config.ShutdownTimeout.
+//
+// Try it on the sample files (these commands work as written from the
+// repository root):
+//
+//	graphrag ingest examples/sample
+//	graphrag serve --ingest-root examples/sample &
+//
+//	curl -s localhost:8080/healthz
+//	curl -s localhost:8080/v1/query -d '{"query": "When does the nightly backup run?"}'
+//	curl -sN localhost:8080/v1/query -H 'Accept: application/x-ndjson' -d '{"query": "When does the nightly backup run?"}'
+//	curl -sN localhost:8080/v1/query -d '{"query": "When does the nightly backup run?", "stream": "sse"}'
+//	curl -s localhost:8080/v1/query -d '{"query": "Where does it go?", "history": [{"query": "When does the nightly backup run?", "answer": "At 02:30."}]}'
+//	curl -s localhost:8080/v1/ingest -d '{}'
+//	curl -s localhost:8080/v1/ingest -d "{\"paths\": [\"$PWD/examples/sample/notes\"]}"
+//	curl -s localhost:8080/v1/graph
+//	curl -s 'localhost:8080/v1/graph?format=dot'
+//	curl -s localhost:8080/metrics
+//
+// With a token (graphrag serve --token s3cret):
+//
+//	curl -s localhost:8080/v1/query -H 'Authorization: Bearer s3cret' -d '{"query": "When does the nightly backup run?"}'
+//
+// # Stdio
+//
+// One JSON request per line on stdin; one JSON message per line on stdout,
+// and nothing else is ever written there (logs go to Config.Logger, which
+// graphrag points at stderr):
+//
+//	→ {"id": 1, "method": "query", "params": {"query": "...", "history": [...], "options": {...}}}
+//	← {"id": null, "request": 1, "event": {"type": "node_start", "node": "route", ...}}
+//	← {"id": null, "request": 1, "event": {"type": "token", "text": "The "}}
+//	← {"id": 1, "result": {"answer": "...", "citations": [...], ...}}
+//
+// Events carry "id": null, as the issue's protocol asks, and the id of the
+// request they belong to in "request", so that a client running several
+// requests at once can tell them apart. The final message carries the
+// request's id with a "result" or an "error". Methods: "query" (params as
+// the body of POST /v1/query; "stream": "json" sends no events), "ingest"
+// (params as POST /v1/ingest), "graph" ({"format": "dot"} optional),
+// "cancel" ({"id": <a running request>}) and "ping". Ids are numbers or
+// strings. A line that is not a request is answered with
+// {"id": null, "error": {...}} and the loop goes on. Requests run
+// concurrently, up to Config.MaxConcurrent queries (more are refused with
+// "too_many_requests"); lines never interleave. At EOF on stdin the
+// requests in flight finish and ServeStdio returns.
+//
+//	echo '{"id": 1, "method": "ping"}' | graphrag serve --stdio
+//	echo '{"id": 1, "method": "query", "params": {"query": "When does the nightly backup run?"}}' | graphrag serve --stdio
+//	echo '{"id": 1, "method": "query", "params": {"query": "When does the nightly backup run?", "stream": "json"}}' | graphrag serve --stdio 2>/dev/null
+//	printf '%s\n' '{"id": 1, "method": "graph"}' '{"id": 2, "method": "ingest", "params": {}}' | graphrag serve --stdio --ingest-root examples/sample
+//
+// # Metrics
+//
+// graphrag_http_requests_total{path,code}, graphrag_queries_total{outcome},
+// graphrag_query_duration_seconds (histogram), graphrag_queries_in_flight,
+// graphrag_llm_calls_total, graphrag_llm_tokens_total{kind} and
+// graphrag_fallbacks_total (custom events named "fallback" emitted by
+// nodes), written by hand in the text exposition format.
+package server
