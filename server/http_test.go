@@ -198,6 +198,9 @@ func TestAuth(t *testing.T) {
 					t.Errorf("code %q", e.Code)
 				}
 			}
+			if tt.name == "no header" && !strings.Contains(w.Body.String(), "Bearer <token>") {
+				t.Errorf("message escaped or missing the header to send: %s", w.Body)
+			}
 		})
 	}
 }
