@@ -6,9 +6,11 @@
 // title weighted higher, tokenised by unicode61 with diacritics removed so
 // that non-English text works. The user's text never reaches FTS5 syntax:
 // it is split into words, stop words are dropped, and every word is quoted
-// and OR-ed. The best BM25 candidates are then re-scored in Go with phrase,
-// proximity and title-match evidence (see rerank.go; the figures behind each
-// boost are in the commit history and in eval_test.go).
+// and OR-ed. The best BM25 candidates are then re-scored in Go with
+// proximity and title-match evidence, and the documents whose titles the
+// top chunks mention are brought in (title links: the second hop of a
+// multi-hop question). DefaultRanking records the figures behind each step,
+// measured by eval_test.go on the dev set.
 //
 // Vector search is exact: every embedding is held in one contiguous
 // []float32 matrix, loaded on first use and dropped on every write, and

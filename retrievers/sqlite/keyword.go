@@ -49,8 +49,8 @@ func (s *Store) keyword(ctx context.Context, text string, f graphrag.Filters, n 
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	if s.rank.reranks() && len(out) > 1 {
-		if out, err = s.rerank(ctx, text, ts, out); err != nil {
+	if s.rank.reranks() && len(out) > 0 {
+		if out, err = s.rerank(ctx, text, ts, f, out); err != nil {
 			return nil, err
 		}
 	}
@@ -64,7 +64,7 @@ func (s *Store) keyword(ctx context.Context, text string, f graphrag.Filters, n 
 // words that stand next to each other in the chunk as in the query
 // (phrases), query words close together (proximity), and how much of the
 // title the query covers.
-func (s *Store) rerank(ctx context.Context, text string, ts []string, cands []scored) ([]scored, error) {
+func (s *Store) rerank(ctx context.Context, text string, ts []string, f graphrag.Filters, cands []scored) ([]scored, error) {
 	rowids := make([]int64, len(cands))
 	for i, c := range cands {
 		rowids[i] = c.rowid
@@ -93,6 +93,57 @@ func (s *Store) rerank(ctx context.Context, text string, ts []string, cands []sc
 	for i := range cands {
 		d := docs[cands[i].rowid]
 		cands[i].score += top * s.rank.boost(q, d.title, d.text)
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
+	if s.rank.Links > 0 && s.rank.LinkFrom > 0 {
+		texts := make([]string, 0, s.rank.LinkFrom)
+		for _, c := range cands[:min(s.rank.LinkFrom, len(cands))] {
+			texts = append(texts, docs[c.rowid].text)
+		}
+		if cands, err = s.follow(ctx, cands, texts, f); err != nil {
+			return nil, err
+		}
+	}
+	return cands, nil
+}
+
+// follow adds the documents whose titles the best chunks mention (the way
+// a wiki page links another): a question about "the company X worked for"
+// finds X's chunk by its words, and the company's own document through the
+// name in X's text. A linked document's first chunk gets Links times the
+// linking chunk's score, if that is more than it had. Links honour the
+// filters like everything else.
+func (s *Store) follow(ctx context.Context, cands []scored, texts []string, f graphrag.Filters) ([]scored, error) {
+	ti, err := s.titleIndex(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var allowed map[int64]bool
+	if !f.IsZero() {
+		if allowed, err = s.allowed(ctx, f); err != nil {
+			return nil, err
+		}
+	}
+	pos := make(map[int64]int, len(cands))
+	for i, c := range cands {
+		pos[c.rowid] = i
+	}
+	for li, text := range texts {
+		from := cands[li]
+		linkScore := s.rank.Links * from.score
+		added := 0
+		for _, rowid := range ti.mentions(words(text)) {
+			if rowid == from.rowid || added >= maxLinksPerChunk || allowed != nil && !allowed[rowid] {
+				continue
+			}
+			added++
+			if i, ok := pos[rowid]; ok {
+				cands[i].score = max(cands[i].score, linkScore)
+				continue
+			}
+			pos[rowid] = len(cands)
+			cands = append(cands, scored{rowid, linkScore})
+		}
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
 	return cands, nil

@@ -43,9 +43,10 @@ type Store struct {
 
 	wmu sync.Mutex // one writer at a time
 
-	vmu sync.Mutex // guards vec and gen
-	vec *matrix
-	gen uint64
+	vmu    sync.Mutex // guards vec, titles and gen
+	vec    *matrix
+	titles *titleIndex
+	gen    uint64
 }
 
 var _ interface {

@@ -21,6 +21,7 @@ func (s *Store) invalidate() {
 	s.vmu.Lock()
 	s.gen++
 	s.vec = nil
+	s.titles = nil
 	s.vmu.Unlock()
 }
 
