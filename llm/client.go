@@ -22,14 +22,15 @@ type chat struct {
 	maxTokens   int
 	timeout     time.Duration
 	jsonMode    atomic.Bool // OpenAI-compatible server refused json_schema
+	breaker     *breaker    // of spec's server; nil for none
 }
 
-func newChat(spec Spec, hc *http.Client, cfg Config, temperature float64, maxTokens int, timeout time.Duration) (*chat, error) {
+func newChat(spec Spec, hc *http.Client, cfg Config, temperature float64, maxTokens int, timeout time.Duration, br *breaker) (*chat, error) {
 	m, err := newAdapter(spec, hc, cfg, "")
 	if err != nil {
 		return nil, err
 	}
-	return &chat{spec: spec, model: m, temperature: temperature, maxTokens: maxTokens, timeout: timeout}, nil
+	return &chat{spec: spec, model: m, temperature: temperature, maxTokens: maxTokens, timeout: timeout, breaker: br}, nil
 }
 
 // newAdapter builds the langchaingo model for spec. It never asks the
@@ -89,6 +90,10 @@ type request struct {
 
 // generate runs one chat call and returns its text and usage. Errors are *Error.
 func (c *chat) generate(ctx context.Context, r request) (string, graphrag.Usage, error) {
+	probe, skip := c.breaker.allow()
+	if skip != nil {
+		return "", graphrag.Usage{}, &Error{Op: r.op, Model: c.spec.String(), Kind: ErrUnreachable, Err: skip}
+	}
 	ci := &callInfo{backend: c.spec.Backend, jsonMode: &c.jsonMode}
 	if r.schema != nil {
 		ci.schema, ci.schemaName = r.schema.raw, r.schema.name
@@ -141,7 +146,9 @@ func (c *chat) generate(ctx context.Context, r request) (string, graphrag.Usage,
 	if text == "" && streamed.Len() > 0 {
 		text = streamed.String()
 	}
-	if kind, cause := classify(ctx, cctx, ci, err); kind != nil {
+	kind, cause := classify(ctx, cctx, ci, err)
+	c.breaker.done(probe, kind)
+	if kind != nil {
 		return "", usage, &Error{Op: r.op, Model: c.spec.String(), Kind: kind, Err: cause, Usage: usage}
 	}
 	if strings.TrimSpace(stripThink(text)) == "" {

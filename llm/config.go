@@ -30,6 +30,11 @@ type Config struct {
 	// Backoff is the first wait before a retry; it doubles each time, up to
 	// MaxBackoff. A 429's Retry-After is honoured up to MaxBackoff.
 	Backoff, MaxBackoff time.Duration
+	// UnreachableCooldown is how long every call to a model server fails
+	// at once (ErrUnreachable, "skipped: ...") after a call found it
+	// unreachable; then one call probes it. The breaker is per server,
+	// shared by all the roles of one Models. A negative value turns it off.
+	UnreachableCooldown time.Duration
 
 	// DecideTemperature and WriteTemperature are the sampling temperatures
 	// of the two roles; nil means the default (0.1 and 0.3). Both adapters
@@ -56,22 +61,23 @@ type Config struct {
 func DefaultConfig() Config {
 	dt, wt := 0.1, 0.3
 	return Config{
-		EmbedBatch:        32,
-		Timeout:           60 * time.Second,
-		WriteTimeout:      5 * time.Minute,
-		EmbedTimeout:      2 * time.Minute,
-		Retries:           2,
-		Backoff:           500 * time.Millisecond,
-		MaxBackoff:        8 * time.Second,
-		DecideTemperature: &dt,
-		WriteTemperature:  &wt,
-		DecideMaxTokens:   512,
-		WriteMaxTokens:    1024,
-		NumCtx:            8192,
-		APIKey:            "sk-no-key-required",
-		GradeChunkChars:   1200,
-		GradeMaxChunks:    8,
-		HistoryTurns:      3,
+		EmbedBatch:          32,
+		Timeout:             60 * time.Second,
+		WriteTimeout:        5 * time.Minute,
+		EmbedTimeout:        2 * time.Minute,
+		Retries:             2,
+		Backoff:             500 * time.Millisecond,
+		MaxBackoff:          8 * time.Second,
+		UnreachableCooldown: 30 * time.Second,
+		DecideTemperature:   &dt,
+		WriteTemperature:    &wt,
+		DecideMaxTokens:     512,
+		WriteMaxTokens:      1024,
+		NumCtx:              8192,
+		APIKey:              "sk-no-key-required",
+		GradeChunkChars:     1200,
+		GradeMaxChunks:      8,
+		HistoryTurns:        3,
 	}
 }
 
@@ -91,6 +97,9 @@ func (c Config) withDefaults() Config {
 	}
 	setDur(&c.Backoff, d.Backoff)
 	setDur(&c.MaxBackoff, d.MaxBackoff)
+	if c.UnreachableCooldown == 0 {
+		c.UnreachableCooldown = d.UnreachableCooldown
+	}
 	if c.DecideTemperature == nil {
 		c.DecideTemperature = d.DecideTemperature
 	}

@@ -26,19 +26,27 @@ type Embedder struct {
 	timeout time.Duration
 	hc      *http.Client
 	oa      *adapter // OpenAI only
+	breaker *breaker // of spec's server; nil for none
 }
 
 var _ graphrag.Embedder = (*Embedder)(nil)
 
 // NewEmbedder builds an embedder. With dim 0 it makes one probe call to
 // learn the dimension, so it fails when the server or model is absent.
+// Like the roles of Models, it stops calling a server it found unreachable
+// for Config.UnreachableCooldown.
 func NewEmbedder(ctx context.Context, spec Spec, cfg Config, hc *http.Client) (*Embedder, error) {
 	if hc == nil {
 		return nil, errNilClient
 	}
 	cfg.Router = spec
 	cfg = cfg.withDefaults()
-	e := &Embedder{spec: spec, dim: cfg.EmbedDimension, batch: cfg.EmbedBatch, timeout: cfg.EmbedTimeout, hc: wrapClient(hc, cfg)}
+	return newEmbedder(ctx, spec, cfg, hc, newBreakers(cfg.UnreachableCooldown).get(spec))
+}
+
+// newEmbedder builds an embedder for a cfg with defaults filled in.
+func newEmbedder(ctx context.Context, spec Spec, cfg Config, hc *http.Client, br *breaker) (*Embedder, error) {
+	e := &Embedder{spec: spec, dim: cfg.EmbedDimension, batch: cfg.EmbedBatch, timeout: cfg.EmbedTimeout, hc: wrapClient(hc, cfg), breaker: br}
 	if spec.Backend == OpenAI {
 		a, err := newAdapter(spec, e.hc, cfg, spec.Model)
 		if err != nil {
@@ -83,6 +91,10 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 }
 
 func (e *Embedder) embed(ctx context.Context, texts []string) ([][]float32, error) {
+	probe, skip := e.breaker.allow()
+	if skip != nil {
+		return nil, &Error{Op: "embed", Model: e.spec.String(), Kind: ErrUnreachable, Err: skip}
+	}
 	ci := &callInfo{backend: e.spec.Backend}
 	cctx, cancel := context.WithTimeoutCause(ctx, e.timeout, errCallTimeout)
 	defer cancel()
@@ -94,7 +106,9 @@ func (e *Embedder) embed(ctx context.Context, texts []string) ([][]float32, erro
 	} else {
 		vs, err = e.ollamaEmbed(cctx, texts)
 	}
-	if kind, cause := classify(ctx, cctx, ci, err); kind != nil {
+	kind, cause := classify(ctx, cctx, ci, err)
+	e.breaker.done(probe, kind)
+	if kind != nil {
 		return nil, &Error{Op: "embed", Model: e.spec.String(), Kind: kind, Err: cause}
 	}
 	if len(vs) != len(texts) {

@@ -19,6 +19,7 @@ type Models struct {
 	decide   *chat
 	write    *chat
 	embedder *Embedder
+	breakers *breakers
 }
 
 // New builds the clients for cfg. It contacts no server for the chat
@@ -28,6 +29,12 @@ type Models struct {
 // hc.Timeout 0: it would cut a long streamed answer; the per-call timeouts
 // of Config bound each call instead. Models and everything they return
 // are safe for concurrent use.
+//
+// The roles share one circuit breaker per server: once a call finds a
+// server unreachable (after its retries), calls to it fail at once with
+// ErrUnreachable for Config.UnreachableCooldown, then one call probes it.
+// So a run whose model server is down pays the retries once, not once per
+// role, and every role falls straight back to its deterministic path.
 func New(ctx context.Context, cfg Config, hc *http.Client) (*Models, error) {
 	if hc == nil {
 		return nil, errNilClient
@@ -36,16 +43,16 @@ func New(ctx context.Context, cfg Config, hc *http.Client) (*Models, error) {
 		return nil, fmt.Errorf("llm: no router model: %w (set one, e.g. ollama:qwen2.5:3b)", graphrag.ErrNotConfigured)
 	}
 	cfg = cfg.withDefaults()
-	m := &Models{cfg: cfg, hc: wrapClient(hc, cfg), raw: hc}
+	m := &Models{cfg: cfg, hc: wrapClient(hc, cfg), raw: hc, breakers: newBreakers(cfg.UnreachableCooldown)}
 	var err error
-	if m.decide, err = newChat(cfg.Router, m.hc, cfg, *cfg.DecideTemperature, cfg.DecideMaxTokens, cfg.Timeout); err != nil {
+	if m.decide, err = newChat(cfg.Router, m.hc, cfg, *cfg.DecideTemperature, cfg.DecideMaxTokens, cfg.Timeout, m.breakers.get(cfg.Router)); err != nil {
 		return nil, err
 	}
-	if m.write, err = newChat(cfg.Writer, m.hc, cfg, *cfg.WriteTemperature, cfg.WriteMaxTokens, cfg.WriteTimeout); err != nil {
+	if m.write, err = newChat(cfg.Writer, m.hc, cfg, *cfg.WriteTemperature, cfg.WriteMaxTokens, cfg.WriteTimeout, m.breakers.get(cfg.Writer)); err != nil {
 		return nil, err
 	}
 	if !cfg.Embed.IsZero() {
-		if m.embedder, err = NewEmbedder(ctx, cfg.Embed, cfg, hc); err != nil {
+		if m.embedder, err = newEmbedder(ctx, cfg.Embed, cfg, hc, m.breakers.get(cfg.Embed)); err != nil {
 			return nil, err
 		}
 	}

@@ -1,0 +1,15 @@
+package llm
+
+import "time"
+
+// SetClock replaces the clock of m's circuit breakers (tests).
+func SetClock(m *Models, now func() time.Time) { m.breakers.setClock(now) }
+
+// SetEmbedderClock replaces the clock of e's circuit breaker (tests).
+func SetEmbedderClock(e *Embedder, now func() time.Time) {
+	if b := e.breaker; b != nil {
+		b.mu.Lock()
+		b.now = now
+		b.mu.Unlock()
+	}
+}
