@@ -28,6 +28,13 @@
 // ErrBadOutput, ...) says why it failed. Every result carries the
 // graphrag.Usage of the calls it made, failed calls included (on *Error).
 //
+// A server found unreachable is not asked again for a cooldown
+// (Config.UnreachableCooldown, 30 s): a circuit breaker per server, shared by
+// all roles, makes the following calls fail at once with ErrUnreachable
+// ("skipped: ... was unreachable 3s ago"), so a run whose Ollama is down pays
+// the retries once and finishes on the deterministic fallbacks. Timeouts and
+// 5xx responses do not open it.
+//
 // Running a model (suggested commands; the tests use in-process fakes, not
 // real models):
 //
