@@ -59,6 +59,45 @@ func TestRoutingAccuracyDev(t *testing.T) {
 	t.Run("sqlite", func(t *testing.T) { routingAccuracy(t, d, sqliteStore(t)) })
 }
 
+func TestRouterAblationDev(t *testing.T) {
+	d := loadEval(t)
+	for _, mode := range []RouterMode{RouterRules, RouterLearned} {
+		t.Run(string(mode), func(t *testing.T) {
+			opts := DefaultOptions()
+			opts.Router = mode
+			p, err := newPipeline(Deps{Searcher: d.searcher}, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ok, n := 0, 0
+			for _, r := range d.routing {
+				if r.LabelStrength != "hard" {
+					continue
+				}
+				plan, _, _ := p.plan(context.Background(), r.Query, nil)
+				n++
+				if coarse(plan.Route) == coarse(graphrag.Route(r.Route)) {
+					ok++
+				}
+			}
+			for _, q := range d.questions {
+				plan, _, _ := p.plan(context.Background(), q.Question, nil)
+				n++
+				if coarse(plan.Route) == "local" {
+					ok++
+				}
+			}
+			acc := float64(ok) / float64(n)
+			t.Logf("router %s alone: hard coarse accuracy %.3f", mode, acc)
+			// Floors a little under what each reaches, so a regression in
+			// either part of the router shows up here.
+			if floor := map[RouterMode]float64{RouterRules: 0.95, RouterLearned: 0.89}[mode]; acc < floor {
+				t.Errorf("router %s alone: hard coarse accuracy %.3f, want >= %.2f", mode, acc, floor)
+			}
+		})
+	}
+}
+
 func routingAccuracy(t *testing.T, d *evalData, searcher Searcher) {
 	p, err := newPipeline(Deps{Searcher: searcher}, DefaultOptions())
 	if err != nil {

@@ -21,7 +21,26 @@ func TestRoutingExtra(t *testing.T) {
 	corpus := readJSONL[corpusRow](t, filepath.Join(dir, "corpus.extra.jsonl"))
 	d := loadEval(t)
 	all := append(corpusHits(corpus), d.searcher.docs...)
-	p, err := newPipeline(Deps{Searcher: newMemSearcher(all)}, DefaultOptions())
+	searcher := newMemSearcher(all)
+	alone := map[RouterMode]float64{}
+	for _, mode := range []RouterMode{RouterRules, RouterLearned} {
+		opts := DefaultOptions()
+		opts.Router = mode
+		p, err := newPipeline(Deps{Searcher: searcher}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ok := 0
+		for _, r := range rows {
+			plan, _, _ := p.plan(context.Background(), r.Query, nil)
+			if coarse(plan.Route) == coarse(graphrag.Route(r.Route)) {
+				ok++
+			}
+		}
+		alone[mode] = float64(ok) / float64(len(rows))
+		t.Logf("routing.extra, router %s alone: coarse accuracy %.3f", mode, alone[mode])
+	}
+	p, err := newPipeline(Deps{Searcher: searcher}, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,6 +55,9 @@ func TestRoutingExtra(t *testing.T) {
 	}
 	acc := float64(ok) / float64(len(rows))
 	t.Logf("routing.extra: coarse accuracy %.3f (%d/%d)", acc, ok, len(rows))
+	if acc < alone[RouterRules]+0.1 || acc < alone[RouterLearned] {
+		t.Errorf("the full router (%.3f) should beat rules alone by 0.1 (%.3f) and the classifier alone (%.3f)", acc, alone[RouterRules], alone[RouterLearned])
+	}
 	if acc < 0.92 {
 		t.Errorf("coarse accuracy on routing.extra = %.3f, want >= 0.92", acc)
 	}

@@ -21,6 +21,9 @@ type Options struct {
 	// the web or direct. MinSpecific is the matched weight of names and rare
 	// words strong evidence needs.
 	StrongEvidence, WeakEvidence, MinSpecific float64
+	// Router picks the deterministic deciders route uses (for ablations):
+	// RouterFull (the default), RouterRules or RouterLearned.
+	Router RouterMode
 	// PlannerMargin: the Planner is asked only when the classifier's
 	// margin between its two likeliest routes is below this.
 	PlannerMargin float64
@@ -59,6 +62,19 @@ type Options struct {
 	// Now is used when Deps.Now is nil.
 	Now func() time.Time
 }
+
+// RouterMode selects the deterministic deciders of the route node.
+type RouterMode string
+
+const (
+	// RouterFull: rules, then the learned classifier joined by the probe.
+	RouterFull RouterMode = ""
+	// RouterRules: rules, then the probe alone (local when the files have
+	// evidence, direct otherwise): the plain regex router baseline.
+	RouterRules RouterMode = "rules"
+	// RouterLearned: the classifier joined by the probe, no rules.
+	RouterLearned RouterMode = "learned"
+)
 
 // DefaultOptions returns the tuned defaults.
 func DefaultOptions() Options {

@@ -66,7 +66,8 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 		plan.Route, plan.By, plan.Reason, plan.Confidence = graphrag.RouteDirect, "rules", "empty query", 1
 		return plan, Evidence{}, nil
 	}
-	if r, ok := matchRule(query); ok {
+	r, ok := matchRule(query)
+	if ok && p.opts.Router != RouterLearned {
 		plan.Route, plan.By, plan.Confidence = r.Route, "rules", 0.95
 		plan.Reason = r.Reason
 		if r.Route == graphrag.RouteVector && (identifierPattern.MatchString(query) || fileNamePattern.MatchString(query)) {
@@ -76,6 +77,12 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 		return plan, Evidence{}, nil
 	}
 	pred := p.clf.predict(query)
+	if p.opts.Router == RouterRules {
+		// No classifier: an even prediction between local and direct, so
+		// the probe decides.
+		pred = prediction{Probs: map[graphrag.Route]float64{graphrag.RouteVector: 0.5, graphrag.RouteDirect: 0.5},
+			Best: graphrag.RouteVector, Second: graphrag.RouteDirect}
+	}
 	var ev Evidence
 	probed := false
 	if pred.Best == graphrag.RouteFilesystem && !mentionsFiles(query) {
@@ -96,6 +103,9 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 		}
 	}
 	plan.Route, plan.Confidence, plan.By, plan.Reason = p.combine(pred, ev, probed)
+	if p.opts.Router == RouterRules && plan.By == "learned" {
+		plan.By = "rules"
+	}
 
 	if p.deps.Planner != nil && pred.Margin < p.opts.PlannerMargin {
 		llm, err := p.deps.Planner.Plan(ctx, query, history)
