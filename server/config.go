@@ -78,6 +78,10 @@ type Config struct {
 	MaxBodyBytes int64
 	// Timeout bounds one query. Default 2 minutes.
 	Timeout time.Duration
+	// Heartbeat is how long a stream may stay silent before the server
+	// writes a keep-alive (an SSE comment, or a "heartbeat" event in
+	// NDJSON). Default 15 seconds; negative turns heartbeats off.
+	Heartbeat time.Duration
 	// IngestTimeout bounds one ingest. Default 1 hour.
 	IngestTimeout time.Duration
 	// MaxConcurrent bounds the queries running at once; past it the server
@@ -105,6 +109,7 @@ const (
 	defaultMaxBody         = 1 << 20
 	defaultTimeout         = 2 * time.Minute
 	defaultIngestTimeout   = time.Hour
+	defaultHeartbeat       = 15 * time.Second
 	defaultMaxConcurrent   = 8
 	defaultMaxSteps        = 100
 	defaultShutdownTimeout = 30 * time.Second
@@ -132,6 +137,9 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.Timeout <= 0 {
 		c.Timeout = defaultTimeout
+	}
+	if c.Heartbeat == 0 {
+		c.Heartbeat = defaultHeartbeat
 	}
 	if c.IngestTimeout <= 0 {
 		c.IngestTimeout = defaultIngestTimeout

@@ -631,3 +631,60 @@ func TestRecorderMatchesServer(t *testing.T) {
 		t.Fatalf("Recorder.Response differs from the server's answer\n got %s\nwant %s", gb, wb)
 	}
 }
+
+func TestHeartbeat(t *testing.T) {
+	f := newFake()
+	f.routeDelay = 80 * time.Millisecond // a model thinking, in silence
+	s := newTestServer(t, f, Config{Heartbeat: 10 * time.Millisecond})
+	ts := httptest.NewServer(s.Handler())
+	defer ts.Close()
+
+	t.Run("ndjson", func(t *testing.T) {
+		resp, err := postQuery(context.Background(), ts.URL, `{"query": "q", "stream": "ndjson"}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		evs := readNDJSON(t, resp.Body)
+		var beats int
+		var rest []Event
+		for _, e := range evs {
+			if e.Type == "heartbeat" {
+				beats++
+				continue
+			}
+			rest = append(rest, e)
+		}
+		if beats == 0 {
+			t.Fatalf("no heartbeat in an 80 ms silence: %v", types(evs))
+		}
+		checkEventSequence(t, rest)
+	})
+
+	t.Run("sse", func(t *testing.T) {
+		resp, err := postQuery(context.Background(), ts.URL, `{"query": "q", "stream": "sse"}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(body), "\n: keep-alive\n\n") && !strings.HasPrefix(string(body), ": keep-alive\n\n") {
+			t.Fatalf("no keep-alive comment in:\n%s", body)
+		}
+		raw := readSSE(t, strings.NewReader(string(body)))
+		if raw[len(raw)-1].Event != "result" {
+			t.Fatalf("last event %q", raw[len(raw)-1].Event)
+		}
+	})
+
+	t.Run("off", func(t *testing.T) {
+		s := newTestServer(t, f, Config{Heartbeat: -1})
+		w := do(s.Handler(), "POST", "/v1/query", `{"query": "q", "stream": "ndjson"}`)
+		if strings.Contains(w.Body.String(), "heartbeat") {
+			t.Fatal("heartbeat sent with heartbeats off")
+		}
+	})
+}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -139,6 +140,10 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request) {
 	}
 
 	sw := newStreamWriter(w, mode == modeSSE)
+	if err := sw.start(); err != nil {
+		return
+	}
+	defer sw.keepAlive(s.cfg.Heartbeat)()
 	resp, err := s.execute(r.Context(), req, sw.event)
 	if err != nil {
 		s.logRunError(r, err)
@@ -155,23 +160,28 @@ func (s *Server) logRunError(r *http.Request, err error) {
 }
 
 // streamWriter writes events as NDJSON lines or server-sent events,
-// flushing each so the client sees it at once.
+// flushing each so the client sees it at once. A mutex orders the run's
+// events and the keep-alive heartbeats.
 type streamWriter struct {
-	w       http.ResponseWriter
-	rc      *http.ResponseController
-	sse     bool
-	started bool
-	seq     int
-	buf     []byte
-	begin   time.Time
+	mu    sync.Mutex
+	w     http.ResponseWriter
+	rc    *http.ResponseController
+	sse   bool
+	seq   int
+	buf   []byte
+	begin time.Time
+	last  time.Time // of the last write
+}
+
+func newStreamWriter(w http.ResponseWriter, sse bool) *streamWriter {
+	now := time.Now()
+	return &streamWriter{w: w, rc: http.NewResponseController(w), sse: sse, begin: now, last: now}
 }
 
 func (sw *streamWriter) elapsed() float64 { return ms(time.Since(sw.begin)) }
 
-func newStreamWriter(w http.ResponseWriter, sse bool) *streamWriter {
-	return &streamWriter{w: w, rc: http.NewResponseController(w), sse: sse, begin: time.Now()}
-}
-
+// start sends the headers at once, so the client knows the query was
+// accepted before the first event.
 func (sw *streamWriter) start() error {
 	h := sw.w.Header()
 	if sw.sse {
@@ -183,20 +193,18 @@ func (sw *streamWriter) start() error {
 	h.Set("X-Accel-Buffering", "no") // tell reverse proxies not to buffer
 	h.Set("X-Content-Type-Options", "nosniff")
 	sw.w.WriteHeader(http.StatusOK)
-	sw.started = true
-	return nil
+	return sw.rc.Flush()
 }
 
 // event writes one event. JSON never holds a raw newline, so one data line
 // carries a whole SSE event.
 func (sw *streamWriter) event(e Event) error {
-	if !sw.started {
-		_ = sw.start()
-	}
 	b, err := marshal(e)
 	if err != nil {
 		return fmt.Errorf("encode %s event: %w", e.Type, err)
 	}
+	sw.mu.Lock()
+	defer sw.mu.Unlock()
 	sw.buf = sw.buf[:0]
 	if sw.sse {
 		sw.seq++
@@ -206,8 +214,58 @@ func (sw *streamWriter) event(e Event) error {
 	} else {
 		sw.buf = append(append(sw.buf, b...), '\n')
 	}
-	if _, err := sw.w.Write(sw.buf); err != nil {
+	return sw.write(sw.buf)
+}
+
+// write writes and flushes p; sw.mu is held.
+func (sw *streamWriter) write(p []byte) error {
+	sw.last = time.Now()
+	if _, err := sw.w.Write(p); err != nil {
 		return err
 	}
 	return sw.rc.Flush()
+}
+
+// keepAlive writes a heartbeat whenever the stream has been silent for
+// every (an SSE comment, or a "heartbeat" event in NDJSON), so that
+// proxies and clients with idle timeouts keep a stream open while a slow
+// model thinks. The returned stop waits for the heartbeat goroutine to
+// end; it must be called before the handler returns. every < 0 disables.
+func (sw *streamWriter) keepAlive(every time.Duration) (stop func()) {
+	if every < 0 {
+		return func() {}
+	}
+	done := make(chan struct{})
+	exited := make(chan struct{})
+	go func() {
+		defer close(exited)
+		tick := time.NewTicker(max(every/2, time.Millisecond))
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+			sw.mu.Lock()
+			if time.Since(sw.last) >= every {
+				var err error
+				if sw.sse {
+					err = sw.write([]byte(": keep-alive\n\n"))
+				} else {
+					b, _ := marshal(Event{Type: "heartbeat", ElapsedMS: sw.elapsed()})
+					err = sw.write(append(b, '\n'))
+				}
+				if err != nil {
+					sw.mu.Unlock()
+					return
+				}
+			}
+			sw.mu.Unlock()
+		}
+	}()
+	return func() {
+		close(done)
+		<-exited
+	}
 }

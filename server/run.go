@@ -15,7 +15,8 @@ import (
 // "error" that ends a stream.
 //
 // Type is one of run_start, node_start, node_end, decision, token, custom,
-// error, run_end and result. A custom event named "token" (an LLM token from
+// error, run_end and result, and heartbeat (an HTTP NDJSON stream's
+// keep-alive while nothing happens; clients skip it). A custom event named "token" (an LLM token from
 // the generate node) becomes Type "token" with its text in Text; any other
 // custom event keeps Type "custom" with its Name and Data.
 type Event struct {
