@@ -5,7 +5,7 @@ STATICCHECK ?= $(shell $(GO) env GOPATH)/bin/staticcheck
 VERSION     ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS     := -s -w -X main.version=$(VERSION)
 
-.PHONY: help build install test test-nodb test-race bench bench-pg lint db-up eval eval-ci demo clean
+.PHONY: help build install test test-nodb test-race check-mermaid bench bench-pg lint db-up eval eval-ci demo clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -28,6 +28,14 @@ test-nodb: ## the tests without PostgreSQL (its tests skip with a message)
 test-race: ## the tests with the race detector, PostgreSQL only if GRAPHRAG_TEST_DATABASE_URL is set
 	$(GO) test -race ./...
 
+MERMAID_VERSION ?= 11.17.2
+JSDOM_VERSION   ?= 29.1.1
+check-mermaid: build ## parse `graphrag viz` and the golden diagrams with the real Mermaid parser (needs node and npm)
+	@deps=$$(mktemp -d) && trap 'rm -rf "$$deps"' EXIT && \
+	( cd "$$deps" && npm init -y >/dev/null && npm install --silent --no-audit --no-fund mermaid@$(MERMAID_VERSION) jsdom@$(JSDOM_VERSION) >&2 ) && \
+	$(BIN) viz > "$$deps/viz.mmd" && \
+	MERMAID_DEPS="$$deps" node scripts/check-mermaid.mjs "$$deps/viz.mmd" graph/testdata/golden/*.mmd nodes/testdata/golden/*.mmd
+
 bench: ## engine, store and ingest benchmarks
 	$(GO) test -run '^$$' -bench . -benchmem ./graph/ ./retrievers/sqlite/ ./ingest/
 	cd bench && $(GO) test -run '^$$' -bench . -benchmem ./...
@@ -47,11 +55,14 @@ lint: $(STATICCHECK) ## go vet and staticcheck
 db-up: ## install and start PostgreSQL with pgvector (Debian/Ubuntu, root); prints the URL
 	scripts/db-up.sh
 
-eval: build ## score the bundled eval set (routing and RAG) with the deterministic path
-	$(BIN) eval routing --store $(CURDIR)/.eval/store.db --corpus evals/datasets/rag_corpus.jsonl.gz
-	$(BIN) eval rag --store $(CURDIR)/.eval/store.db --corpus evals/datasets/rag_corpus.jsonl.gz \
-	  --questions evals/datasets/rag_questions.dev.jsonl --negatives evals/datasets/negative.dev.jsonl \
-	  --markdown docs/eval-report.md
+eval: build ## score the bundled eval set (routing, and RAG with ablations) into docs/eval/
+	@mkdir -p docs/eval
+	$(BIN) eval routing --markdown docs/eval/routing.md --json > docs/eval/routing.json
+	$(BIN) eval rag --ablate --markdown docs/eval/rag.md --json > docs/eval/rag.json
+
+eval-ci: build ## the eval gate CI runs: fails when the deterministic path regresses
+	$(BIN) eval routing --min-hard-coarse 0.95 --min-coarse-accuracy 0.94
+	$(BIN) eval rag --min-recall 0.93 --min-both-gold 0.90 --min-mrr 0.90 --min-abstain 0.90 --max-false-abstain 0.10
 
 demo: build ## ingest the bundled sample and ask it a question
 	$(BIN) ingest --store .demo/graphrag.db examples/sample

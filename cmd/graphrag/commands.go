@@ -9,6 +9,7 @@ func (a *app) commands() []*cobra.Command {
 		a.runCmd(),
 		a.chatCmd(),
 		a.serveCmd(),
+		a.evalCmd(),
 		a.vizCmd(),
 		a.migrateCmd(),
 		a.doctorCmd(),

@@ -82,64 +82,60 @@ func (a *app) embedder(ctx context.Context) (graphrag.Embedder, error) {
 	return e, nil
 }
 
-// openPipeline opens the store and models and builds the RAG graph.
-func (a *app) openPipeline(ctx context.Context, opts nodes.Options) (*pipeline, error) {
+// models builds the configured language models and embedder; both are nil
+// when none is configured.
+func (a *app) models(ctx context.Context) (*llm.Models, graphrag.Embedder, error) {
 	cfg, haveLLM, err := a.llmConfig()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	p := &pipeline{}
-	var emb graphrag.Embedder
-	if haveLLM || a.embed != "" {
-		if !haveLLM {
-			if emb, err = a.embedder(ctx); err != nil {
-				return nil, err
-			}
-		} else {
-			m, err := llm.New(ctx, cfg, httpClient())
-			if err != nil {
-				return nil, fmt.Errorf("language models: %w (check them with `graphrag doctor`)", err)
-			}
-			p.models = m
-			if e := m.Embedder(); e != nil {
-				emb = e
-			}
-		}
+	if !haveLLM {
+		emb, err := a.embedder(ctx)
+		return nil, emb, err
+	}
+	m, err := llm.New(ctx, cfg, httpClient())
+	if err != nil {
+		return nil, nil, fmt.Errorf("language models: %w (check them with `graphrag doctor`)", err)
+	}
+	if e := m.Embedder(); e != nil {
+		return m, e, nil
+	}
+	return m, nil, nil
+}
+
+// modelDeps plugs the models into the graph's dependencies, or returns the
+// notice that there are none.
+func modelDeps(m *llm.Models, deps *nodes.Deps) (notice string) {
+	if m == nil {
+		return "No language model configured: answering extractively from your files. " +
+			"For written answers start Ollama and pass --llm ollama:qwen2.5:3b (or set GRAPHRAG_LLM); see `graphrag doctor`."
+	}
+	deps.Planner = m.Planner()
+	deps.Grader = m.Grader()
+	deps.Rewriter = m.Rewriter()
+	deps.Writer = m.Writer()
+	deps.Judge = m.Judge()
+	return ""
+}
+
+// openPipeline opens the store and models and builds the RAG graph.
+func (a *app) openPipeline(ctx context.Context, opts nodes.Options) (*pipeline, error) {
+	m, emb, err := a.models(ctx)
+	if err != nil {
+		return nil, err
 	}
 	st, err := a.openStore(ctx, emb, false)
 	if err != nil {
 		return nil, err
 	}
-	p.store, p.embedder = st, emb
+	p := &pipeline{store: st, models: m, embedder: emb}
 	deps := nodes.Deps{Searcher: st}
-	if p.models != nil {
-		deps.Planner = p.models.Planner()
-		deps.Grader = p.models.Grader()
-		deps.Rewriter = p.models.Rewriter()
-		deps.Writer = p.models.Writer()
-		deps.Judge = p.models.Judge()
-	} else {
-		p.notices = append(p.notices, "No language model configured: answering extractively from your files. "+
-			"For written answers start Ollama and pass --llm ollama:qwen2.5:3b (or set GRAPHRAG_LLM); see `graphrag doctor`.")
+	if n := modelDeps(m, &deps); n != "" {
+		p.notices = append(p.notices, n)
 	}
-	if roots, err := ingestedRoots(ctx, st); err != nil {
+	if err := a.tools(ctx, st, &deps); err != nil {
 		st.Close()
 		return nil, err
-	} else if len(roots) > 0 {
-		tools, err := fstools.New(roots, fstools.Options{})
-		if err != nil {
-			st.Close()
-			return nil, fmt.Errorf("filesystem tools: %w", err)
-		}
-		deps.Tools = tools
-	}
-	if a.web != "" {
-		ws, err := a.webSearcher()
-		if err != nil {
-			st.Close()
-			return nil, err
-		}
-		deps.Web = ws
 	}
 	g, err := nodes.Build(deps, opts)
 	if err != nil {
@@ -148,6 +144,30 @@ func (a *app) openPipeline(ctx context.Context, opts nodes.Options) (*pipeline, 
 	}
 	p.graph = g
 	return p, nil
+}
+
+// tools plugs in the filesystem tools over the ingested directories and the
+// web search provider, when configured.
+func (a *app) tools(ctx context.Context, st store, deps *nodes.Deps) error {
+	roots, err := ingestedRoots(ctx, st)
+	if err != nil {
+		return err
+	}
+	if len(roots) > 0 {
+		t, err := fstools.New(roots, fstools.Options{})
+		if err != nil {
+			return fmt.Errorf("filesystem tools: %w", err)
+		}
+		deps.Tools = t
+	}
+	if a.web != "" {
+		ws, err := a.webSearcher()
+		if err != nil {
+			return err
+		}
+		deps.Web = ws
+	}
+	return nil
 }
 
 func (a *app) webSearcher() (nodes.WebSearcher, error) {
