@@ -95,7 +95,8 @@
 // # Metrics
 //
 // graphrag_http_requests_total{path,code}, graphrag_queries_total{outcome},
-// graphrag_query_duration_seconds (histogram), graphrag_queries_in_flight,
+// graphrag_routes_total{route,by}, graphrag_query_duration_seconds
+// (histogram), graphrag_queries_in_flight,
 // graphrag_llm_calls_total, graphrag_llm_tokens_total{kind} and
 // graphrag_fallbacks_total (custom events named "fallback" emitted by
 // nodes), written by hand in the text exposition format.

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -32,7 +33,8 @@ type metrics struct {
 	mu               sync.Mutex
 	requests         map[requestKey]uint64
 	outcomes         map[string]uint64
-	buckets          []uint64 // per bucket, not cumulative; last is +Inf
+	routes           map[[2]string]uint64 // route, decider
+	buckets          []uint64             // per bucket, not cumulative; last is +Inf
 	durSum           float64
 	durCount         uint64
 	inFlight         int64
@@ -46,6 +48,7 @@ func newMetrics() *metrics {
 	return &metrics{
 		requests: make(map[requestKey]uint64),
 		outcomes: make(map[string]uint64),
+		routes:   make(map[[2]string]uint64),
 		buckets:  make([]uint64, len(queryBuckets)+1),
 	}
 }
@@ -87,6 +90,19 @@ func (m *metrics) usage(u map[string]graphrag.Usage) {
 	m.mu.Unlock()
 }
 
+// route counts a finished query's route and the decider that chose it.
+func (m *metrics) route(route, by string) {
+	if route == "" {
+		route = "none"
+	}
+	if by == "" {
+		by = "none"
+	}
+	m.mu.Lock()
+	m.routes[[2]string{route, by}]++
+	m.mu.Unlock()
+}
+
 func (m *metrics) fallback(n int) {
 	if n <= 0 {
 		return
@@ -116,12 +132,23 @@ func (m *metrics) render() []byte {
 		return a.code - b.code
 	})
 	for _, k := range keys {
-		fmt.Fprintf(&b, "graphrag_http_requests_total{path=%q,code=\"%d\"} %d\n", k.path, k.code, m.requests[k])
+		fmt.Fprintf(&b, "graphrag_http_requests_total{path=%s,code=\"%d\"} %d\n", labelValue(k.path), k.code, m.requests[k])
 	}
 
 	head("graphrag_queries_total", "counter", "Queries run (HTTP and stdio) by outcome: ok, error, timeout, canceled.")
 	for _, o := range slices.Sorted(maps.Keys(m.outcomes)) {
-		fmt.Fprintf(&b, "graphrag_queries_total{outcome=%q} %d\n", o, m.outcomes[o])
+		fmt.Fprintf(&b, "graphrag_queries_total{outcome=%s} %d\n", labelValue(o), m.outcomes[o])
+	}
+
+	head("graphrag_routes_total", "counter", "Finished queries by route and by the decider that chose it (rules, learned, probe, llm, ...).")
+	routes := slices.SortedFunc(maps.Keys(m.routes), func(a, b [2]string) int {
+		if c := strings.Compare(a[0], b[0]); c != 0 {
+			return c
+		}
+		return strings.Compare(a[1], b[1])
+	})
+	for _, k := range routes {
+		fmt.Fprintf(&b, "graphrag_routes_total{route=%s,by=%s} %d\n", labelValue(k[0]), labelValue(k[1]), m.routes[k])
 	}
 
 	head("graphrag_query_duration_seconds", "histogram", "Time to run a query through the graph.")
@@ -147,6 +174,12 @@ func (m *metrics) render() []byte {
 	head("graphrag_fallbacks_total", "counter", "Fallbacks that fired during queries (custom \"fallback\" events).")
 	fmt.Fprintf(&b, "graphrag_fallbacks_total %d\n", m.fallbacks)
 	return b.Bytes()
+}
+
+// labelValue quotes a label value as the exposition format wants:
+// backslash, double quote and newline escaped, nothing else.
+func labelValue(v string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`).Replace(v) + `"`
 }
 
 func formatFloat(f float64) string {

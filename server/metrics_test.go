@@ -92,6 +92,7 @@ func TestMetrics(t *testing.T) {
 		`graphrag_llm_tokens_total{kind="prompt"}`:                  480,
 		`graphrag_llm_tokens_total{kind="completion"}`:              32,
 		`graphrag_fallbacks_total`:                                  4,
+		`graphrag_routes_total{route="hybrid",by="rules"}`:          4,
 	}
 	for k, v := range want {
 		if got, ok := m[k]; !ok || got != v {
@@ -108,5 +109,22 @@ func TestMetrics(t *testing.T) {
 	}
 	if m[`graphrag_query_duration_seconds_sum`] <= 0 {
 		t.Error("duration sum is zero")
+	}
+}
+
+func TestLabelValue(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"plain", `"plain"`},
+		{`a"b`, `"a\"b"`},
+		{`back\slash`, `"back\\slash"`},
+		{"new\nline", `"new\nline"`},
+		{"ünïcode", `"ünïcode"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			if got := labelValue(tt.in); got != tt.want {
+				t.Fatalf("labelValue(%q) = %s, want %s", tt.in, got, tt.want)
+			}
+		})
 	}
 }

@@ -170,6 +170,7 @@ func (s *Server) execute(ctx context.Context, req QueryRequest, emit func(Event)
 	}
 	outcome = "ok"
 	s.metrics.usage(final.Usage)
+	s.metrics.route(string(final.Plan.Route), final.Plan.By)
 	return rec.Response(final, req.Options.Text), nil
 }
 

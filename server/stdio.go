@@ -40,7 +40,9 @@ var jsonNull = json.RawMessage("null")
 // documentation for the protocol. It writes nothing but protocol lines to
 // out (logs go to cfg.Logger). It returns nil when in reaches EOF, after
 // the requests in flight have finished, and ctx's error when ctx is
-// cancelled (runs in flight are cancelled too).
+// cancelled (runs in flight are cancelled too). It does not wait for a
+// Read on in that is blocked at that moment: the goroutine reading in
+// ends at its next line or EOF.
 func ServeStdio(ctx context.Context, in io.Reader, out io.Writer, cfg Config) error {
 	s, err := New(cfg)
 	if err != nil {
