@@ -227,3 +227,53 @@ func TestConfigPrecedence(t *testing.T) {
 		t.Errorf("bad config line: exit %d, %q", code, errs)
 	}
 }
+
+func TestServeStdio(t *testing.T) {
+	c := newCLI(t)
+	dir := sampleDir(t)
+	c.ok("ingest", dir)
+	in := `{"id": 1, "method": "ping"}
+{"id": 2, "method": "query", "params": {"query": "When does the nightly backup run?"}}
+not json
+{"id": 3, "method": "ingest", "params": {}}
+`
+	out, errs, code := c.run(in, "serve", "--stdio", "--ingest-root", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	results := map[string]json.RawMessage{}
+	events := 0
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var msg struct {
+			ID     json.RawMessage `json:"id"`
+			Result json.RawMessage `json:"result"`
+			Error  json.RawMessage `json:"error"`
+			Event  json.RawMessage `json:"event"`
+		}
+		if err := json.Unmarshal([]byte(line), &msg); err != nil {
+			t.Fatalf("stdout line is not JSON: %q", line)
+		}
+		switch {
+		case msg.Event != nil:
+			events++
+		case string(msg.ID) == "null":
+			if msg.Error == nil {
+				t.Errorf("message with id null is neither an event nor an error: %s", line)
+			}
+		default:
+			results[string(msg.ID)] = msg.Result
+		}
+	}
+	if events == 0 {
+		t.Error("no streamed events")
+	}
+	if !strings.Contains(string(results["2"]), "02:30") {
+		t.Errorf("query result: %s", results["2"])
+	}
+	if !strings.Contains(string(results["3"]), `"unchanged":8`) {
+		t.Errorf("ingest result: %s", results["3"])
+	}
+	if _, ok := results["1"]; !ok {
+		t.Error("no answer to ping")
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"path/filepath"
 
+	"github.com/graphrag/graphrag/ingest"
 	"github.com/graphrag/graphrag/server"
 	"github.com/spf13/cobra"
 )
@@ -73,7 +74,8 @@ Nothing else is ever written to stdout; logs go to stderr.`,
 					return err
 				},
 				Ingest: func(ctx context.Context, paths []string) (any, error) {
-					return a.ingestInto(ctx, p.store, p.embedder, paths, nil)
+					sum, err := a.ingestInto(ctx, p.store, p.embedder, paths, nil)
+					return wireSummary(sum), err
 				},
 			}
 			if stdioMode {
@@ -83,7 +85,6 @@ Nothing else is ever written to stdout; logs go to stderr.`,
 			if err != nil {
 				return err
 			}
-			logger.Info("graphrag serving", "addr", addr, "store", displayPath(a.store))
 			return srv.ListenAndServe(ctx)
 		},
 	}
@@ -94,4 +95,29 @@ Nothing else is ever written to stdout; logs go to stderr.`,
 	cmd.Flags().IntVar(&maxConc, "max-concurrent", 8, "queries run at once; more are answered 429")
 	f.bind(cmd)
 	return cmd
+}
+
+// ingestSummary is an ingest's summary on the wire.
+type ingestSummary struct {
+	Files      int            `json:"files"`
+	Added      int            `json:"added"`
+	Updated    int            `json:"updated"`
+	Unchanged  int            `json:"unchanged"`
+	Deleted    int            `json:"deleted"`
+	Chunks     int            `json:"chunks"`
+	Skipped    map[string]int `json:"skipped"`
+	Problems   []string       `json:"problems"`
+	DurationMS int64          `json:"duration_ms"`
+}
+
+func wireSummary(s ingest.Summary) ingestSummary {
+	w := ingestSummary{Files: s.Files, Added: s.Added, Updated: s.Updated, Unchanged: s.Unchanged, Deleted: s.Deleted,
+		Chunks: s.Chunks, Skipped: s.Skipped, Problems: []string{}, DurationMS: s.Duration.Milliseconds()}
+	if w.Skipped == nil {
+		w.Skipped = map[string]int{}
+	}
+	for _, p := range s.Problems {
+		w.Problems = append(w.Problems, p.String())
+	}
+	return w
 }
