@@ -236,6 +236,11 @@ func (st *stdioSession) handle(data []byte) {
 			st.w.fail(req.ID, err)
 			return
 		}
+		mode, err := streamMode(p.Stream, "")
+		if err != nil {
+			st.w.fail(req.ID, err)
+			return
+		}
 		if st.isRunning(req.ID) {
 			st.w.fail(req.ID, errDuplicate(req.ID))
 			return
@@ -247,7 +252,7 @@ func (st *stdioSession) handle(data []byte) {
 		st.start(req.ID, func(ctx context.Context) (any, error) {
 			defer release(st.s.querySem)
 			var emit func(Event) error
-			if p.Stream != modeJSON && p.Stream != "none" {
+			if mode != modeJSON || p.Stream == "" {
 				emit = func(e Event) error {
 					return st.w.send(stdioMessage{ID: jsonNull, Request: req.ID, Event: &e})
 				}

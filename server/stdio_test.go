@@ -150,6 +150,7 @@ func TestStdioMethods(t *testing.T) {
 		{"no method", `{"id": 6}`, `6`, "", "bad_request"},
 		{"empty query", `{"id": 7, "method": "query", "params": {"query": ""}}`, `7`, "", "missing_query"},
 		{"unknown param", `{"id": 8, "method": "query", "params": {"q": "x"}}`, `8`, "", "bad_request"},
+		{"bad stream", `{"id": 13, "method": "query", "params": {"query": "q", "stream": "xml"}}`, `13`, "", "bad_request"},
 		{"ingest not configured", `{"id": 9, "method": "ingest", "params": {}}`, `9`, "", "not_configured"},
 		{"cancel of nothing", `{"id": 10, "method": "cancel", "params": {"id": 99}}`, `10`, `{"canceled":false}`, ""},
 		{"malformed line", `{"id": 11, "method": `, `null`, "", "bad_json"},
