@@ -453,3 +453,57 @@ func TestReadLines(t *testing.T) {
 		})
 	}
 }
+
+// FuzzStdioLine feeds arbitrary input to the stdio loop: it must never
+// panic, must return at EOF, and must write only whole protocol lines,
+// with one answer for each line that is not blank.
+//
+//	go test ./server -run '^$' -fuzz FuzzStdioLine -fuzztime 30s
+func FuzzStdioLine(f *testing.F) {
+	for _, seed := range []string{
+		`{"id": 1, "method": "ping"}`,
+		`{"id": "x", "method": "query", "params": {"query": "q", "stream": "json"}}`,
+		`{"id": 2, "method": "cancel", "params": {"id": 2}}`,
+		`{"id": 3, "method": "graph", "params": {"format": "dot"}}`,
+		`{"id": 4, "method": "ingest", "params": {"paths": ["/etc"]}}`,
+		`{"id": [], "method": "ping"}`,
+		`{"id": 1e999, "method": "ping"}`,
+		"\x00\xff",
+		`{"id": 5, "method": "query", "params": null}`,
+	} {
+		f.Add(seed)
+	}
+	rag := newFake().graph(f)
+	f.Fuzz(func(t *testing.T, in string) {
+		if strings.ContainsAny(in, "\r\n") {
+			t.Skip("one line at a time")
+		}
+		var out bytes.Buffer
+		err := ServeStdio(context.Background(), strings.NewReader(in+"\n"), &out, Config{Runner: rag, MaxBodyBytes: 4096})
+		if err != nil {
+			t.Fatalf("ServeStdio: %v", err)
+		}
+		lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+		if strings.TrimSpace(in) == "" {
+			if out.Len() != 0 {
+				t.Fatalf("answered a blank line: %q", out.String())
+			}
+			return
+		}
+		finals := 0
+		for _, ln := range lines {
+			var m wireMsg
+			dec := json.NewDecoder(strings.NewReader(ln))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&m); err != nil || m.ID == nil {
+				t.Fatalf("not a protocol line (%v): %q", err, ln)
+			}
+			if string(m.ID) != "null" || m.Error != nil {
+				finals++
+			}
+		}
+		if finals != 1 {
+			t.Fatalf("%d answers to one line: %q", finals, out.String())
+		}
+	})
+}
