@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
+	"sync"
 
 	"github.com/graphrag/graphrag"
 )
@@ -110,29 +112,86 @@ func (s *Store) vector(ctx context.Context, q graphrag.Query, n int) ([]scored, 
 			return nil, nil
 		}
 	}
-	h := &minHeap{}
-	for i, id := range m.rowids {
-		if allowed != nil && !allowed[id] {
-			continue
-		}
-		row := m.data[i*m.dim : (i+1)*m.dim]
-		var dot float32
-		for j, x := range row {
-			dot += x * qv[j]
-		}
-		c := scored{id, float64(dot)}
-		if h.Len() < n {
-			heap.Push(h, c)
-		} else if c.score > (*h)[0].score {
-			(*h)[0] = c
-			heap.Fix(h, 0)
+	return m.nearest(qv, n, allowed), nil
+}
+
+// parallelRows is the matrix size from which a scan is split across cores.
+const parallelRows = 20000
+
+// nearest scans the matrix for the n rows with the highest dot product
+// with q (cosine: rows and q are normalised), split across GOMAXPROCS
+// goroutines for large matrices.
+func (m *matrix) nearest(q []float32, n int, allowed map[int64]bool) []scored {
+	parts := 1
+	if len(m.rowids) >= parallelRows {
+		parts = runtime.GOMAXPROCS(0)
+	}
+	heaps := make([]minHeap, parts)
+	var wg sync.WaitGroup
+	per := (len(m.rowids) + parts - 1) / parts
+	for p := 0; p < parts; p++ {
+		lo, hi := p*per, min((p+1)*per, len(m.rowids))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			h := &heaps[p]
+			for i := lo; i < hi; i++ {
+				id := m.rowids[i]
+				if allowed != nil && !allowed[id] {
+					continue
+				}
+				c := scored{id, float64(dot(m.data[i*m.dim:(i+1)*m.dim], q))}
+				if h.Len() < n {
+					heap.Push(h, c)
+				} else if better(c, (*h)[0]) {
+					(*h)[0] = c
+					heap.Fix(h, 0)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	all := &minHeap{}
+	for _, h := range heaps {
+		for _, c := range h {
+			if all.Len() < n {
+				heap.Push(all, c)
+			} else if better(c, (*all)[0]) {
+				(*all)[0] = c
+				heap.Fix(all, 0)
+			}
 		}
 	}
-	out := make([]scored, h.Len())
+	out := make([]scored, all.Len())
 	for i := len(out) - 1; i >= 0; i-- {
-		out[i] = heap.Pop(h).(scored)
+		out[i] = heap.Pop(all).(scored)
 	}
-	return out, nil
+	return out
+}
+
+// better orders by score, then by rowid so results are deterministic.
+func better(a, b scored) bool {
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	return a.rowid < b.rowid
+}
+
+// dot is the dot product of two equal-length vectors, four lanes at a time.
+func dot(a, b []float32) float32 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return s0 + s1 + s2 + s3
 }
 
 // allowed returns the rowids of the chunks that pass the filters.
@@ -157,15 +216,10 @@ func (s *Store) allowed(ctx context.Context, f graphrag.Filters) (map[int64]bool
 // minHeap keeps the best n by score, worst on top.
 type minHeap []scored
 
-func (h minHeap) Len() int { return len(h) }
-func (h minHeap) Less(i, j int) bool {
-	if h[i].score != h[j].score {
-		return h[i].score < h[j].score
-	}
-	return h[i].rowid > h[j].rowid
-}
-func (h minHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *minHeap) Push(x any)   { *h = append(*h, x.(scored)) }
+func (h minHeap) Len() int           { return len(h) }
+func (h minHeap) Less(i, j int) bool { return better(h[j], h[i]) }
+func (h minHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *minHeap) Push(x any)        { *h = append(*h, x.(scored)) }
 func (h *minHeap) Pop() any {
 	old := *h
 	x := old[len(old)-1]
