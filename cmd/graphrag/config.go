@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -22,6 +23,7 @@ type app struct {
 	configPath string
 	store      string
 	collection string
+	schema     string
 	llm        string
 	routerLLM  string
 	embed      string
@@ -40,7 +42,8 @@ type setting struct {
 func (a *app) settings() []setting {
 	return []setting{
 		{"store", "GRAPHRAG_STORE", "store: a SQLite file path or a postgres:// URL (default: " + displayPath(defaultStorePath(a.getenv)) + ")", &a.store},
-		{"collection", "GRAPHRAG_COLLECTION", "collection within a PostgreSQL store", &a.collection},
+		{"collection", "GRAPHRAG_COLLECTION", "collection within a PostgreSQL store (default \"default\")", &a.collection},
+		{"schema", "GRAPHRAG_SCHEMA", "PostgreSQL schema holding graphrag's tables (default \"graphrag\")", &a.schema},
 		{"llm", "GRAPHRAG_LLM", "language model that writes answers, e.g. ollama:qwen2.5:7b or openai:http://localhost:8080/v1#model (default: none, extractive answers)", &a.llm},
 		{"router-llm", "GRAPHRAG_ROUTER_LLM", "small, fast model that routes and grades (default: the --llm model)", &a.routerLLM},
 		{"embed", "GRAPHRAG_EMBED", "embedding model, e.g. ollama:nomic-embed-text (default: none, keyword search)", &a.embed},
@@ -90,6 +93,9 @@ func (a *app) resolve(flags *pflag.FlagSet) error {
 	}
 	if a.collection == "" {
 		a.collection = "default"
+	}
+	if a.schema == "" {
+		a.schema = "graphrag"
 	}
 	return nil
 }
@@ -153,6 +159,18 @@ func defaultConfigPath(getenv func(string) string) string {
 		return filepath.Join(home, ".config", "graphrag", "config")
 	}
 	return "graphrag.conf"
+}
+
+// displayStore names the store for people: a path with ~, or a URL
+// without its password.
+func displayStore(s string) string {
+	if u, err := url.Parse(s); err == nil && u.Scheme != "" && u.User != nil {
+		if _, ok := u.User.Password(); ok {
+			u.User = url.UserPassword(u.User.Username(), "xxxxx")
+		}
+		return u.String()
+	}
+	return displayPath(s)
 }
 
 // displayPath shortens the home directory to ~ for help text.

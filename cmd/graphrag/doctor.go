@@ -72,7 +72,7 @@ func (a *app) modelChecks(ctx context.Context) ([]llm.Check, graphrag.Embedder) 
 // storeCheck opens the store with the configured embedder: a store built
 // with another one refuses, and the refusal says what to do.
 func (a *app) storeCheck(ctx context.Context, emb graphrag.Embedder) llm.Check {
-	c := llm.Check{Name: "store " + displayPath(a.store)}
+	c := llm.Check{Name: "store " + displayStore(a.store)}
 	if !isPostgresURL(a.store) {
 		if _, err := os.Stat(a.store); os.IsNotExist(err) {
 			c.Detail = "does not exist yet"

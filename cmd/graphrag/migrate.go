@@ -10,7 +10,6 @@ import (
 )
 
 func (a *app) migrateCmd() *cobra.Command {
-	var schema string
 	cmd := &cobra.Command{
 		Use:   "migrate [up|status]",
 		Short: "Create or update graphrag's schema in PostgreSQL (the embedded store needs none)",
@@ -34,14 +33,14 @@ whether each is applied. The embedded SQLite store manages its own schema.`,
 				return fmt.Errorf("migrate works on PostgreSQL: pass --store postgres://USER:PASS@HOST:5432/DB (the embedded store at %s needs no migrations)", a.store)
 			}
 			ctx := cmd.Context()
-			pool, err := pgvector.Connect(ctx, a.store, pgvector.Options{Schema: schema})
+			pool, err := pgvector.Connect(ctx, a.store, pgvector.Options{Schema: a.schema})
 			if err != nil {
 				return err
 			}
 			defer pool.Close()
 			out := cmd.OutOrStdout()
 			if action == "status" {
-				st, err := pgvector.Status(ctx, pool, schema)
+				st, err := pgvector.Status(ctx, pool, a.schema)
 				if err != nil {
 					return err
 				}
@@ -56,7 +55,7 @@ whether each is applied. The embedded SQLite store manages its own schema.`,
 				}
 				return tw.Flush()
 			}
-			res, err := pgvector.Migrate(ctx, pool, schema)
+			res, err := pgvector.Migrate(ctx, pool, a.schema)
 			if err != nil {
 				return err
 			}
@@ -69,6 +68,5 @@ whether each is applied. The embedded SQLite store manages its own schema.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&schema, "schema", "graphrag", "PostgreSQL schema that holds graphrag's tables")
 	return cmd
 }

@@ -36,7 +36,7 @@ func isPostgresURL(s string) bool {
 // first (run, chat, serve).
 func (a *app) openStore(ctx context.Context, emb graphrag.Embedder, create bool) (store, error) {
 	if isPostgresURL(a.store) {
-		s, err := pgvector.Open(ctx, a.store, pgvector.Options{Collection: a.collection, Embedder: emb})
+		s, err := pgvector.Open(ctx, a.store, pgvector.Options{Schema: a.schema, Collection: a.collection, Embedder: emb})
 		if err != nil {
 			return nil, fmt.Errorf("open PostgreSQL store (collection %q): %w", a.collection, err)
 		}
