@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"net/http"
 	"strings"
@@ -85,7 +86,8 @@ type request struct {
 	user     string
 	schema   *schema // nil: free text
 	stream   func(string)
-	maxToken int // a lower cap than the role's, 0 for none
+	maxToken int    // a lower cap than the role's, 0 for none
+	image    []byte // a JPEG sent with the user message, nil for none
 }
 
 // generate runs one chat call and returns its text and usage. Errors are *Error.
@@ -132,7 +134,17 @@ func (c *chat) generate(ctx context.Context, r request) (string, graphrag.Usage,
 	if r.system != "" {
 		msgs = append(msgs, llms.TextParts(llms.ChatMessageTypeSystem, r.system))
 	}
-	msgs = append(msgs, llms.TextParts(llms.ChatMessageTypeHuman, r.user))
+	if r.image == nil {
+		msgs = append(msgs, llms.TextParts(llms.ChatMessageTypeHuman, r.user))
+	} else {
+		// Ollama's adapter turns a binary part into the message's images
+		// (base64); OpenAI-compatible servers take an image_url part.
+		var img llms.ContentPart = llms.BinaryContent{MIMEType: "image/jpeg", Data: r.image}
+		if c.spec.Backend == OpenAI {
+			img = llms.ImageURLContent{URL: "data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(r.image)}
+		}
+		msgs = append(msgs, llms.MessageContent{Role: llms.ChatMessageTypeHuman, Parts: []llms.ContentPart{llms.TextContent{Text: r.user}, img}})
+	}
 
 	resp, err := c.model.GenerateContent(cctx, msgs, opts...)
 	usage := graphrag.Usage{Calls: 1}

@@ -24,6 +24,16 @@ type Config struct {
 	WriteTimeout time.Duration
 	// EmbedTimeout bounds one embedding request.
 	EmbedTimeout time.Duration
+	// CaptionTimeout bounds one image caption (a vision model on a CPU
+	// takes tens of seconds).
+	CaptionTimeout time.Duration
+	// CaptionMaxSide is the longest side, in pixels, an image is shrunk to
+	// before it is sent to the vision model.
+	CaptionMaxSide int
+	// CaptionMaxPixels is the largest image (width×height, read from its
+	// header) a Captioner decodes; larger ones are refused unread, so a
+	// decompression bomb cannot exhaust memory.
+	CaptionMaxPixels int
 	// Retries is how many times a call is retried after a connection error
 	// or a 5xx/429 response. A negative value means none.
 	Retries int
@@ -65,6 +75,9 @@ func DefaultConfig() Config {
 		Timeout:             60 * time.Second,
 		WriteTimeout:        5 * time.Minute,
 		EmbedTimeout:        2 * time.Minute,
+		CaptionTimeout:      2 * time.Minute,
+		CaptionMaxSide:      768,
+		CaptionMaxPixels:    50_000_000,
 		Retries:             2,
 		Backoff:             500 * time.Millisecond,
 		MaxBackoff:          8 * time.Second,
@@ -90,6 +103,9 @@ func (c Config) withDefaults() Config {
 	setDur(&c.Timeout, d.Timeout)
 	setDur(&c.WriteTimeout, d.WriteTimeout)
 	setDur(&c.EmbedTimeout, d.EmbedTimeout)
+	setDur(&c.CaptionTimeout, d.CaptionTimeout)
+	setInt(&c.CaptionMaxSide, d.CaptionMaxSide)
+	setInt(&c.CaptionMaxPixels, d.CaptionMaxPixels)
 	if c.Retries == 0 {
 		c.Retries = d.Retries
 	} else if c.Retries < 0 {

@@ -30,7 +30,7 @@ var (
 
 // Error is a failed model call.
 type Error struct {
-	// Op is what was asked: "plan", "grade", "rewrite", "write", "judge", "embed".
+	// Op is what was asked: "plan", "grade", "rewrite", "write", "judge", "embed", "caption".
 	Op string
 	// Model is the spec string of the model asked.
 	Model string

@@ -1,8 +1,11 @@
 package llm_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"image"
+	"image/png"
 	"net/http"
 
 	"github.com/graphrag/graphrag/llm"
@@ -67,4 +70,36 @@ func ExampleModels_Check() {
 		}
 	}
 	// Output: run: ollama pull qwen2.5:3b
+}
+
+// A captioner turns an image into searchable text. The example's image is
+// made in memory and the vision model is a fake Ollama; with a real one
+// the spec would be "ollama:moondream" (ollama pull moondream).
+func ExampleCaptioner() {
+	srv := llmtest.New(llmtest.Ollama, llmtest.Text(`A whiteboard diagram titled "Ingest pipeline" with three boxes.`))
+	defer srv.Close()
+	srv.SetCapabilities("moondream", "completion", "vision")
+
+	spec, _ := llm.ParseSpec(srv.Spec("moondream"))
+	c, err := llm.NewCaptioner(context.Background(), spec, llm.Config{}, &http.Client{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var photo bytes.Buffer
+	_ = png.Encode(&photo, image.NewGray(image.Rect(0, 0, 4000, 3000)))
+
+	text, err := c.Caption(context.Background(), "whiteboard.png", photo.Bytes())
+	if err != nil {
+		fmt.Println("not captioned:", llm.Reason(err), err)
+		return
+	}
+	sent, _, _ := image.DecodeConfig(bytes.NewReader(srv.Chats()[0].Images()[0]))
+	fmt.Println(c.Name())
+	fmt.Println(text)
+	fmt.Printf("sent %d×%d\n", sent.Width, sent.Height)
+	// Output:
+	// ollama:moondream/caption-v1/768px
+	// A whiteboard diagram titled "Ingest pipeline" with three boxes.
+	// sent 768×576
 }

@@ -13,3 +13,6 @@ func SetEmbedderClock(e *Embedder, now func() time.Time) {
 		b.mu.Unlock()
 	}
 }
+
+// Prepare exposes the image preprocessing (benchmarks).
+func (c *Captioner) Prepare(data []byte) ([]byte, error) { return c.prepare(data) }

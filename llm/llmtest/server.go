@@ -7,10 +7,13 @@
 // Reply: text to send (streamed in chunks when the client streams), or a
 // misbehaviour: an error status, a raw malformed body, a hang past the
 // client's timeout, a slow stream, a stream cut before its end marker, or
-// a dropped connection. Every request is recorded for assertions.
+// a dropped connection. Every request is recorded for assertions,
+// images included (Ollama's base64 "images", OpenAI's image_url data URLs),
+// and the fake Ollama answers /api/show with the capabilities a test sets.
 package llmtest
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -40,6 +43,8 @@ const (
 	Chat   Kind = "chat"
 	Embed  Kind = "embed"
 	Models Kind = "models"
+	// Show is Ollama's /api/show (a model's details and capabilities).
+	Show Kind = "show"
 	// Other is any other endpoint; the server answers it 404.
 	Other Kind = "other"
 )
@@ -48,6 +53,11 @@ const (
 type Message struct {
 	Role    string
 	Content string
+	// Images are the images the message carries, decoded: Ollama's
+	// "images" (base64) or OpenAI's image_url parts with data: URLs.
+	Images [][]byte
+	// ImageURLs are the image_url parts' URLs as sent (OpenAI only).
+	ImageURLs []string
 }
 
 // Request is one request as the server received it.
@@ -82,6 +92,15 @@ func (r Request) Prompt() string {
 		}
 	}
 	return ""
+}
+
+// Images returns the images of every message, in order.
+func (r Request) Images() [][]byte {
+	var out [][]byte
+	for _, m := range r.Messages {
+		out = append(out, m.Images...)
+	}
+	return out
 }
 
 // System is the content of the first system message.
@@ -163,6 +182,7 @@ type Server struct {
 
 	mu       sync.Mutex
 	models   []string
+	caps     map[string][]string
 	embedDim int
 	respond  Responder
 	reqs     []Request
@@ -221,6 +241,18 @@ func (s *Server) SetModels(names ...string) {
 	s.models = names
 }
 
+// SetCapabilities sets what Ollama's /api/show reports for model (e.g.
+// "completion", "vision"). A model with none set is shown without a
+// capabilities field, as Ollama before 0.6 did.
+func (s *Server) SetCapabilities(model string, caps ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.caps == nil {
+		s.caps = map[string][]string{}
+	}
+	s.caps[model] = caps
+}
+
 // SetEmbedDim sets the dimension of default embeddings (8 unless set).
 func (s *Server) SetEmbedDim(n int) {
 	s.mu.Lock()
@@ -271,6 +303,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		req.Kind = Embed
 	case s.Protocol == Ollama && r.URL.Path == "/api/tags" && r.Method == http.MethodGet:
 		req.Kind = Models
+	case s.Protocol == Ollama && r.URL.Path == "/api/show" && r.Method == http.MethodPost:
+		req.Kind = Show
 	case s.Protocol == OpenAI && r.URL.Path == "/v1/chat/completions" && r.Method == http.MethodPost:
 		req.Kind = Chat
 	case s.Protocol == OpenAI && r.URL.Path == "/v1/embeddings" && r.Method == http.MethodPost:
@@ -295,6 +329,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.reqs = append(s.reqs, req)
 	respond, models, dim := s.respond, s.models, s.embedDim
+	caps, hasCaps := s.caps[req.Model]
+	if !hasCaps && !strings.Contains(req.Model, ":") {
+		caps, hasCaps = s.caps[req.Model+":latest"] // as Ollama reads a bare name
+	}
 	s.mu.Unlock()
 
 	if req.Kind == Models {
@@ -302,11 +340,25 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(models) > 0 && !s.serves(models, req.Model) {
+		if req.Kind == Show {
+			s.writeError(w, http.StatusNotFound, fmt.Sprintf("model '%s' not found", req.Model))
+			return
+		}
 		if s.Protocol == Ollama {
 			s.writeError(w, http.StatusNotFound, fmt.Sprintf("model %q not found, try pulling it first", req.Model))
 		} else {
 			s.writeError(w, http.StatusNotFound, fmt.Sprintf("The model `%s` does not exist.", req.Model))
 		}
+		return
+	}
+	if req.Kind == Show {
+		show := map[string]any{"modified_at": time.Now().UTC().Format(time.RFC3339Nano),
+			"details": map[string]any{"format": "gguf", "family": "fake"}, "model_info": map[string]any{}}
+		if hasCaps {
+			show["capabilities"] = caps
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(show)
 		return
 	}
 	rep := respond(req)
@@ -371,6 +423,7 @@ func decodeRequest(req *Request, body []byte) error {
 		Messages []struct {
 			Role    string          `json:"role"`
 			Content json.RawMessage `json:"content"`
+			Images  [][]byte        `json:"images"` // base64 in JSON
 		} `json:"messages"`
 		Stream         *bool           `json:"stream"`
 		Format         json.RawMessage `json:"format"`
@@ -389,8 +442,16 @@ func decodeRequest(req *Request, body []byte) error {
 		return err
 	}
 	req.Model = v.Model
-	for _, m := range v.Messages {
-		req.Messages = append(req.Messages, Message{Role: m.Role, Content: contentText(m.Content)})
+	for i, m := range v.Messages {
+		msg := Message{Role: m.Role, Content: contentText(m.Content), Images: m.Images}
+		if req.Protocol == OpenAI {
+			urls, images, err := contentImages(m.Content)
+			if err != nil {
+				return fmt.Errorf("messages[%d]: %w", i, err)
+			}
+			msg.ImageURLs, msg.Images = urls, images
+		}
+		req.Messages = append(req.Messages, msg)
 	}
 	req.Format, req.ResponseFormat = v.Format, v.ResponseFormat
 	if req.Protocol == Ollama {
@@ -432,6 +493,40 @@ func contentText(raw json.RawMessage) string {
 		return b.String()
 	}
 	return string(raw)
+}
+
+// contentImages reads the image_url parts of an OpenAI content field,
+// decoding data: URLs as a server would (a malformed one is an error).
+func contentImages(raw json.RawMessage) (urls []string, images [][]byte, err error) {
+	var parts []struct {
+		Type     string `json:"type"`
+		ImageURL struct {
+			URL string `json:"url"`
+		} `json:"image_url"`
+	}
+	if json.Unmarshal(raw, &parts) != nil {
+		return nil, nil, nil // a plain string
+	}
+	for _, p := range parts {
+		if p.Type != "image_url" {
+			continue
+		}
+		u := p.ImageURL.URL
+		urls = append(urls, u)
+		if !strings.HasPrefix(u, "data:") {
+			continue
+		}
+		meta, data, ok := strings.Cut(strings.TrimPrefix(u, "data:"), ",")
+		if !ok || !strings.HasSuffix(meta, ";base64") {
+			return nil, nil, fmt.Errorf("image_url: not a base64 data URL")
+		}
+		b, err := base64.StdEncoding.DecodeString(data)
+		if err != nil {
+			return nil, nil, fmt.Errorf("image_url: %w", err)
+		}
+		images = append(images, b)
+	}
+	return urls, images, nil
 }
 
 func (s *Server) writeError(w http.ResponseWriter, status int, msg string) {

@@ -151,3 +151,85 @@ func TestMisbehaviours(t *testing.T) {
 		})
 	}
 }
+
+func TestImages(t *testing.T) {
+	t.Run("ollama images are decoded from base64", func(t *testing.T) {
+		srv := llmtest.NewOllama(t, llmtest.Text("a cat"))
+		resp, body := post(t, srv.URL+"/api/chat", `{"model":"m","stream":false,"messages":[{"role":"user","content":"what is it?","images":["aGVsbG8="]}]}`)
+		if resp.StatusCode != 200 {
+			t.Fatalf("status %d: %s", resp.StatusCode, body)
+		}
+		imgs := srv.Chats()[0].Images()
+		if len(imgs) != 1 || string(imgs[0]) != "hello" {
+			t.Errorf("images %q", imgs)
+		}
+	})
+	t.Run("ollama refuses bad base64", func(t *testing.T) {
+		srv := llmtest.NewOllama(t, nil)
+		resp, _ := post(t, srv.URL+"/api/chat", `{"model":"m","messages":[{"role":"user","content":"x","images":["not base64!"]}]}`)
+		if resp.StatusCode != 400 {
+			t.Errorf("status %d, want 400", resp.StatusCode)
+		}
+	})
+	t.Run("openai image_url data URLs are decoded", func(t *testing.T) {
+		srv := llmtest.NewOpenAI(t, llmtest.Text("a cat"))
+		resp, body := post(t, srv.URL+"/chat/completions", `{"model":"m","messages":[{"role":"user","content":[
+			{"type":"text","text":"what is it?"},
+			{"type":"image_url","image_url":{"url":"data:image/jpeg;base64,aGVsbG8="}},
+			{"type":"image_url","image_url":{"url":"https://example.com/cat.jpg"}}]}]}`)
+		if resp.StatusCode != 200 {
+			t.Fatalf("status %d: %s", resp.StatusCode, body)
+		}
+		r := srv.Chats()[0]
+		if r.Prompt() != "what is it?" {
+			t.Errorf("prompt %q", r.Prompt())
+		}
+		m := r.Messages[0]
+		if len(m.Images) != 1 || string(m.Images[0]) != "hello" || len(m.ImageURLs) != 2 || m.ImageURLs[1] != "https://example.com/cat.jpg" {
+			t.Errorf("images %q, urls %q", m.Images, m.ImageURLs)
+		}
+	})
+	t.Run("openai refuses a malformed data URL", func(t *testing.T) {
+		srv := llmtest.NewOpenAI(t, nil)
+		resp, _ := post(t, srv.URL+"/chat/completions", `{"model":"m","messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"data:image/jpeg,raw"}}]}]}`)
+		if resp.StatusCode != 400 {
+			t.Errorf("status %d, want 400", resp.StatusCode)
+		}
+	})
+}
+
+func TestShow(t *testing.T) {
+	srv := llmtest.NewOllama(t, nil)
+	srv.SetModels("moondream:latest", "qwen2.5:3b")
+	srv.SetCapabilities("moondream:latest", "completion", "vision")
+	tests := []struct {
+		model    string
+		status   int
+		wantCaps string
+	}{
+		{"moondream:latest", 200, `["completion","vision"]`},
+		{"moondream", 200, `["completion","vision"]`}, // a bare name is :latest
+		{"qwen2.5:3b", 200, ""},
+		{"llava", 404, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.model, func(t *testing.T) {
+			resp, body := post(t, srv.URL+"/api/show", `{"model":"`+tt.model+`"}`)
+			if resp.StatusCode != tt.status {
+				t.Fatalf("status %d: %s", resp.StatusCode, body)
+			}
+			if tt.status != 200 {
+				return
+			}
+			var v struct {
+				Capabilities json.RawMessage `json:"capabilities"`
+			}
+			if err := json.Unmarshal([]byte(body), &v); err != nil {
+				t.Fatal(err)
+			}
+			if string(v.Capabilities) != tt.wantCaps {
+				t.Errorf("capabilities %s, want %s", v.Capabilities, tt.wantCaps)
+			}
+		})
+	}
+}
