@@ -80,7 +80,7 @@ type Captioner struct {
 // NewCaptioner builds a captioner for the vision model spec and checks,
 // with one request and no retries (bounded by CheckTimeout), that its
 // server answers: for Ollama, that it has the model and, when the server
-// reports capabilities (Ollama 0.6 and later), that the model can see
+// reports capabilities (recent Ollama versions do), that the model can see
 // images. So a configured but absent vision model is found once, before
 // an ingest, with an *Error that says what to run (Kind ErrUnreachable,
 // ErrModelMissing, or ErrRejected for a model without vision), rather than
@@ -220,7 +220,8 @@ func checkVision(ctx context.Context, hc *http.Client, spec Spec) error {
 	}
 	cctx, cancel := context.WithTimeout(ctx, CheckTimeout)
 	defer cancel()
-	body, _ := json.Marshal(map[string]string{"model": spec.Model})
+	// Older Ollama versions read "name", newer ones "model".
+	body, _ := json.Marshal(map[string]string{"model": spec.Model, "name": spec.Model})
 	req, err := http.NewRequestWithContext(cctx, http.MethodPost, spec.BaseURL+"/api/show", bytes.NewReader(body))
 	if err != nil {
 		return fail(ErrRejected, err)

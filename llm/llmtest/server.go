@@ -243,7 +243,7 @@ func (s *Server) SetModels(names ...string) {
 
 // SetCapabilities sets what Ollama's /api/show reports for model (e.g.
 // "completion", "vision"). A model with none set is shown without a
-// capabilities field, as Ollama before 0.6 did.
+// capabilities field, as older Ollama versions do.
 func (s *Server) SetCapabilities(model string, caps ...string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
