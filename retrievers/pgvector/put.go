@@ -44,6 +44,12 @@ func (s *Store) Put(ctx context.Context, recs ...graphrag.Record) error {
 		if err := s.lock(ctx, tx); err != nil {
 			return err
 		}
+		// A large Put's COPY batches and index build may run longer than the
+		// pool's statement timeout, which is meant for queries: the caller's
+		// context bounds a Put.
+		if _, err := tx.Exec(ctx, `SELECT set_config('statement_timeout', '0', true)`); err != nil {
+			return err
+		}
 		c, err := s.ensureCollection(ctx, tx, name, dim)
 		if err != nil {
 			return err
@@ -232,9 +238,8 @@ func (s *Store) ensureCollection(ctx context.Context, tx pgx.Tx, name string, di
 	return c, nil
 }
 
-// ensureIndex creates the collection's HNSW index if it is missing. A first
-// load's build can take minutes, so the statement timeout is lifted for it
-// (for this transaction only).
+// ensureIndex creates the collection's HNSW index if it is missing (a first
+// load's build can take minutes; Put has lifted the statement timeout).
 func ensureIndex(ctx context.Context, tx pgx.Tx, c collection) error {
 	if c.dim == 0 {
 		return nil
@@ -243,9 +248,6 @@ func ensureIndex(ctx context.Context, tx pgx.Tx, c collection) error {
 	err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT FROM pg_class WHERE relname = $1 AND relkind = 'i' AND relnamespace = current_schema()::regnamespace)`,
 		hnswIndexName(c)).Scan(&exists)
 	if err != nil || exists {
-		return err
-	}
-	if _, err := tx.Exec(ctx, `SELECT set_config('statement_timeout', '0', true)`); err != nil {
 		return err
 	}
 	if _, err := tx.Exec(ctx, `SELECT graphrag_ensure_hnsw($1, $2)`, c.id, c.dim); err != nil {
