@@ -410,3 +410,49 @@ func BenchmarkCaptionPrepare(b *testing.B) {
 		})
 	}
 }
+
+// TestDoctorVision: the doctor checks a configured vision model: present,
+// and able to see images.
+func TestDoctorVision(t *testing.T) {
+	tests := []struct {
+		name    string
+		caps    []string
+		vision  string
+		wantOK  bool
+		wantFix string
+	}{
+		{"vision model", []string{"completion", "vision"}, "moondream", true, ""},
+		{"text model", []string{"completion"}, "moondream", false, "ollama pull moondream"},
+		{"missing", nil, "llava:7b", false, "ollama pull llava:7b"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := llmtest.NewOllama(t, nil)
+			srv.SetModels("qwen2.5:3b", "moondream:latest")
+			if tt.caps != nil {
+				srv.SetCapabilities("moondream:latest", tt.caps...)
+			}
+			cfg := testConfig(t, srv)
+			var err error
+			if cfg.Vision, err = llm.ParseSpec(srv.Spec(tt.vision)); err != nil {
+				t.Fatal(err)
+			}
+			checks := llm.Doctor(context.Background(), cfg, &http.Client{})
+			var failed []llm.Check
+			for _, c := range checks {
+				if !c.OK {
+					failed = append(failed, c)
+				}
+			}
+			if tt.wantOK != (len(failed) == 0) {
+				t.Fatalf("checks %+v: want ok=%v", checks, tt.wantOK)
+			}
+			if !tt.wantOK && !strings.Contains(failed[0].Fix, tt.wantFix) {
+				t.Errorf("fix %q, want %q", failed[0].Fix, tt.wantFix)
+			}
+			if last := checks[len(checks)-1]; !strings.Contains(last.Name, "vision model") {
+				t.Errorf("last check %q is not about the vision model", last.Name)
+			}
+		})
+	}
+}

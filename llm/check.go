@@ -75,6 +75,18 @@ func Doctor(ctx context.Context, cfg Config, hc *http.Client) []Check {
 			out = append(out, checkEmbedding(ctx, hc, cfg))
 		}
 	}
+	if !cfg.Vision.IsZero() {
+		cs := checkModel(ctx, hc, cfg.Vision, "vision model", servers)
+		out = append(out, cs...)
+		if allOK(cs) && cfg.Vision.Backend == Ollama {
+			c := Check{Name: "vision model " + cfg.Vision.String() + " sees images", OK: true, Detail: "yes (or the server does not say)"}
+			if err := checkVision(ctx, hc, cfg.Vision); err != nil {
+				c.OK, c.Detail = false, err.Error()
+				c.Fix = "use a vision model, e.g. ollama:moondream (run: ollama pull moondream)"
+			}
+			out = append(out, c)
+		}
+	}
 	if len(out) == 0 {
 		out = append(out, Check{Name: "language models", Detail: "none configured",
 			Fix: "set a model, e.g. ollama:qwen2.5:3b (run: ollama pull qwen2.5:3b)"})

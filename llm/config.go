@@ -12,6 +12,9 @@ type Config struct {
 	Writer Spec
 	// Embed is the embedding model; zero means none.
 	Embed Spec
+	// Vision is the vision model that captions images; zero means none.
+	// New does not build it (NewCaptioner does); Doctor checks it.
+	Vision Spec
 	// EmbedDimension is the embedding length; 0 means discover it with one
 	// probe call when the embedder is built.
 	EmbedDimension int

@@ -1,6 +1,7 @@
 // Package llm puts local language models behind the RAG graph's decision
 // interfaces: a Planner for the route node, a Grader and a Rewriter for
-// evaluate, a Writer for generate, a Judge for validate, and an Embedder.
+// evaluate, a Writer for generate, a Judge for validate, and an Embedder;
+// and a Captioner that describes images with a vision model, for ingest.
 //
 // Two backends are supported through github.com/tmc/langchaingo: Ollama and
 // any OpenAI-compatible server (llama.cpp's llama-server, vLLM, LM Studio).
@@ -35,6 +36,11 @@
 // the retries once and finishes on the deterministic fallbacks. Timeouts and
 // 5xx responses do not open it.
 //
+// A Captioner shrinks an image (at most 768 px on its longer side, as a
+// JPEG) and asks a vision model for one or two sentences describing it and
+// any text in it; images whose header declares more than 50 megapixels are
+// refused before decoding.
+//
 // Running a model (suggested commands; the tests use in-process fakes, not
 // real models):
 //
@@ -44,6 +50,8 @@
 //	  router openai:http://localhost:8080/v1#qwen2.5-3b
 //	llama-server -m nomic-embed-text-v1.5.Q8_0.gguf --embeddings --port 8081
 //	  embed openai:http://localhost:8081/v1#nomic-embed-text
+//	ollama pull moondream
+//	  vision ollama:moondream (or llava:7b, qwen2.5vl:3b, llama3.2-vision)
 //
 // The package reads no environment variables and uses no package-level
 // HTTP client: the caller passes an *http.Client to New.
