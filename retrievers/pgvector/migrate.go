@@ -1,11 +1,13 @@
 package pgvector
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"hash/fnv"
 	"io/fs"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -70,6 +72,17 @@ func Migrate(ctx context.Context, pool *pgxpool.Pool, schema string) ([]Migratio
 // Status lists every migration and whether schema has it. It changes nothing,
 // except that goose may create its empty version table.
 func Status(ctx context.Context, pool *pgxpool.Pool, schema string) ([]MigrationStatus, error) {
+	o, err := Options{Schema: schema}.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	var exists bool
+	if err := pool.QueryRow(ctx, `SELECT EXISTS (SELECT FROM pg_namespace WHERE nspname = $1)`, o.Schema).Scan(&exists); err != nil {
+		return nil, fmt.Errorf("pgvector: migration status of schema %q: %w", o.Schema, err)
+	}
+	if !exists { // nothing applied yet; do not create anything
+		return embeddedMigrations()
+	}
 	p, closeFn, err := provider(ctx, pool, schema, false)
 	if err != nil {
 		return nil, err
@@ -89,14 +102,14 @@ func Status(ctx context.Context, pool *pgxpool.Pool, schema string) ([]Migration
 	return out, nil
 }
 
-// latestVersion is the newest migration version shipped in the binary:
-// the largest numeric prefix of the embedded NNNNN_name.sql files.
-func latestVersion() (int64, error) {
+// embeddedMigrations lists the migration files shipped in the binary, all
+// pending, by version.
+func embeddedMigrations() ([]MigrationStatus, error) {
 	entries, err := fs.ReadDir(migrations.FS, ".")
 	if err != nil {
-		return 0, fmt.Errorf("pgvector: list migrations: %w", err)
+		return nil, fmt.Errorf("pgvector: list migrations: %w", err)
 	}
-	var v int64
+	var out []MigrationStatus
 	for _, e := range entries {
 		num, _, ok := strings.Cut(e.Name(), "_")
 		if !ok || !strings.HasSuffix(e.Name(), ".sql") {
@@ -104,11 +117,21 @@ func latestVersion() (int64, error) {
 		}
 		n, err := strconv.ParseInt(num, 10, 64)
 		if err != nil {
-			return 0, fmt.Errorf("pgvector: migration %q has no numeric version: %w", e.Name(), err)
+			return nil, fmt.Errorf("pgvector: migration %q has no numeric version: %w", e.Name(), err)
 		}
-		v = max(v, n)
+		out = append(out, MigrationStatus{Version: n, Name: e.Name()})
 	}
-	return v, nil
+	slices.SortFunc(out, func(a, b MigrationStatus) int { return cmp.Compare(a.Version, b.Version) })
+	return out, nil
+}
+
+// latestVersion is the newest migration version shipped in the binary.
+func latestVersion() (int64, error) {
+	ms, err := embeddedMigrations()
+	if err != nil || len(ms) == 0 {
+		return 0, err
+	}
+	return ms[len(ms)-1].Version, nil
 }
 
 func baseName(p string) string {

@@ -37,11 +37,20 @@ func TestMigrateIsIdempotentAndReportsStatus(t *testing.T) {
 	}
 	defer pool.Close()
 
+	// A schema that does not exist yet: all pending, nothing created.
+	absent, err := Status(ctx, pool, schema+"_absent")
+	if err != nil || len(absent) == 0 || absent[0].Applied {
+		t.Fatalf("status of a missing schema = %+v, %v; want pending migrations", absent, err)
+	}
+	var created bool
+	if err := pool.QueryRow(ctx, `SELECT EXISTS (SELECT FROM pg_namespace WHERE nspname = $1)`, schema+"_absent").Scan(&created); err != nil || created {
+		t.Fatalf("Status created the schema (%v, %v)", created, err)
+	}
 	st, err := Status(ctx, pool, schema)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(st) == 0 || st[0].Applied {
+	if len(st) != len(absent) || st[0].Applied {
 		t.Fatalf("status before migrating = %+v, want pending migrations", st)
 	}
 	if _, err := Open(ctx, url, Options{Schema: schema}); !errors.Is(err, ErrNotMigrated) || !strings.Contains(err.Error(), "graphrag migrate up") {
