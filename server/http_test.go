@@ -15,6 +15,7 @@ import (
 
 	"github.com/graphrag/graphrag"
 	"github.com/graphrag/graphrag/graph"
+	"github.com/graphrag/graphrag/nodes"
 )
 
 func TestQueryJSON(t *testing.T) {
@@ -687,4 +688,30 @@ func TestHeartbeat(t *testing.T) {
 			t.Fatal("heartbeat sent with heartbeats off")
 		}
 	})
+}
+
+func TestConfigState(t *testing.T) {
+	var got nodes.State
+	g := graph.NewStateGraph[nodes.State]()
+	g.AddNode("generate", func(ctx context.Context, s nodes.State) (nodes.State, error) {
+		got = s
+		s.Answer = graphrag.Answer{Text: "ok"}
+		return s, nil
+	})
+	g.AddEdge("generate", graph.END)
+	g.SetEntryPoint("generate")
+	r, err := g.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newTestServer(t, nil, Config{Runner: r, State: func(q string, h []graphrag.Turn) nodes.State {
+		return nodes.State{Query: strings.ToUpper(q), History: h, Budget: nodes.Budget{Retrieve: 7}}
+	}})
+	w := do(s.Handler(), "POST", "/v1/query", `{"query": "q", "history": [{"query": "a", "answer": "b"}]}`)
+	if w.Code != 200 {
+		t.Fatalf("%d %s", w.Code, w.Body)
+	}
+	if got.Query != "Q" || got.Budget.Retrieve != 7 || len(got.History) != 1 || got.History[0] != (graphrag.Turn{Query: "a", Answer: "b"}) {
+		t.Fatalf("initial state %+v", got)
+	}
 }
