@@ -635,7 +635,7 @@ func TestRecorderMatchesServer(t *testing.T) {
 
 func TestHeartbeat(t *testing.T) {
 	f := newFake()
-	f.routeDelay = 80 * time.Millisecond // a model thinking, in silence
+	f.routeDelay = 200 * time.Millisecond // a model thinking, in silence
 	s := newTestServer(t, f, Config{Heartbeat: 10 * time.Millisecond})
 	ts := httptest.NewServer(s.Handler())
 	defer ts.Close()
@@ -657,7 +657,7 @@ func TestHeartbeat(t *testing.T) {
 			rest = append(rest, e)
 		}
 		if beats == 0 {
-			t.Fatalf("no heartbeat in an 80 ms silence: %v", types(evs))
+			t.Fatalf("no heartbeat in a 200 ms silence: %v", types(evs))
 		}
 		checkEventSequence(t, rest)
 	})
