@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 
 	"github.com/graphrag/graphrag/ingest"
@@ -79,7 +80,14 @@ Nothing else is ever written to stdout; logs go to stderr.`,
 				},
 			}
 			if stdioMode {
-				return server.ServeStdio(ctx, a.io.in, a.io.out, cfg)
+				out := a.io.out
+				if out == os.Stdout {
+					// The protocol owns the real stdout; anything else that
+					// prints by mistake goes to stderr instead of corrupting it.
+					os.Stdout = os.Stderr
+					defer func() { os.Stdout = out.(*os.File) }()
+				}
+				return server.ServeStdio(ctx, a.io.in, out, cfg)
 			}
 			srv, err := server.New(cfg)
 			if err != nil {
