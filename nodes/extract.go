@@ -93,7 +93,10 @@ func extractTime(query string) graphrag.TimeWindow {
 
 // sourceHintPattern finds a named folder or file the user points at:
 // "in my taxes folder", "from the report.pdf", "in notes/2024".
-var sourceHintPattern = regexp.MustCompile(`(?i)\b(?:in|from|under|inside)\s+(?:my\s+|the\s+)?(?:"([^"]+)"|'([^']+)'|([\w.-]+/[\w./-]*)|([\w.-]+\.\w{2,4})\b|([\w-]+)\s+(?:folder|directory|dir)\b)`)
+//
+// A quoted name counts only when a word for a folder or file follows it: in
+// "an actor who performed in "The Young Ones"" the quotes name a work.
+var sourceHintPattern = regexp.MustCompile(`(?i)\b(?:in|from|under|inside)\s+(?:my\s+|the\s+)?(?:"([^"]+)"\s+(?:folder|directory|dir|file|notes|document)\b|'([^']+)'\s+(?:folder|directory|dir|file|notes|document)\b|([\w.-]+/[\w./-]*)|([\w-]+\.(?:pdf|docx?|xlsx?|pptx?|csv|txt|md|markdown|json|jsonl|ya?ml|toml|html?|go|py|js|ts|rs|java|log|xml|sql))\b|([\w-]+)\s+(?:folder|directory|dir)\b)`)
 
 // extractSourceHint returns the folder or file a query names, or "".
 func extractSourceHint(query string) string {

@@ -97,9 +97,11 @@ func TestExtract(t *testing.T) {
 		{"pdfs this week", "which pdfs did I add this week", []string{"pdf"}, graphrag.TimeThisWeek, ""},
 		{"markdown notes today", "what did my markdown notes say today about ospreys", []string{"md", "markdown"}, graphrag.TimeToday, ""},
 		{"folder hint", "summarise the contract in my taxes folder", nil, graphrag.TimeAny, "taxes"},
-		{"file hint", "what does the table in from budget.xlsx show", nil, graphrag.TimeAny, "budget.xlsx"},
+		{"file hint", "what does the table in budget.xlsx show", nil, graphrag.TimeAny, "budget.xlsx"},
 		{"month", "meetings this month", nil, graphrag.TimeThisMonth, ""},
 		{"python language is a topic", "why is python popular", nil, graphrag.TimeAny, ""},
+		{"quoted work title is no source", `which actor performed in "The Young Ones"`, nil, graphrag.TimeAny, ""},
+		{"quoted folder", `what is in the "Tax 2024" folder about rent`, nil, graphrag.TimeAny, "Tax 2024"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

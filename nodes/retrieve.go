@@ -62,9 +62,20 @@ func (p *pipeline) retrieve(ctx context.Context, s State) (State, error) {
 	if plan.Route == graphrag.RouteHybrid {
 		mode = graphrag.ModeHybrid
 	}
-	res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: plan.Query, Mode: mode, K: p.opts.K, Filters: p.filters(plan)})
+	filters := p.filters(plan)
+	res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: plan.Query, Mode: mode, K: p.opts.K, Filters: filters})
 	if err != nil {
 		return s, fmt.Errorf("%s search %q: %w", mode, plan.Query, err)
+	}
+	if len(res.Hits) == 0 && filters.Source != "" {
+		// The source hint is a guess from the wording; a file type or a
+		// time window the user said is not.
+		filters.Source = ""
+		res, err = p.deps.Searcher.Search(ctx, graphrag.Query{Text: plan.Query, Mode: mode, K: p.opts.K, Filters: filters})
+		if err != nil {
+			return s, fmt.Errorf("%s search %q: %w", mode, plan.Query, err)
+		}
+		s.note("retrieve: nothing matched in %q: searched all files", plan.SourceHint)
 	}
 	s.Hits, s.SearchMode, s.SearchNote = res.Hits, res.Mode, res.Note
 	if s.SearchMode == "" {

@@ -144,7 +144,9 @@ func (p *pipeline) combine(pred prediction, ev Evidence, probed bool) (graphrag.
 		}
 		return best, max(conf, strength), "learned", why + "; " + evid
 	case graphrag.RouteDirect, graphrag.RouteWeb, graphrag.RouteFilesystem:
-		if strong && (best == graphrag.RouteDirect || pred.Margin < 0.5) {
+		// An unsure classifier needs less evidence to be overruled.
+		fair := conf < 0.5 && strength >= (p.opts.WeakEvidence+p.opts.StrongEvidence)/2 && ev.Specific >= p.opts.MinSpecific
+		if strong && (best == graphrag.RouteDirect || pred.Margin < 0.5) || fair {
 			return graphrag.RouteVector, strength, "probe", fmt.Sprintf("strong local evidence overrides %s: %s; %s", best, evid, why)
 		}
 	}
