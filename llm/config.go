@@ -46,7 +46,9 @@ type Config struct {
 	// UnreachableCooldown is how long every call to a model server fails
 	// at once (ErrUnreachable, "skipped: ...") after a call found it
 	// unreachable; then one call probes it. The breaker is per server,
-	// shared by all the roles of one Models. A negative value turns it off.
+	// shared by all the roles of one Models. Timeouts and 5xx/429 answers
+	// do not open it (the server is up, or slow). A negative value turns
+	// it off.
 	UnreachableCooldown time.Duration
 
 	// DecideTemperature and WriteTemperature are the sampling temperatures
