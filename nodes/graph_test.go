@@ -2,6 +2,7 @@ package nodes
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -225,5 +226,55 @@ func TestMermaidGolden(t *testing.T) {
 	}
 	if got != string(want) {
 		t.Errorf("Mermaid differs from %s:\n%s", path, got)
+	}
+}
+
+func TestGraphRouteBudget(t *testing.T) {
+	w := &fakeWriter{text: "Ospreys are birds of prey [1]."} // grounded, but not an answer
+	opts := DefaultOptions()
+	opts.Budget = Budget{Retrieve: 2, Generate: 2, Route: 1}
+	r, err := Build(Deps{Searcher: smallCorpus(), Writer: w}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, got := decisions(t, r, State{Query: "Where do ospreys nest in Scandinavia?"})
+	want := []string{"evaluate→generate", "validate→route", "evaluate→generate", "validate→__end__"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("decisions = %v, want %v", got, want)
+	}
+	if s.Stop != "route budget spent" || s.Loops.Route != 1 || !s.Answer.LowConfidence || s.Verdict != graphrag.VerdictOffQuestion {
+		t.Errorf("stop %q loops %+v low confidence %v verdict %s; want route budget spent after 1 loop, flagged off question", s.Stop, s.Loops, s.Answer.LowConfidence, s.Verdict)
+	}
+	if s.Plan.By != "refine" {
+		t.Errorf("second plan by %q, want refine", s.Plan.By)
+	}
+}
+
+func TestCancelledRunStops(t *testing.T) {
+	r, err := Build(Deps{Searcher: smallCorpus()}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := r.Invoke(ctx, State{Query: "Where do ospreys nest?"}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Invoke on a cancelled context: %v, want context.Canceled", err)
+	}
+}
+
+func TestSearcherErrorFailsTheRun(t *testing.T) {
+	s := smallCorpus()
+	s.fail = errors.New("database is locked")
+	r, err := Build(Deps{Searcher: s}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := r.Invoke(context.Background(), State{Query: "Where do ospreys nest in Scandinavia?"})
+	var ne *graph.NodeError
+	if !errors.As(err, &ne) || ne.Node != NodeRetrieve || !errors.Is(err, s.fail) {
+		t.Fatalf("err = %v, want a NodeError from retrieve wrapping the store's error", err)
+	}
+	if !strings.Contains(strings.Join(st.Notes, "\n"), "probe search failed") {
+		t.Errorf("notes %v lack the probe failure", st.Notes)
 	}
 }
