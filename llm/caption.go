@@ -63,8 +63,9 @@ const captionPrompt = "Describe this image for a search index, in one or two sen
 // Each image is decoded, shrunk so its longer side is at most
 // Config.CaptionMaxSide pixels, flattened onto white and re-encoded as a
 // JPEG (quality 85) before it is sent: a 12-megapixel photo becomes ~100 KB
-// instead of several MB of base64, the model sees the size it was trained
-// at, and the original's metadata (EXIF, GPS) is not sent. Images whose
+// instead of several MB of base64 (most vision models resize their input
+// to 336-768 px anyway), and the original's metadata (EXIF, GPS) is not
+// sent. EXIF orientation is not applied. Images whose
 // header declares more than Config.CaptionMaxPixels are refused unread.
 //
 // Calls have the timeout (Config.CaptionTimeout), retries and error kinds
