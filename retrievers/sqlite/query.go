@@ -42,6 +42,9 @@ func terms(text string) []string {
 // words tokenises text into lower-case, diacritic-free words, keeping
 // duplicates and stop words, in order.
 func words(text string) []string {
+	if ascii(text) {
+		return asciiWords(text)
+	}
 	text = strings.ToValidUTF8(text, " ")
 	var out []string
 	var b strings.Builder
@@ -103,3 +106,56 @@ ve you your yours yourself yourselves
 	}
 	return m
 }()
+
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// asciiWords is words for pure ASCII text, without Unicode normalisation.
+func asciiWords(s string) []string {
+	var out []string
+	start := -1
+	var buf []byte
+	for i := 0; i <= len(s); i++ {
+		var c byte
+		if i < len(s) {
+			c = s[i]
+		}
+		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		if alnum {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			w := s[start:i]
+			if hasUpper(w) {
+				buf = append(buf[:0], w...)
+				for j, b := range buf {
+					if b >= 'A' && b <= 'Z' {
+						buf[j] = b + 'a' - 'A'
+					}
+				}
+				w = string(buf)
+			}
+			out = append(out, w)
+			start = -1
+		}
+	}
+	return out
+}
+
+func hasUpper(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 'A' && s[i] <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
