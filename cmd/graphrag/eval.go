@@ -118,23 +118,14 @@ func (a *app) evalRoutingCmd() *cobra.Command {
 			if len(cfg.Questions) == 0 && len(datasets) == 0 {
 				cfg.Questions = evals.BundledQuestions
 			}
-			cleanup, err := a.evalStore(cmd, &f, evals.BundledRoutingCorpus, &cfg.Searcher, &cfg.Open, &cfg.Corpus)
+			r, err := a.prepareEval(cmd, &f, evals.BundledRoutingCorpus, true)
 			if err != nil {
 				return err
 			}
-			defer cleanup()
-			m, _, err := a.models(ctx)
-			if err != nil {
-				return err
-			}
-			modelDeps(m, &cfg.Deps)
-			if cfg.Variants, err = f.variants(true, m != nil); err != nil {
-				return err
-			}
-			bar := a.evalProgress()
-			cfg.Progress = bar.update
+			defer r.close()
+			cfg.Searcher, cfg.Open, cfg.Corpus, cfg.Deps, cfg.Variants, cfg.Progress = r.searcher, r.open, r.corpus, r.deps, r.variants, r.bar.update
 			rep, err := evals.RunRouting(ctx, cfg)
-			bar.finish()
+			r.bar.finish()
 			if err != nil {
 				return err
 			}
@@ -175,23 +166,14 @@ func (a *app) evalRAGCmd() *cobra.Command {
 					cfg.Negatives = evals.BundledNegatives
 				}
 			}
-			cleanup, err := a.evalStore(cmd, &f, evals.BundledCorpus, &cfg.Searcher, &cfg.Open, &cfg.Corpus)
+			r, err := a.prepareEval(cmd, &f, evals.BundledCorpus, false)
 			if err != nil {
 				return err
 			}
-			defer cleanup()
-			m, _, err := a.models(ctx)
-			if err != nil {
-				return err
-			}
-			modelDeps(m, &cfg.Deps)
-			if cfg.Variants, err = f.variants(false, m != nil); err != nil {
-				return err
-			}
-			bar := a.evalProgress()
-			cfg.Progress = bar.update
+			defer r.close()
+			cfg.Searcher, cfg.Open, cfg.Corpus, cfg.Deps, cfg.Variants, cfg.Progress = r.searcher, r.open, r.corpus, r.deps, r.variants, r.bar.update
 			rep, err := evals.RunRAG(ctx, cfg)
-			bar.finish()
+			r.bar.finish()
 			if err != nil {
 				return err
 			}
@@ -214,34 +196,52 @@ func (a *app) evalRAGCmd() *cobra.Command {
 	return cmd
 }
 
-// evalStore decides where an eval searches: an existing store given with
-// --store (ingesting --corpus into it when given), or a fresh temporary
-// store holding the corpus (the bundled one by default).
-func (a *app) evalStore(cmd *cobra.Command, f *evalFlags, bundled []string, searcher *nodes.Searcher, open *evals.OpenStore, corpus *[]string) (cleanup func(), err error) {
+// evalSetup is what both eval commands prepare: where to search, the
+// models, the variants and the progress bar.
+type evalSetup struct {
+	searcher nodes.Searcher
+	open     evals.OpenStore
+	corpus   []string
+	deps     nodes.Deps
+	variants []evals.Variant
+	bar      *evalBar
+	close    func()
+}
+
+// prepareEval builds the models and decides where an eval searches: an
+// existing store given with --store (ingesting --corpus into it when given),
+// or a fresh temporary store holding the corpus (the bundled one by default).
+func (a *app) prepareEval(cmd *cobra.Command, f *evalFlags, bundled []string, routing bool) (*evalSetup, error) {
 	ctx := cmd.Context()
-	_, emb, err := a.models(ctx)
+	m, emb, err := a.models(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if cmd.Flags().Changed("store") || a.getenv("GRAPHRAG_STORE") != "" {
-		st, err := a.openStore(ctx, emb, len(f.corpus) > 0)
-		if err != nil {
-			return nil, err
-		}
-		if len(f.corpus) == 0 {
-			*searcher = st
-			return func() { st.Close() }, nil
-		}
-		*open = func(context.Context) (evals.Store, error) { return st, nil }
-		*corpus = f.corpus
-		return func() {}, nil // the runner closes the store it opened
+	r := &evalSetup{bar: a.evalProgress(), close: func() {}}
+	modelDeps(m, &r.deps)
+	if r.variants, err = f.variants(routing, m != nil); err != nil {
+		return nil, err
 	}
-	*corpus = f.corpus
-	if len(*corpus) == 0 {
-		*corpus = bundled
+	if !cmd.Flags().Changed("store") && a.getenv("GRAPHRAG_STORE") == "" {
+		r.corpus = f.corpus
+		if len(r.corpus) == 0 {
+			r.corpus = bundled
+		}
+		r.open = evals.TempSQLite("", sqlite.Options{Embedder: emb})
+		return r, nil
 	}
-	*open = evals.TempSQLite("", sqlite.Options{Embedder: emb})
-	return func() {}, nil
+	st, err := a.openStore(ctx, emb, len(f.corpus) > 0)
+	if err != nil {
+		return nil, err
+	}
+	if len(f.corpus) == 0 {
+		r.searcher, r.close = st, func() { st.Close() }
+		return r, nil
+	}
+	// The runner ingests the corpus into the store it opens, and closes it.
+	r.open = func(context.Context) (evals.Store, error) { return st, nil }
+	r.corpus = f.corpus
+	return r, nil
 }
 
 func (a *app) evalReport(out io.Writer, f *evalFlags, rep *evals.Report) error {
