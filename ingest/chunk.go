@@ -157,7 +157,7 @@ func hardSplit(s string, size int) []string {
 	rs := []rune(s)
 	for len(rs) > size {
 		cut := size
-		for i := size; i > size/2; i-- {
+		for i := size; i > 0; i-- {
 			if unicode.IsSpace(rs[i]) {
 				cut = i
 				break
