@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -137,6 +138,7 @@ func New(store Store, opts Options) *Ingester {
 type item struct {
 	rec     graphrag.Record
 	updated bool // replaces a stored document
+	line    int  // JSONL line, 0 for a file
 }
 
 // fileResult is what processing one file produced.
@@ -227,6 +229,7 @@ func (in *Ingester) Run(ctx context.Context, paths ...string) (sum Summary, err 
 	go func() { wg.Wait(); close(results) }()
 
 	seen := map[string]bool{}
+	owner := map[string]string{} // document id -> the file it came from this run
 	keep := map[string]bool{}
 	var batch []item
 	batchChunks := 0
@@ -265,7 +268,13 @@ func (in *Ingester) Run(ctx context.Context, paths ...string) (sum Summary, err 
 			continue // drain
 		}
 		done++
+		dup := map[string]bool{}
 		for _, id := range r.seen {
+			if p, ok := owner[id]; ok && p != r.path {
+				dup[id] = true
+				continue
+			}
+			owner[id] = r.path
 			seen[id] = true
 		}
 		for _, id := range r.keep {
@@ -277,6 +286,11 @@ func (in *Ingester) Run(ctx context.Context, paths ...string) (sum Summary, err 
 			sum.Problems = append(sum.Problems, p)
 		}
 		for _, it := range r.items {
+			if id := it.rec.Doc.ID; dup[id] {
+				sum.Skipped[ReasonDuplicateID]++
+				sum.Problems = append(sum.Problems, Problem{Path: r.path, Line: it.line, Reason: ReasonDuplicateID, Detail: "id " + strconv.Quote(id) + " also comes from " + owner[id]})
+				continue
+			}
 			batch = append(batch, it)
 			batchChunks += len(it.rec.Chunks)
 			if batchChunks >= in.opts.BatchSize {
@@ -403,7 +417,7 @@ func (in *Ingester) process(ctx context.Context, f file, stored map[string]graph
 			}
 			doc := graphrag.Document{ID: row.id, Path: f.path, Title: title, Type: "jsonl", Hash: row.hash,
 				Size: int64(len(row.text)), ModTime: f.mod, Metadata: row.meta}
-			res.items = append(res.items, item{rec: in.record(doc, row.text), updated: ok})
+			res.items = append(res.items, item{rec: in.record(doc, row.text), updated: ok, line: row.line})
 		}
 		return res
 	}

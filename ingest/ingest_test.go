@@ -383,3 +383,21 @@ func TestLoadersOption(t *testing.T) {
 		t.Errorf("stored %v", titles)
 	}
 }
+
+func TestRunDuplicateIDsAcrossFiles(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "a.jsonl"), []byte(`{"id": "same", "text": "from a"}`+"\n"+`{"id": "only-a", "text": "alpha"}`))
+	write(t, filepath.Join(dir, "b.jsonl"), []byte(`{"id": "other", "text": "beta"}`+"\n"+`{"id": "same", "text": "from b"}`))
+	st := openStore(t, nil)
+	sum, err := ingest.New(st, ingest.Options{Workers: 1}).Run(context.Background(), dir)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if sum.Added != 3 || sum.Skipped[ingest.ReasonDuplicateID] != 1 {
+		t.Fatalf("added %d, duplicates %d; want 3 and 1", sum.Added, sum.Skipped[ingest.ReasonDuplicateID])
+	}
+	p := sum.Problems[0]
+	if filepath.Base(p.Path) != "b.jsonl" || p.Line != 2 || !strings.Contains(p.Detail, "a.jsonl") {
+		t.Errorf("problem = %+v, want b.jsonl line 2 naming a.jsonl", p)
+	}
+}

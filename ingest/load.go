@@ -40,6 +40,7 @@ const (
 	ReasonNotRegular  = "not a regular file"
 	ReasonParseFailed = "could not be parsed"
 	ReasonBadLine     = "bad JSONL line"
+	ReasonDuplicateID = "duplicate id" // a JSONL row whose id another file of the run has
 )
 
 // DefaultLoaders maps lower-case extensions (without the dot) to loaders:
