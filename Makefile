@@ -5,7 +5,7 @@ STATICCHECK ?= $(shell $(GO) env GOPATH)/bin/staticcheck
 VERSION     ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS     := -s -w -X main.version=$(VERSION)
 
-.PHONY: help build install test test-nodb test-race check-mermaid bench bench-pg lint db-up eval eval-ci demo clean
+.PHONY: help build install test test-nodb test-race golden check-mermaid bench bench-pg lint db-up eval eval-ci demo clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -27,6 +27,9 @@ test-nodb: ## the tests without PostgreSQL (its tests skip with a message)
 
 test-race: ## the tests with the race detector, PostgreSQL only if GRAPHRAG_TEST_DATABASE_URL is set
 	$(GO) test -race ./...
+
+golden: ## refresh the golden files (diagrams, reports) after an intended change; review the diff
+	$(GO) test ./graph ./nodes ./evals -update
 
 MERMAID_VERSION ?= 11.17.2
 JSDOM_VERSION   ?= 29.1.1
