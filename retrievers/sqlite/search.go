@@ -162,8 +162,8 @@ func filterSQL(f graphrag.Filters) (string, []any) {
 		args = append(args, string(b))
 	}
 	if f.Source != "" {
-		src := strings.ToLower(clean(f.Source))
-		conds = append(conds, "(instr(lower(d.path), ?) > 0 OR instr(lower(d.title), ?) > 0)")
+		src := clean(f.Source)
+		conds = append(conds, "(graphrag_contains_fold(d.path, ?) OR graphrag_contains_fold(d.title, ?))")
 		args = append(args, src, src)
 	}
 	if !f.Since.IsZero() {

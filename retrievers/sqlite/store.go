@@ -3,15 +3,33 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"net/url"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/graphrag/graphrag"
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"golang.org/x/text/cases"
+	"modernc.org/sqlite" // registers the "sqlite" driver
 )
+
+func init() {
+	// graphrag_contains_fold(s, sub) is 1 when s contains sub, ignoring
+	// case in every script by Unicode case folding (SQLite's lower() folds
+	// ASCII only).
+	sqlite.MustRegisterDeterministicScalarFunction("graphrag_contains_fold", 2, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+		s, _ := args[0].(string)
+		sub, _ := args[1].(string)
+		fold := cases.Fold()
+		if strings.Contains(fold.String(s), fold.String(sub)) {
+			return int64(1), nil
+		}
+		return int64(0), nil
+	})
+}
 
 // schemaVersion is stored in PRAGMA user_version. Bump it with a migration
 // in migrate when the schema changes.

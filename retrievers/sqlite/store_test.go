@@ -109,3 +109,28 @@ func TestIDsAnyBytes(t *testing.T) {
 		t.Fatalf("after delete: %+v", st)
 	}
 }
+
+func TestSourceFilterFoldsAnyScript(t *testing.T) {
+	ctx := context.Background()
+	s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "s.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	recs := []graphrag.Record{
+		{Doc: graphrag.Document{ID: "1", Path: "/home/me/Ärzte/Überblick.md", Title: "Überblick", Type: "md"}, Chunks: []graphrag.Chunk{{Text: "termin notiz"}}},
+		{Doc: graphrag.Document{ID: "2", Path: "/home/me/ΣΗΜΕΙΩΣΕΙΣ.txt", Title: "x", Type: "txt"}, Chunks: []graphrag.Chunk{{Text: "termin notiz"}}},
+		{Doc: graphrag.Document{ID: "3", Path: "/home/me/other.txt", Title: "y", Type: "txt"}, Chunks: []graphrag.Chunk{{Text: "termin notiz"}}},
+	}
+	if err := s.Put(ctx, recs...); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ source, want string }{{"ärzte", "1"}, {"ÜBERBLICK", "1"}, {"σημειωσεις", "2"}, {"OTHER", "3"}} {
+		t.Run(tc.source, func(t *testing.T) {
+			res, err := s.Search(ctx, graphrag.Query{Text: "termin", Filters: graphrag.Filters{Source: tc.source}})
+			if err != nil || len(res.Hits) != 1 || res.Hits[0].Chunk.DocID != tc.want {
+				t.Fatalf("hits %v, err %v; want only doc %s", res.Hits, err, tc.want)
+			}
+		})
+	}
+}
