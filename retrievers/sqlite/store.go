@@ -61,6 +61,8 @@ type Store struct {
 
 	wmu sync.Mutex // one writer at a time
 
+	vload  sync.Mutex // held while the matrix loads
+	tload  sync.Mutex // held while the title index loads
 	vmu    sync.Mutex // guards vec, titles and gen
 	vec    *matrix
 	titles *titleIndex

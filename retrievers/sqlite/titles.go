@@ -68,6 +68,8 @@ func (ti *titleIndex) mentions(ws []string) []int64 {
 
 // titleIndex returns the index, loading it if a write dropped it.
 func (s *Store) titleIndex(ctx context.Context) (*titleIndex, error) {
+	s.tload.Lock() // one loader at a time; the others wait and reuse
+	defer s.tload.Unlock()
 	s.vmu.Lock()
 	if ti := s.titles; ti != nil {
 		s.vmu.Unlock()

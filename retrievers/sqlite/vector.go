@@ -29,6 +29,8 @@ func (s *Store) invalidate() {
 
 // matrix returns the in-memory matrix, loading it if a write dropped it.
 func (s *Store) matrix(ctx context.Context) (*matrix, error) {
+	s.vload.Lock() // one loader at a time; the others wait and reuse
+	defer s.vload.Unlock()
 	s.vmu.Lock()
 	if m := s.vec; m != nil {
 		s.vmu.Unlock()
