@@ -59,7 +59,7 @@ func (s *Store) Put(ctx context.Context, recs ...graphrag.Record) error {
 		for i, r := range recs {
 			ids[i] = r.Doc.ID
 		}
-		if _, err := tx.Exec(ctx, `DELETE FROM documents WHERE collection_id = $1 AND id = ANY($2)`, c.id, ids); err != nil {
+		if err := deleteDocuments(ctx, tx, c.id, ids); err != nil {
 			return fmt.Errorf("replace documents: %w", err)
 		}
 		if err := copyDocuments(ctx, tx, c.id, recs); err != nil {

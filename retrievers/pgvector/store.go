@@ -255,9 +255,17 @@ func (s *Store) Delete(ctx context.Context, ids ...string) error {
 		if err := s.lock(ctx, tx); err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, `DELETE FROM documents WHERE collection_id = $1 AND id = ANY($2)`, c.id, keep)
-		return err
+		return deleteDocuments(ctx, tx, c.id, keep)
 	})
+}
+
+// deleteDocuments deletes documents and their chunks (chunks have no
+// foreign key to documents, see migration 00002).
+func deleteDocuments(ctx context.Context, tx pgx.Tx, coll int64, ids []string) error {
+	_, err := tx.Exec(ctx, `
+		WITH gone AS (DELETE FROM chunks WHERE collection_id = $1 AND doc_id = ANY($2))
+		DELETE FROM documents WHERE collection_id = $1 AND id = ANY($2)`, coll, ids)
+	return err
 }
 
 // lock takes the collection's transaction-scoped advisory lock, so two
