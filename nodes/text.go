@@ -30,6 +30,9 @@ func toSet(words string) map[string]bool {
 	return set
 }
 
+// nameGlue are function words that stay stop words even when capitalised.
+var nameGlue = toSet(`the a an of and i in on at to`)
+
 // token is one word of a text: its lower-case form, its stem, and whether it
 // was written with a capital letter or holds a digit (names and codes, the
 // words that make a question specific).
@@ -113,7 +116,10 @@ func contentTerms(text string) []term {
 	seen := make(map[string]int)
 	var out []term
 	for i, t := range toks {
-		if stopWords[t.Lower] || (len(t.Lower) < 2 && !t.Digit) {
+		// A capitalised function word inside a question is part of a name
+		// ("For Against", "The Who" aside from the article itself).
+		nameWord := t.Capital && i > 0 && !nameGlue[t.Lower]
+		if (stopWords[t.Lower] && !nameWord) || (len(t.Lower) < 2 && !t.Digit) {
 			continue
 		}
 		w := 1.0
