@@ -1,11 +1,13 @@
 package ingest
 
 import (
+	"bufio"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -141,9 +143,11 @@ type item struct {
 	line    int  // JSONL line, 0 for a file
 }
 
-// fileResult is what processing one file produced.
+// fileResult is what processing one file produced; a large JSONL corpus
+// comes in several parts, the last one final.
 type fileResult struct {
 	path      string
+	final     bool
 	items     []item
 	unchanged int
 	seen      []string // document ids present now
@@ -215,11 +219,16 @@ func (in *Ingester) Run(ctx context.Context, paths ...string) (sum Summary, err 
 		wg.Add(1)
 		g.Go(func() error {
 			defer wg.Done()
-			for f := range next {
-				r := in.process(gctx, f, stored)
+			emit := func(r fileResult) bool {
 				select {
 				case results <- r:
+					return true
 				case <-gctx.Done():
+					return false
+				}
+			}
+			for f := range next {
+				if !in.process(gctx, f, stored, emit) {
 					return nil
 				}
 			}
@@ -267,7 +276,9 @@ func (in *Ingester) Run(ctx context.Context, paths ...string) (sum Summary, err 
 		if werr != nil {
 			continue // drain
 		}
-		done++
+		if r.final {
+			done++
+		}
 		dup := map[string]bool{}
 		for _, id := range r.seen {
 			if p, ok := owner[id]; ok && p != r.path {
@@ -371,23 +382,32 @@ func (in *Ingester) embed(ctx context.Context, recs []graphrag.Record) error {
 	return nil
 }
 
-// process reads one file and turns it into documents to write.
-func (in *Ingester) process(ctx context.Context, f file, stored map[string]graphrag.DocState) fileResult {
-	res := fileResult{path: f.path}
-	skip := func(reason, detail string) fileResult {
+// corpusPart is how many new rows of a JSONL corpus go to the writer at
+// a time, so a corpus of any size streams through bounded memory.
+const corpusPart = 256
+
+// process reads one file and emits its documents to write; false means
+// the run is over.
+func (in *Ingester) process(ctx context.Context, f file, stored map[string]graphrag.DocState, emit func(fileResult) bool) bool {
+	res := fileResult{path: f.path, final: true}
+	skip := func(reason, detail string) bool {
 		res.problems = append(res.problems, Problem{Path: f.path, Reason: reason, Detail: detail})
-		return res
+		return emit(res)
 	}
 	if ctx.Err() != nil {
-		return res
+		return false
 	}
 	fh, err := os.Open(f.path)
 	if err != nil {
 		res.keep = append(res.keep, f.path) // maybe a passing problem: keep what is stored
 		return skip(ReasonUnreadable, errDetail(err))
 	}
+	defer fh.Close()
+	ext := extOf(f.path)
+	if isCorpusExt(ext) {
+		return in.processCorpus(ctx, f, fh, stored, emit)
+	}
 	data, err := readAll(fh, in.opts.MaxFileSize)
-	fh.Close()
 	switch {
 	case errors.Is(err, errTooLarge):
 		return skip(ReasonTooLarge, fmt.Sprintf("over %d bytes", in.opts.MaxFileSize))
@@ -397,40 +417,14 @@ func (in *Ingester) process(ctx context.Context, f file, stored map[string]graph
 	case len(data) == 0:
 		return skip(ReasonEmpty, "")
 	}
-	ext := extOf(f.path)
-	if isCorpusExt(ext) {
-		if !isText(data) {
-			return skip(ReasonBinary, "")
-		}
-		rows, probs := parseCorpus(f.path, data)
-		res.problems = append(res.problems, probs...)
-		for _, row := range rows {
-			res.seen = append(res.seen, row.id)
-			prev, ok := stored[row.id]
-			if ok && prev.Hash == row.hash && prev.Path == f.path {
-				res.unchanged++
-				continue
-			}
-			title := row.title
-			if title == "" {
-				title = row.id
-			}
-			doc := graphrag.Document{ID: row.id, Path: f.path, Title: title, Type: "jsonl", Hash: row.hash,
-				Size: int64(len(row.text)), ModTime: f.mod, Metadata: row.meta}
-			res.items = append(res.items, item{rec: in.record(doc, row.text), updated: ok, line: row.line})
-		}
-		return res
-	}
 	sum := sha256.Sum256(data)
 	hash := hex.EncodeToString(sum[:])
 	id := f.path
-	res.seen = append(res.seen, id)
-	prev, ok := stored[id]
-	if ok && prev.Hash == hash {
+	if prev, ok := stored[id]; ok && prev.Hash == hash {
+		res.seen = append(res.seen, id)
 		res.unchanged++
-		return res
+		return emit(res)
 	}
-	res.seen = res.seen[:0] // seen only once it loads; otherwise stale versions go
 	loader := in.loaders[ext]
 	if loader == nil {
 		loader = loadText // unknown extension: text if it looks like text
@@ -452,10 +446,65 @@ func (in *Ingester) process(ctx context.Context, f file, stored map[string]graph
 	if typ == "" {
 		typ = "txt"
 	}
+	_, stale := stored[id]
 	doc := graphrag.Document{ID: id, Path: f.path, Title: title, Type: typ, Hash: hash, Size: int64(len(data)), ModTime: f.mod}
 	res.seen = append(res.seen, id)
-	res.items = append(res.items, item{rec: in.record(doc, l.Text), updated: ok})
-	return res
+	res.items = append(res.items, item{rec: in.record(doc, l.Text), updated: stale})
+	return emit(res)
+}
+
+// processCorpus streams a JSONL corpus to the writer in parts.
+func (in *Ingester) processCorpus(ctx context.Context, f file, r io.Reader, stored map[string]graphrag.DocState, emit func(fileResult) bool) bool {
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, err := br.Peek(8192)
+	res := fileResult{path: f.path}
+	switch {
+	case len(head) == 0 && err != nil && err != io.EOF:
+		res.final = true
+		res.keep = append(res.keep, f.path)
+		res.problems = append(res.problems, Problem{Path: f.path, Reason: ReasonUnreadable, Detail: errDetail(err)})
+		return emit(res)
+	case len(head) == 0:
+		res.final = true
+		res.problems = append(res.problems, Problem{Path: f.path, Reason: ReasonEmpty})
+		return emit(res)
+	case !isTextSample(head, err == nil):
+		res.final = true
+		res.problems = append(res.problems, Problem{Path: f.path, Reason: ReasonBinary})
+		return emit(res)
+	}
+	ok := true
+	parseCorpus(f.path, br, func(row corpusRow) bool {
+		if ctx.Err() != nil {
+			ok = false
+			return false
+		}
+		res.seen = append(res.seen, row.id)
+		prev, stale := stored[row.id]
+		if stale && prev.Hash == row.hash && prev.Path == f.path {
+			res.unchanged++
+		} else {
+			title := row.title
+			if title == "" {
+				title = row.id
+			}
+			doc := graphrag.Document{ID: row.id, Path: f.path, Title: title, Type: "jsonl", Hash: row.hash,
+				Size: int64(len(row.text)), ModTime: f.mod, Metadata: row.meta}
+			res.items = append(res.items, item{rec: in.record(doc, row.text), updated: stale, line: row.line})
+		}
+		if len(res.items) >= corpusPart || len(res.seen) >= 16*corpusPart {
+			if ok = emit(res); !ok {
+				return false
+			}
+			res = fileResult{path: f.path}
+		}
+		return true
+	}, func(p Problem) { res.problems = append(res.problems, p) })
+	if !ok {
+		return false
+	}
+	res.final = true
+	return emit(res)
 }
 
 func (in *Ingester) record(doc graphrag.Document, text string) graphrag.Record {

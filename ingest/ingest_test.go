@@ -401,3 +401,33 @@ func TestRunDuplicateIDsAcrossFiles(t *testing.T) {
 		t.Errorf("problem = %+v, want b.jsonl line 2 naming a.jsonl", p)
 	}
 }
+
+func TestRunLargeCorpusStreams(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	const rows = 1000
+	for i := 0; i < rows; i++ {
+		fmt.Fprintf(&b, `{"id": "r%04d", "title": "Row %d", "text": "row number %d about the caracal"}`+"\n", i, i, i)
+	}
+	write(t, filepath.Join(dir, "big.jsonl"), []byte(b.String()))
+	write(t, filepath.Join(dir, "big.txt"), []byte(b.String())) // the size limit still applies to files
+	st := openStore(t, nil)
+	var maxDone, total int
+	in := ingest.New(st, ingest.Options{MaxFileSize: 1024, BatchSize: 100, Progress: func(p ingest.Progress) {
+		maxDone, total = max(maxDone, p.FilesDone), p.FilesTotal
+	}})
+	sum, err := in.Run(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Added != rows || sum.Chunks != rows || sum.Skipped[ingest.ReasonTooLarge] != 1 || sum.Files != 2 {
+		t.Errorf("summary %+v, want %d rows added from the corpus, big.txt too large", sum, rows)
+	}
+	if maxDone != 1 || total != 1 {
+		t.Errorf("progress reached %d of %d files, want 1 of 1 (the corpus, in several parts)", maxDone, total)
+	}
+	sum, err = in.Run(context.Background(), dir)
+	if err != nil || sum.Unchanged != rows || sum.Added != 0 || sum.Deleted != 0 {
+		t.Errorf("re-run %+v %v", sum, err)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 )
@@ -24,15 +25,14 @@ type corpusRow struct {
 // isCorpusExt reports whether files with this extension are JSONL corpora.
 func isCorpusExt(ext string) bool { return ext == "jsonl" || ext == "ndjson" }
 
-// parseCorpus parses a JSONL corpus: one JSON object per line with a
+// parseCorpus streams a JSONL corpus: one JSON object per line with a
 // string (or number) "id", a string "text" and an optional "title"; other
-// scalar fields go into the document's metadata. Bad lines are returned as
-// problems with their line numbers and skipped; blank lines are ignored.
-func parseCorpus(path string, data []byte) ([]corpusRow, []Problem) {
-	var rows []corpusRow
-	var probs []Problem
+// scalar fields go into the document's metadata. Each good row goes to
+// row, each bad line to bad with its line number; blank lines are ignored.
+// It stops early when row returns false.
+func parseCorpus(path string, r io.Reader, row func(corpusRow) bool, bad func(Problem)) {
 	seen := map[string]int{}
-	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 64<<20)
 	n := 0
 	for sc.Scan() {
@@ -41,24 +41,25 @@ func parseCorpus(path string, data []byte) ([]corpusRow, []Problem) {
 		if len(line) == 0 {
 			continue
 		}
-		row, err := parseRow(line)
+		rw, err := parseRow(line)
 		if err == nil {
-			if prev, dup := seen[row.id]; dup {
-				err = fmt.Errorf("id %q already on line %d", row.id, prev)
+			if prev, dup := seen[rw.id]; dup {
+				err = fmt.Errorf("id %q already on line %d", rw.id, prev)
 			}
 		}
 		if err != nil {
-			probs = append(probs, Problem{Path: path, Line: n, Reason: ReasonBadLine, Detail: err.Error()})
+			bad(Problem{Path: path, Line: n, Reason: ReasonBadLine, Detail: err.Error()})
 			continue
 		}
-		row.line = n
-		seen[row.id] = n
-		rows = append(rows, row)
+		rw.line = n
+		seen[rw.id] = n
+		if !row(rw) {
+			return
+		}
 	}
 	if err := sc.Err(); err != nil {
-		probs = append(probs, Problem{Path: path, Line: n + 1, Reason: ReasonBadLine, Detail: err.Error()})
+		bad(Problem{Path: path, Line: n + 1, Reason: ReasonBadLine, Detail: err.Error()})
 	}
-	return rows, probs
 }
 
 func parseRow(line []byte) (corpusRow, error) {

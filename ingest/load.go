@@ -75,6 +75,12 @@ func isText(data []byte) bool {
 	if len(sample) > 8192 {
 		sample = sample[:8192]
 	}
+	return isTextSample(sample, len(sample) < len(data))
+}
+
+// isTextSample is isText for the first bytes of a longer content when more
+// is true.
+func isTextSample(sample []byte, more bool) bool {
 	if bytes.IndexByte(sample, 0) >= 0 {
 		return false
 	}
@@ -82,7 +88,7 @@ func isText(data []byte) bool {
 	for i := 0; i < len(sample); {
 		r, n := utf8.DecodeRune(sample[i:])
 		if r == utf8.RuneError && n == 1 {
-			if len(sample)-i < utf8.UTFMax && len(sample) < len(data) {
+			if len(sample)-i < utf8.UTFMax && more {
 				break // a rune cut by the sample
 			}
 			return false

@@ -159,7 +159,9 @@ func TestParseCorpus(t *testing.T) {
 		`{"id": "d", "text": 5}`,
 		`["an", "array"]`,
 	}, "\n")
-	rows, probs := parseCorpus("c.jsonl", []byte(data))
+	var rows []corpusRow
+	var probs []Problem
+	parseCorpus("c.jsonl", strings.NewReader(data), func(r corpusRow) bool { rows = append(rows, r); return true }, func(p Problem) { probs = append(probs, p) })
 	var ids []string
 	for _, r := range rows {
 		ids = append(ids, r.id)

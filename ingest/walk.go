@@ -117,7 +117,7 @@ func walk(roots []root, maxSize int64) (files []file, skipped []Problem) {
 					skipped = append(skipped, Problem{Path: path, Reason: ReasonUnreadable, Detail: errDetail(err)})
 					return nil
 				}
-				if fi.Size() > maxSize {
+				if fi.Size() > maxSize && !isCorpusExt(extOf(path)) { // corpora stream
 					skipped = append(skipped, Problem{Path: path, Reason: ReasonTooLarge, Detail: fmt.Sprintf("%d bytes, limit %d", fi.Size(), maxSize)})
 					return nil
 				}
