@@ -30,6 +30,12 @@ type scored struct {
 // graphrag.ErrInvalidQuery, Mode "" means hybrid with an embedder and
 // keyword without, and a store without an embedder answers vector and hybrid
 // queries with keyword search and says so in the result.
+//
+// A keyword hit's Score is its BM25 score (sign flipped: higher is better)
+// plus the second-pass boosts, which are fractions of the best BM25 score
+// of the query; a document reached through a title link scores half the
+// chunk that mentions it. Scores compare within one query, and the top one
+// stays on the BM25 scale, so it still tells strong evidence from weak.
 func (s *Store) Search(ctx context.Context, q graphrag.Query) (graphrag.SearchResult, error) {
 	if err := ctx.Err(); err != nil {
 		return graphrag.SearchResult{}, fmt.Errorf("sqlite search: %w", err)
