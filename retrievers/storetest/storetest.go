@@ -65,6 +65,7 @@ func Run(t *testing.T, open OpenFunc, reopen ReopenFunc) {
 		{"put atomicity", s.atomicity},
 		{"cancelled context", s.cancelled},
 		{"concurrent search and put", s.concurrent},
+		{"large put and delete", s.large},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, tc.fn)
@@ -824,5 +825,36 @@ func (s suite) concurrent(t *testing.T) {
 	stats, _ := st.Stats(context.Background())
 	if stats.Documents != 45 || stats.Chunks != 45 {
 		t.Errorf("stats = %+v, want 45 docs", stats)
+	}
+}
+
+func (s suite) large(t *testing.T) {
+	st := s.fresh(t, NewHashEmbedder(dim))
+	var recs []graphrag.Record
+	var ids []string
+	for i := 0; i < 400; i++ {
+		id := fmt.Sprintf("big-%03d", i)
+		ids = append(ids, id)
+		texts := make([]string, 10)
+		for j := range texts {
+			texts[j] = fmt.Sprintf("gannet colony report %d part %d", i, j)
+		}
+		recs = append(recs, doc(id, "Gannet", "txt", t0, texts...))
+	}
+	put(t, st, recs...) // 4,000 chunks in one call
+	stats, _ := st.Stats(context.Background())
+	if stats.Documents != 400 || stats.Chunks != 4000 {
+		t.Fatalf("stats = %+v, want 400 docs, 4000 chunks", stats)
+	}
+	res := search(t, st, graphrag.Query{Text: "gannet colony", Mode: graphrag.ModeHybrid, K: 20, Filters: graphrag.Filters{DocIDs: ids[:300]}})
+	if len(res.Hits) != 20 {
+		t.Errorf("%d hits, want 20", len(res.Hits))
+	}
+	if err := st.Delete(context.Background(), ids[:399]...); err != nil {
+		t.Fatalf("Delete of 399 ids: %v", err)
+	}
+	stats, _ = st.Stats(context.Background())
+	if stats.Documents != 1 || stats.Chunks != 10 {
+		t.Errorf("after delete stats = %+v, want 1 doc, 10 chunks", stats)
 	}
 }
