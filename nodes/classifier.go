@@ -139,7 +139,7 @@ func queryShapes(q string) []string {
 	if fileNamePattern.MatchString(q) {
 		out = append(out, "filename")
 	}
-	if arithmeticPattern.MatchString(q) {
+	if isArithmetic(q) {
 		out = append(out, "arithmetic")
 	}
 	names := 0

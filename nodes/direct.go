@@ -50,6 +50,8 @@ func directAnswer(q string, now func() time.Time) (string, bool) {
 	if s, ok := convertUnits(q); ok {
 		return s, true
 	}
+	// Identifiers hold digits and dashes but are no calculation.
+	q = maskIdentifiers(q)
 	if m := percentOf.FindStringSubmatch(q); m != nil {
 		a, _ := strconv.ParseFloat(m[1], 64)
 		b, _ := strconv.ParseFloat(m[2], 64)

@@ -43,8 +43,15 @@ var rules = []rule{
 
 // matchRule returns the first rule that matches the query.
 func matchRule(query string) (rule, bool) {
+	masked := maskIdentifiers(query)
 	for _, r := range rules {
-		if r.Pattern.MatchString(query) && (r.MaxTopic == 0 || topicWords(query) <= r.MaxTopic) {
+		// Direct rules see the query with its identifiers masked
+		// (maskIdentifiers): "INV-2024-0117" is not a subtraction.
+		q := query
+		if r.Route == graphrag.RouteDirect {
+			q = masked
+		}
+		if r.Pattern.MatchString(q) && (r.MaxTopic == 0 || topicWords(query) <= r.MaxTopic) {
 			return r, true
 		}
 	}

@@ -1,0 +1,105 @@
+package nodes
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/graphrag/graphrag"
+)
+
+func TestIdentifiersAreNotArithmetic(t *testing.T) {
+	tests := []struct {
+		query string
+		arith bool
+	}{
+		{"How much was invoice INV-2024-0117?", false},
+		{"what does error E-RESTIC-17 mean", false},
+		{"what changed in v2.3.0", false},
+		{"what happened on 2024-03-12", false},
+		{"call 555-123-4567", false},
+		{"who has phone +49 30 1234567", false},
+		{"whose account is DE89 3704 0044 0532 0130 00", false},
+		{"what is 2024-0117", false},
+		{"what is 192.168.1.1", false},
+		{"what is 12 - 7", true},
+		{"what is 12-7", true},
+		{"3x4", true},
+		{"15% of 68", true},
+		{"100 multiplied by 55", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			if got := isArithmetic(tt.query); got != tt.arith {
+				t.Errorf("isArithmetic = %v, want %v (masked %q)", got, tt.arith, maskIdentifiers(tt.query))
+			}
+			_, direct := directAnswer(tt.query, time.Now)
+			if !tt.arith && direct {
+				t.Errorf("directAnswer computed an identifier")
+			}
+			if r, ok := matchRule(tt.query); ok && r.Route == graphrag.RouteDirect && !tt.arith {
+				t.Errorf("routed direct by %q", r.Reason)
+			}
+		})
+	}
+}
+
+func TestIdentifierQuestionsGoHybrid(t *testing.T) {
+	for _, q := range []string{"How much was invoice INV-2024-0117?", "what does E-RESTIC-17 mean", "release notes for v2.3.0"} {
+		t.Run(q, func(t *testing.T) {
+			r, ok := matchRule(q)
+			if !ok || r.Route != graphrag.RouteHybrid {
+				t.Errorf("rule = %+v (%v), want hybrid", r.Reason, ok)
+			}
+		})
+	}
+}
+
+func TestExtractiveCoversTheQuestion(t *testing.T) {
+	runbook := "# Backup runbook\n\nThe nightly backup job runs at 02:30 every day from the `restic-nightly` systemd timer on the\nhome server. It backs up `/srv/photos` to the Backblaze B2 bucket `atlas-restic`, and a second copy goes to the USB disk every Sunday.\n\n## Restoring a file\n\n1. Run `restic snapshots` to list snapshots.\n2. Mount the snapshot with `restic mount /mnt/restore`.\n"
+	meeting := "# Architecture meeting\n\nPresent: Mira, Jonas.\n\n## Database migration\n\nWe decided to move the order service from MySQL 5.7 to PostgreSQL 16 in the second quarter.\nPriya owns the migration plan.\n\n```\nselect 1;\n```\n"
+	invoice := "INVOICE INV-2024-0117\n\nDate: 17 January 2024\n\nDescription                 Amount\nManaged hosting             EUR 240.00\n\nSubtotal                    EUR 545.00\nVAT 19%                     EUR 103.55\nTotal due                   EUR 648.55\n\nPayment by bank transfer, reference INV-2024-0117.\n"
+	hit := func(title, text string) []graphrag.Hit {
+		return []graphrag.Hit{{Chunk: graphrag.Chunk{DocID: title, Text: text}, Source: graphrag.Source{Title: title}}}
+	}
+	tests := []struct {
+		query, title, text string
+		want               []string
+		not                []string
+	}{
+		{"When does the nightly backup run and where does it go?", "backup-runbook.md", runbook, []string{"02:30", "atlas-restic"}, []string{"#"}},
+		{"Where does the nightly backup go?", "backup-runbook.md", runbook, []string{"atlas-restic"}, nil},
+		{"What did we decide about the database migration?", "2024-03-12-architecture-meeting.md", meeting, []string{"PostgreSQL 16"}, []string{"##", "```", "select 1"}},
+		{"How much was invoice INV-2024-0117?", "INV-2024-0117.txt", invoice, []string{"648.55"}, nil},
+		{"How do I restore a file from the backup?", "backup-runbook.md", runbook, []string{"restic"}, []string{"1. Run"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			a := extractive(tt.query, hit(tt.title, tt.text), 3)
+			for _, w := range tt.want {
+				if !strings.Contains(a.Text, w) {
+					t.Errorf("answer lacks %q: %s", w, a.Text)
+				}
+			}
+			for _, w := range tt.not {
+				if strings.Contains(a.Text, w) {
+					t.Errorf("answer has %q: %s", w, a.Text)
+				}
+			}
+			if g := grounding(a); g != 1 {
+				t.Errorf("grounding = %.2f", g)
+			}
+		})
+	}
+}
+
+func TestAnswerUnits(t *testing.T) {
+	units, headings := answerUnits("# Title\n\nFirst sentence here. Second one.\n\n## Steps\n\n- item one is here\n- item two\n\n```\ncode\n```\n")
+	want := []string{"First sentence here.", "Second one.", "item one is here", "item two", "code"}
+	if strings.Join(units, "|") != strings.Join(want, "|") {
+		t.Errorf("units = %q, want %q", units, want)
+	}
+	if headings[2] != "Steps" || headings[0] != "Title" {
+		t.Errorf("headings = %q", headings)
+	}
+}
