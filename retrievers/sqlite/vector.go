@@ -40,6 +40,12 @@ func (s *Store) matrix(ctx context.Context) (*matrix, error) {
 	s.vmu.Unlock()
 
 	m := &matrix{dim: s.dim}
+	var n int
+	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM chunks WHERE embedding IS NOT NULL").Scan(&n); err != nil {
+		return nil, fmt.Errorf("load embeddings: %w", err)
+	}
+	m.data = make([]float32, 0, n*m.dim) // a hint: writes may land in between
+	m.rowids = make([]int64, 0, n)
 	rows, err := s.db.QueryContext(ctx, "SELECT rowid, embedding FROM chunks WHERE embedding IS NOT NULL ORDER BY rowid")
 	if err != nil {
 		return nil, fmt.Errorf("load embeddings: %w", err)
