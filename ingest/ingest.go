@@ -184,9 +184,13 @@ func (in *Ingester) Run(ctx context.Context, paths ...string) (sum Summary, err 
 	in.progress(Progress{Phase: "scanning"})
 	files, skipped := walk(roots, in.opts.MaxFileSize)
 	sum.Files = len(files) + len(skipped)
+	var unreadable []root // what is stored from under these stays
 	for _, p := range skipped {
 		sum.Skipped[p.Reason]++
 		sum.Problems = append(sum.Problems, p)
+		if p.Reason == ReasonUnreadable {
+			unreadable = append(unreadable, root{path: p.Path, isDir: true})
+		}
 	}
 	manifest, err := in.store.Manifest(ctx)
 	if err != nil {
@@ -329,7 +333,7 @@ func (in *Ingester) Run(ctx context.Context, paths ...string) (sum Summary, err 
 	in.progress(Progress{Phase: "deleting", FilesTotal: len(files), FilesDone: done, Documents: sum.Added + sum.Updated, Chunks: sum.Chunks})
 	var gone []string
 	for _, d := range manifest {
-		if !seen[d.ID] && !keep[d.ID] && underAny(d.Path, roots) {
+		if !seen[d.ID] && !keep[d.ID] && underAny(d.Path, roots) && !underAny(d.Path, unreadable) {
 			gone = append(gone, d.ID)
 		}
 	}

@@ -431,3 +431,29 @@ func TestRunLargeCorpusStreams(t *testing.T) {
 		t.Errorf("re-run %+v %v", sum, err)
 	}
 }
+
+func TestRunUnreadableDirectoryKeepsItsDocuments(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "sub", "a.txt"), []byte("inside the dhole directory"))
+	write(t, filepath.Join(dir, "b.txt"), []byte("top level"))
+	st := openStore(t, nil)
+	in := ingest.New(st, ingest.Options{})
+	if _, err := in.Run(context.Background(), dir); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(dir, "sub")
+	if err := os.Chmod(sub, 0); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(sub, 0o755)
+	if _, err := os.ReadDir(sub); err == nil {
+		t.Skip("running as root: a chmod 000 directory is still readable")
+	}
+	sum, err := in.Run(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Deleted != 0 || sum.Skipped[ingest.ReasonUnreadable] != 1 {
+		t.Errorf("deleted %d, unreadable %d: want the unreadable directory's document kept and reported", sum.Deleted, sum.Skipped[ingest.ReasonUnreadable])
+	}
+}
