@@ -183,6 +183,15 @@ func TestRetrievalQuality(t *testing.T) {
 		m := evaluate(t, path, v.rk, qs)
 		t.Logf("%-40s %s", v.name, m)
 		if v.name == "default" {
+			byType := map[string][]question{}
+			for _, q := range qs {
+				byType[q.Type] = append(byType[q.Type], q)
+			}
+			for _, typ := range []string{"single-hop", "multi-hop", "yes-no"} {
+				if len(byType[typ]) > 0 {
+					t.Logf("  %-38s %s", fmt.Sprintf("%s (%d)", typ, len(byType[typ])), evaluate(t, path, v.rk, byType[typ]))
+				}
+			}
 			floor := metrics{Recall: 0.96, BothGold: 0.94, MRR: 0.92}
 			if m.Recall < floor.Recall || m.BothGold < floor.BothGold || m.MRR < floor.MRR {
 				t.Errorf("default ranking: %s, below the floor %s", m, floor)
