@@ -16,10 +16,14 @@ type candidate struct {
 	text string
 	hit  int
 	pos  int
-	// stems maps the stems the sentence is about to true when the sentence
-	// holds them, false when only its context (the document title or its
-	// section heading) does.
-	stems map[string]bool
+	// stems maps the stems the sentence is about to how much they count:
+	// 1 when the sentence holds them, less when only its context does (its
+	// section heading, the document title).
+	stems map[string]float64
+	// section numbers the sections of a passage; secPos is the sentence's
+	// position in its section; item is true for a list item.
+	section, secPos int
+	item            bool
 	// loose are the sentence's own words under looseStem.
 	loose map[string]bool
 	// prose is false for a fragment without a verb (a table row, a label).
@@ -49,8 +53,8 @@ var askKinds = []askKind{
 		ask: regexp.MustCompile(`(?i)\b(where|which (folder|directory|server|host|bucket|disk|drive|place|city|country|room|site))\b`),
 		has: regexp.MustCompile("(?i)\\b(to|into|in|at|on|under|from|inside)\\s+(the\\s+|a\\s+)?(?-i:[A-Z`/\"'~])|\\b(to|into|in|at|on)\\s+(the\\s+|a\\s+)?[\\w-]+\\s+(bucket|folder|directory|server|disk|drive|host|room|office|street|city|cloud|share)\\b|(^|\\s)[~/][\\w.-]+/|\\b\\w+://")},
 	{name: "amount",
-		ask: regexp.MustCompile(`(?i)\b(how much|how many|what (was|is|were|are) the (total|cost|price|amount|fee|sum)|cost|price)\b`),
-		has: regexp.MustCompile(`(?i)(€|\$|£|¥|\b(eur|usd|gbp|chf|jpy|cad|aud)\b)\s?\d|\d[\d,.]*\s?(€|\$|£|%|\b(eur|usd|gbp|euros?|dollars?|pounds?|percent)\b)|\b\d+([.,]\d+)?\b`),
+		ask:    regexp.MustCompile(`(?i)\b(how much|how many|what (was|is|were|are) the (total|cost|price|amount|fee|sum)|cost|price)\b`),
+		has:    regexp.MustCompile(`(?i)(€|\$|£|¥|\b(eur|usd|gbp|chf|jpy|cad|aud)\b)\s?\d|\d[\d,.]*\s?(€|\$|£|%|\b(eur|usd|gbp|euros?|dollars?|pounds?|percent)\b)|\b\d+([.,]\d+)?\b`),
 		prefer: toSet(`total due amount sum balance price cost`)},
 	{name: "person",
 		ask: regexp.MustCompile(`(?i)\b(who|whom)\b`),
@@ -114,25 +118,41 @@ var (
 	imperativeRe = regexp.MustCompile(`(?i)^(run|use|open|click|copy|mount|select|type|enter|install|restart|start|stop|check|set|add|remove|edit|create|delete|make|put|see|ask|call|send|keep|move|write|read)\b`)
 )
 
+// quoteUnit is a sentence an answer may quote.
+type quoteUnit struct {
+	text, heading   string
+	section, secPos int
+	item            bool
+}
+
 // answerUnits splits a passage into the sentences an answer may quote,
 // each with the section heading above it. Headings, code fences and list
 // markers are not quoted; table rows and list items are units of their own.
-func answerUnits(text string) (units, headings []string) {
+func answerUnits(text string) []quoteUnit {
 	heading := ""
+	section, secPos := 0, 0
+	var units []quoteUnit
 	var para []string
 	flush := func() {
 		if len(para) == 0 {
 			return
 		}
+		item := listMarker.MatchString(para[0])
+		if item {
+			para[0] = listMarker.ReplaceAllString(para[0], "")
+		}
 		for _, s := range splitSentences(strings.Join(para, "\n")) {
-			s = strings.Join(strings.Fields(listMarker.ReplaceAllString(s, "")), " ")
+			s = strings.Join(strings.Fields(s), " ")
 			if s == "" || len(tokenize(s)) == 0 {
 				continue
 			}
-			units = append(units, s)
-			headings = append(headings, heading)
+			units = append(units, quoteUnit{text: s, heading: heading, section: section, secPos: secPos, item: item})
+			secPos++
 		}
 		para = para[:0]
+	}
+	newSection := func(h string) {
+		heading, section, secPos = h, section+1, 0
 	}
 	lines := strings.Split(text, "\n")
 	for i, line := range lines {
@@ -142,9 +162,11 @@ func answerUnits(text string) (units, headings []string) {
 			flush()
 		case headingLine.MatchString(line):
 			flush()
-			heading = strings.TrimSpace(strings.TrimLeft(trim, "#"))
+			newSection(strings.TrimSpace(strings.TrimLeft(trim, "#")))
 		case setextLine.MatchString(line) && len(para) == 1:
-			heading, para = para[0], para[:0]
+			h := para[0]
+			para = para[:0]
+			newSection(h)
 		case fenceLine.MatchString(line):
 			flush()
 		case listMarker.MatchString(line) || columnGap.MatchString(trim) || (i+1 < len(lines) && columnGap.MatchString(strings.TrimSpace(lines[i+1]))):
@@ -157,7 +179,7 @@ func answerUnits(text string) (units, headings []string) {
 		}
 	}
 	flush()
-	return units, headings
+	return units
 }
 
 // isProse reports whether a sentence reads as a statement rather than a
@@ -187,6 +209,7 @@ func isProse(s string) bool {
 func extractive(query string, kept []graphrag.Hit, limit int) graphrag.Answer {
 	terms := contentTerms(query)
 	kinds := askedKinds(query)
+	steps := slices.ContainsFunc(kinds, func(k askKind) bool { return k.name == "steps" })
 	var cands []candidate
 	df := make(map[string]int)
 	for i, h := range kept {
@@ -197,23 +220,28 @@ func extractive(query string, kept []graphrag.Hit, limit int) graphrag.Answer {
 			}
 		}
 		title := looseSet(h.Source.Title)
-		units, headings := answerUnits(h.Chunk.Text)
-		for j, sent := range units {
-			// The title and the section heading count towards what a
-			// sentence is about: passages often say "he" for their subject.
+		for j, u := range answerUnits(h.Chunk.Text) {
+			// The section heading and the title count towards what a
+			// sentence is about: passages often say "he" for their subject,
+			// and a section's sentences rarely repeat its heading.
+			sent := u.text
 			own := looseSet(sent)
-			st := make(map[string]bool, len(own))
+			st := make(map[string]float64, len(own))
 			for k := range own {
-				st[k] = true
+				st[k] = 1
 			}
-			for _, ctx := range []map[string]bool{title, looseSet(headings[j])} {
-				for k := range ctx {
-					if _, ok := st[k]; !ok {
-						st[k] = false
-					}
+			for k := range looseSet(u.heading) {
+				if st[k] == 0 {
+					st[k] = 0.6
 				}
 			}
-			c := candidate{text: sent, hit: i, pos: j, stems: st, loose: own, prose: isProse(sent), masked: maskIdentifiers(sent)}
+			for k := range title {
+				if st[k] == 0 {
+					st[k] = 0.3
+				}
+			}
+			c := candidate{text: sent, hit: i, pos: j, stems: st, loose: own, prose: isProse(sent), masked: maskIdentifiers(sent),
+				section: u.section, secPos: u.secPos, item: u.item}
 			if !c.prose && len(tokenize(sent)) < 3 {
 				// A label or a term on its own ("RPO") answers nothing.
 				continue
@@ -242,17 +270,14 @@ func extractive(query string, kept []graphrag.Hit, limit int) graphrag.Answer {
 			var sc float64
 			fresh := false
 			for _, t := range terms {
-				in, ok := c.stems[t.Stem]
-				if !ok {
+				f := c.stems[t.Stem]
+				if f == 0 {
 					continue
 				}
-				w := weight(t)
-				if !in { // only in the title or heading
-					w *= 0.3
-				}
+				w := weight(t) * f
 				if covered[t.Stem] {
 					w *= 0.2
-				} else if in {
+				} else if f == 1 {
 					fresh = true
 				}
 				sc += w
@@ -278,9 +303,13 @@ func extractive(query string, kept []graphrag.Hit, limit int) graphrag.Answer {
 			if !c.prose {
 				sc *= 0.5
 			}
-			sc *= 1 / (1 + 0.1*float64(c.pos)) / (1 + 0.05*float64(c.hit))
+			sc *= 1 / (1 + 0.1*float64(c.secPos)) / (1 + 0.05*float64(c.hit))
 			needed := 0.5
-			if near && fresh {
+			switch {
+			case near && c.item && steps && slices.ContainsFunc(chosen, func(x candidate) bool { return x.hit == c.hit && x.item && x.section == c.section }):
+				// A step next to one quoted: the procedure goes on.
+				sc, needed = sc+1, 0.01
+			case near && fresh:
 				needed = 0.25
 			}
 			if sc > bestScore {
@@ -293,7 +322,7 @@ func extractive(query string, kept []graphrag.Hit, limit int) graphrag.Answer {
 		c := cands[best]
 		chosen = append(chosen, c)
 		for _, t := range terms {
-			if c.stems[t.Stem] {
+			if c.stems[t.Stem] > 0 {
 				covered[t.Stem] = true
 			}
 		}

@@ -94,12 +94,41 @@ func TestExtractiveCoversTheQuestion(t *testing.T) {
 }
 
 func TestAnswerUnits(t *testing.T) {
-	units, headings := answerUnits("# Title\n\nFirst sentence here. Second one.\n\n## Steps\n\n- item one is here\n- item two\n\n```\ncode\n```\n")
+	units := answerUnits("# Title\n\nFirst sentence here. Second one.\n\n## Steps\n\n- item one is here\n- item two\n\n```\ncode\n```\n")
 	want := []string{"First sentence here.", "Second one.", "item one is here", "item two", "code"}
-	if strings.Join(units, "|") != strings.Join(want, "|") {
-		t.Errorf("units = %q, want %q", units, want)
+	var got []string
+	for _, u := range units {
+		got = append(got, u.text)
 	}
-	if headings[2] != "Steps" || headings[0] != "Title" {
-		t.Errorf("headings = %q", headings)
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("units = %q, want %q", got, want)
+	}
+	if units[2].heading != "Steps" || units[0].heading != "Title" || !units[2].item || units[0].item || units[3].secPos != 1 {
+		t.Errorf("units = %+v", units)
+	}
+}
+
+func TestFileObjectCue(t *testing.T) {
+	tests := []struct {
+		query     string
+		cue, proc bool
+	}{
+		{"How do I restore a file from the backup?", false, true},
+		{"how to back up a file to the NAS", false, true},
+		{"how many markdown files do I have", true, false},
+		{"list the files in my downloads folder", true, false},
+		{"where is the file budget.xlsx", true, false},
+		{"which files did I modify this week", true, false},
+		{"what is the largest pdf", true, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			if got := fileObjectCue(tt.query); got != tt.cue {
+				t.Errorf("fileObjectCue = %v, want %v", got, tt.cue)
+			}
+			if got := procedural.MatchString(tt.query); got != tt.proc {
+				t.Errorf("procedural = %v, want %v", got, tt.proc)
+			}
+		})
 	}
 }

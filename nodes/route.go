@@ -3,6 +3,7 @@ package nodes
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/graphrag/graphrag"
@@ -90,6 +91,15 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 		// for files, folders or saving, the classifier's next pick stands.
 		pred = pred.without(graphrag.RouteFilesystem)
 	}
+	// weakFiles: the classifier says filesystem, but the query has no cue
+	// about files as objects (a count, a listing, a size, a date, a folder,
+	// a name): strong local evidence may overrule it, and a procedural
+	// "how do I ..." question is about content, not files.
+	weakFiles := pred.Best == graphrag.RouteFilesystem && !fileObjectCue(query)
+	if weakFiles && procedural.MatchString(query) {
+		pred = pred.without(graphrag.RouteFilesystem)
+		weakFiles = false
+	}
 	if p.deps.Searcher != nil && p.opts.ProbeK > 0 {
 		res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: query, Mode: graphrag.ModeKeyword, K: p.opts.ProbeK, Filters: p.filters(plan)})
 		if err != nil {
@@ -102,7 +112,7 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 			probed = true
 		}
 	}
-	plan.Route, plan.Confidence, plan.By, plan.Reason = p.combine(pred, ev, probed)
+	plan.Route, plan.Confidence, plan.By, plan.Reason = p.combine(pred, ev, probed, weakFiles)
 	if p.opts.Router == RouterRules && plan.By == "learned" {
 		plan.By = "rules"
 	}
@@ -123,7 +133,9 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 }
 
 // combine joins the classifier's prediction with the probe's evidence.
-func (p *pipeline) combine(pred prediction, ev Evidence, probed bool) (graphrag.Route, float64, string, string) {
+// weakFiles says a filesystem prediction has no cue about files as objects:
+// then fair local evidence is enough to overrule it.
+func (p *pipeline) combine(pred prediction, ev Evidence, probed, weakFiles bool) (graphrag.Route, float64, string, string) {
 	best, conf := pred.Best, pred.Probs[pred.Best]
 	why := fmt.Sprintf("classifier: %s %.2f (next %s, margin %.2f)", best, conf, pred.Second, pred.Margin)
 	if !probed {
@@ -145,7 +157,7 @@ func (p *pipeline) combine(pred prediction, ev Evidence, probed bool) (graphrag.
 		return best, max(conf, strength), "learned", why + "; " + evid
 	case graphrag.RouteDirect, graphrag.RouteWeb, graphrag.RouteFilesystem:
 		// An unsure classifier needs less evidence to be overruled.
-		fair := conf < 0.5 && strength >= (p.opts.WeakEvidence+p.opts.StrongEvidence)/2 && ev.Specific >= p.opts.MinSpecific
+		fair := (conf < 0.5 || weakFiles && best == graphrag.RouteFilesystem) && strength >= (p.opts.WeakEvidence+p.opts.StrongEvidence)/2 && ev.Specific >= p.opts.MinSpecific
 		if strong && (best == graphrag.RouteDirect || pred.Margin < 0.5) || fair {
 			return graphrag.RouteVector, strength, "probe", fmt.Sprintf("strong local evidence overrides %s: %s; %s", best, evid, why)
 		}
@@ -238,4 +250,18 @@ func mentionsFiles(query string) bool {
 		}
 	}
 	return fileNamePattern.MatchString(query)
+}
+
+var (
+	// fileObjectPattern is a cue that a question is about files as objects:
+	// counting, listing, sizes, dates, folders, names, where a file is.
+	fileObjectPattern = regexp.MustCompile(`(?i)\b(how many|count|number of|list|listing|show( me)?|display|sizes?|how (big|large)|large|larger|largest|big|bigger|biggest|small|smaller|smallest|newest|oldest|latest|recent|recently|modified|edited|changed|created|saved|added|downloaded|folders?|director(y|ies)|named|called|tree|where is|where are|where did i|which files|what files|any files|ls|du|find|locate|extensions?|bytes|[kmg]b|empty|hidden|permissions?|owner|owned|duplicates?|sorted|since|this week|today|yesterday|last (week|month|year))\b`)
+	// procedural is a how-to question: about what the files say.
+	procedural = regexp.MustCompile(`(?i)^\s*(how (do|can|should|would|could|to) (i|we|you|one)\b|how to\b|what (are|is) the steps?\b|steps to\b)`)
+)
+
+// fileObjectCue reports whether a query treats files as objects rather
+// than asking about their content.
+func fileObjectCue(query string) bool {
+	return fileObjectPattern.MatchString(query) || fileNamePattern.MatchString(query)
 }

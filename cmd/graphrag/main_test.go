@@ -83,6 +83,10 @@ func TestIngestRunOnSample(t *testing.T) {
 		{"When does the nightly backup run?", "", []string{"02:30"}, "backup-runbook.md"},
 		{"What is the RPO of the order service?", "", []string{"15 minutes"}, "glossary.html"},
 		{"how many markdown files do I have", "filesystem", []string{"4 files"}, ""},
+		{"Where does the nightly backup go?", "", []string{"atlas-restic"}, "backup-runbook.md"},
+		{"How much was invoice INV-2024-0117?", "hybrid", []string{"648.55"}, "INV-2024-0117.txt"},
+		{"What did we decide about the database migration?", "", []string{"PostgreSQL 16"}, "2024-03-12-architecture-meeting.md"},
+		{"How do I restore a file from the backup?", "", []string{"restic"}, "backup-runbook.md"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.query, func(t *testing.T) {
