@@ -12,4 +12,8 @@ var (
 	ErrNotConfigured = errors.New("not configured")
 	// ErrNotFound: no such document or collection.
 	ErrNotFound = errors.New("not found")
+	// ErrUnavailable: a backing service (a language model server) cannot
+	// be reached. Errors of the llm package for an unreachable server match
+	// it, so callers can stop asking without importing llm.
+	ErrUnavailable = errors.New("service unavailable")
 )

@@ -86,6 +86,12 @@ func (e *Error) hint() string {
 // Unwrap lets errors.Is match both the Kind and the cause.
 func (e *Error) Unwrap() []error { return []error{e.Kind, e.Err} }
 
+// Is makes an unreachable server's error match graphrag.ErrUnavailable, the
+// sentinel callers that do not import llm (the RAG nodes) check.
+func (e *Error) Is(target error) bool {
+	return target == graphrag.ErrUnavailable && e.Kind == ErrUnreachable
+}
+
 // Reason is a short, stable label for why err happened, for traces and
 // counters: "unreachable", "timeout", "bad_output", "server_error",
 // "model_missing", "rejected", "canceled", or "error".

@@ -2,6 +2,7 @@ package nodes
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -21,7 +22,7 @@ func (p *pipeline) direct(ctx context.Context, s *State) graphrag.Answer {
 	if text, ok := directAnswer(s.Query, p.now); ok {
 		return graphrag.Answer{Text: text, By: "direct", Grounding: 1, Coverage: 1}
 	}
-	if p.deps.Writer != nil {
+	if p.deps.Writer != nil && !s.modelDown {
 		a, err := p.deps.Writer.Write(ctx, graphrag.WriteRequest{Query: s.question(), History: s.History}, func(string) {})
 		s.addUsage("generate", a.Usage)
 		if err == nil && strings.TrimSpace(a.Text) != "" {
@@ -30,7 +31,10 @@ func (p *pipeline) direct(ctx context.Context, s *State) graphrag.Answer {
 			}
 			return a
 		}
-		s.note("generate: writer failed on a direct question: %v", err)
+		if err == nil {
+			err = errors.New("empty answer")
+		}
+		s.modelFailed(ctx, err, "generate: writer failed on a direct question: %v", err)
 	}
 	return graphrag.Answer{Text: msgNeedsModel, Abstained: true, By: "direct"}
 }

@@ -74,14 +74,14 @@ func TestRouterAblationDev(t *testing.T) {
 				if r.LabelStrength != "hard" {
 					continue
 				}
-				plan, _, _ := p.plan(context.Background(), r.Query, nil)
+				plan, _, _, _ := p.plan(context.Background(), r.Query, nil, false)
 				n++
 				if coarse(plan.Route) == coarse(graphrag.Route(r.Route)) {
 					ok++
 				}
 			}
 			for _, q := range d.questions {
-				plan, _, _ := p.plan(context.Background(), q.Question, nil)
+				plan, _, _, _ := p.plan(context.Background(), q.Question, nil, false)
 				n++
 				if coarse(plan.Route) == "local" {
 					ok++
@@ -107,7 +107,7 @@ func routingAccuracy(t *testing.T, d *evalData, searcher Searcher) {
 	type result struct{ n, ok int }
 	var hard, all, hardCoarse, allCoarse result
 	score := func(query, want string, isHard bool) {
-		plan, _, _ := p.plan(ctx, query, nil)
+		plan, _, _, _ := p.plan(ctx, query, nil, false)
 		got := string(plan.Route)
 		okFine := got == want || (want == "local" && coarse(plan.Route) == "local")
 		okCoarse := coarse(plan.Route) == want || (want != "local" && got == want)

@@ -56,12 +56,12 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 	s.Strength = strength
 
 	graded := false
-	if p.deps.Grader != nil && len(s.Hits) > 0 {
+	if p.deps.Grader != nil && len(s.Hits) > 0 && !s.modelDown {
 		g, err := p.deps.Grader.Grade(ctx, s.question(), s.Hits)
 		s.addUsage("evaluate", g.Usage)
 		switch {
 		case err != nil:
-			s.note("evaluate: grader failed, kept hits by score and term coverage: %v", err)
+			s.modelFailed(ctx, err, "evaluate: grader failed, kept hits by score and term coverage: %v", err)
 		default:
 			// Facts point into the hits the grader saw; the writer numbers
 			// the kept hits, so renumber them (a fact from a hit the grader
@@ -228,7 +228,7 @@ func overlapScore(text string, terms []term) float64 {
 // refine returns a refined query: the Rewriter's, or the query expanded with
 // terms from the best hits (pseudo-relevance feedback).
 func (p *pipeline) refine(ctx context.Context, s *State, terms []term) string {
-	if p.deps.Rewriter != nil {
+	if p.deps.Rewriter != nil && !s.modelDown {
 		q, err := p.deps.Rewriter.Rewrite(ctx, s.question(), s.Hits)
 		if err == nil && strings.TrimSpace(q) != "" {
 			return strings.TrimSpace(q)
@@ -236,7 +236,7 @@ func (p *pipeline) refine(ctx context.Context, s *State, terms []term) string {
 		if err == nil {
 			err = fmt.Errorf("empty rewrite")
 		}
-		s.note("evaluate: rewriter failed, refined the query from the best hits: %v", err)
+		s.modelFailed(ctx, err, "evaluate: rewriter failed, refined the query from the best hits: %v", err)
 	}
 	// Each further pass widens the expansion, so it searches differently.
 	exp := expansionTerms(s.Hits[:min(len(s.Hits), 3)], terms, p.opts.ExpansionTerms*(1+s.Loops.Retrieve))

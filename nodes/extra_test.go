@@ -32,7 +32,7 @@ func TestRoutingExtra(t *testing.T) {
 		}
 		ok := 0
 		for _, r := range rows {
-			plan, _, _ := p.plan(context.Background(), r.Query, nil)
+			plan, _, _, _ := p.plan(context.Background(), r.Query, nil, false)
 			if coarse(plan.Route) == coarse(graphrag.Route(r.Route)) {
 				ok++
 			}
@@ -46,7 +46,7 @@ func TestRoutingExtra(t *testing.T) {
 	}
 	ok := 0
 	for _, r := range rows {
-		plan, _, _ := p.plan(context.Background(), r.Query, nil)
+		plan, _, _, _ := p.plan(context.Background(), r.Query, nil, false)
 		if coarse(plan.Route) == coarse(graphrag.Route(r.Route)) {
 			ok++
 		} else {

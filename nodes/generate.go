@@ -26,15 +26,15 @@ func (p *pipeline) generate(ctx context.Context, s State) (State, error) {
 		s.Answer = graphrag.Answer{Text: NoAnswer, Abstained: true, By: "abstain"}
 		return s, nil
 	}
-	if p.deps.Writer != nil {
+	if p.deps.Writer != nil && !s.modelDown {
 		req := graphrag.WriteRequest{Query: s.question(), History: s.History, Hits: s.Kept, Facts: s.Evidence}
 		a, err := p.deps.Writer.Write(ctx, req, func(tok string) { graph.Emit(ctx, "token", tok) })
 		s.addUsage("generate", a.Usage)
 		switch {
 		case err != nil:
-			s.note("generate: writer failed, answered extractively: %v", err)
+			s.modelFailed(ctx, err, "generate: writer failed, answered extractively: %v", err)
 		case strings.TrimSpace(a.Text) == "":
-			s.note("generate: writer returned an empty answer, answered extractively")
+			s.fallback(ctx, "generate: writer returned an empty answer, answered extractively")
 		default:
 			if a.By == "" {
 				a.By = "llm"

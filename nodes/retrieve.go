@@ -75,7 +75,7 @@ func (p *pipeline) retrieve(ctx context.Context, s State) (State, error) {
 		if err != nil {
 			return s, fmt.Errorf("%s search %q: %w", mode, plan.Query, err)
 		}
-		s.note("retrieve: nothing matched in %q: searched all files", plan.SourceHint)
+		s.fallback(ctx, "retrieve: nothing matched in %q: searched all files", plan.SourceHint)
 	}
 	s.Hits, s.SearchMode, s.SearchNote = res.Hits, res.Mode, res.Note
 	if s.SearchMode == "" {

@@ -40,9 +40,14 @@ func (p *pipeline) route(ctx context.Context, s State) (State, error) {
 		s.Resolved = query
 		s.note("route: %q reads as a follow-up: searching with the previous question too", s.Query)
 	}
-	plan, probe, notes := p.plan(ctx, query, s.History)
+	plan, probe, notes, err := p.plan(ctx, query, s.History, s.modelDown)
 	s.Plan, s.Probe = plan, probe
-	s.Notes = append(s.Notes, notes...)
+	for _, n := range notes {
+		s.fallback(ctx, "%s", n)
+	}
+	if err != nil {
+		s.modelFailed(ctx, err, "route: planner failed, kept the %s decision: %v", plan.By, err)
+	}
 	s.addUsage("route", plan.Usage)
 	return s, ctx.Err()
 }
@@ -60,12 +65,15 @@ func basePlan(query string) graphrag.Plan {
 
 // plan decides the route: rules first, then the learned classifier joined
 // by the corpus probe, then the Planner when the classifier is unsure.
-func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Turn) (graphrag.Plan, Evidence, []string) {
+//
+// It returns fallback notes, and the Planner's error, if it failed; with
+// modelDown the Planner is not asked.
+func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Turn, modelDown bool) (graphrag.Plan, Evidence, []string, error) {
 	var notes []string
 	plan := basePlan(query)
 	if strings.TrimSpace(query) == "" {
 		plan.Route, plan.By, plan.Reason, plan.Confidence = graphrag.RouteDirect, "rules", "empty query", 1
-		return plan, Evidence{}, nil
+		return plan, Evidence{}, nil, nil
 	}
 	r, ok := matchRule(query)
 	if ok && p.opts.Router != RouterLearned {
@@ -75,7 +83,7 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 			plan.Route = graphrag.RouteHybrid
 			plan.Reason += ", with an exact identifier"
 		}
-		return plan, Evidence{}, nil
+		return plan, Evidence{}, nil, nil
 	}
 	pred := p.clf.predict(query)
 	if p.opts.Router == RouterRules {
@@ -104,7 +112,7 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 		res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: query, Mode: graphrag.ModeKeyword, K: p.opts.ProbeK, Filters: p.filters(plan)})
 		if err != nil {
 			if ctx.Err() != nil {
-				return plan, ev, notes
+				return plan, ev, notes, nil
 			}
 			notes = append(notes, fmt.Sprintf("route: probe search failed, routing without corpus evidence: %v", err))
 		} else {
@@ -117,11 +125,12 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 		plan.By = "rules"
 	}
 
-	if p.deps.Planner != nil && pred.Margin < p.opts.PlannerMargin {
+	var perr error
+	if p.deps.Planner != nil && !modelDown && pred.Margin < p.opts.PlannerMargin {
 		llm, err := p.deps.Planner.Plan(ctx, query, history)
 		switch {
 		case err != nil:
-			notes = append(notes, fmt.Sprintf("route: planner failed, kept the %s decision: %v", plan.By, err))
+			perr = err
 		case !llm.Route.Valid():
 			notes = append(notes, fmt.Sprintf("route: planner returned unknown route %q, kept the %s decision", llm.Route, plan.By))
 			plan.Usage = llm.Usage
@@ -129,7 +138,7 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 			plan = mergePlan(plan, llm)
 		}
 	}
-	return plan, ev, notes
+	return plan, ev, notes, perr
 }
 
 // combine joins the classifier's prediction with the probe's evidence.

@@ -1,9 +1,12 @@
 package nodes
 
 import (
+	"context"
+	"errors"
 	"fmt"
 
 	"github.com/graphrag/graphrag"
+	"github.com/graphrag/graphrag/graph"
 )
 
 // Budget counts retries per back-edge of the graph.
@@ -80,6 +83,9 @@ type State struct {
 	Usage map[string]graphrag.Usage
 
 	started bool
+	// modelDown is set after a model call failed with an unreachable
+	// server: the run makes no more model calls.
+	modelDown bool
 	// next and why are the decision the last node made for its
 	// conditional edge; the edge's router returns them.
 	next, why string
@@ -102,6 +108,34 @@ func (s *State) question() string {
 
 func (s *State) note(format string, args ...any) {
 	s.Notes = append(s.Notes, fmt.Sprintf(format, args...))
+}
+
+// fallback records a fallback note and emits it as the custom graph event
+// "fallback" (counted by the server's graphrag_fallbacks_total).
+func (s *State) fallback(ctx context.Context, format string, args ...any) {
+	s.note(format, args...)
+	graph.Emit(ctx, EventFallback, s.Notes[len(s.Notes)-1])
+}
+
+// EventFallback names the custom graph event a node emits, with the note as
+// its payload, each time it falls back (a model call failed, a filter
+// matched nothing...).
+const EventFallback = "fallback"
+
+// msgModelDown is noted once when the language model server is unreachable.
+const msgModelDown = "language model unreachable: finished extractively"
+
+// modelFailed records a failed model call: a fallback note, or, when the
+// server is unreachable, the one note that the run goes on without models.
+func (s *State) modelFailed(ctx context.Context, err error, format string, args ...any) {
+	if errors.Is(err, graphrag.ErrUnavailable) {
+		if !s.modelDown {
+			s.modelDown = true
+			s.fallback(ctx, "%s (%v)", msgModelDown, err)
+		}
+		return
+	}
+	s.fallback(ctx, format, args...)
 }
 
 func (s *State) addUsage(node string, u graphrag.Usage) {

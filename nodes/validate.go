@@ -40,14 +40,14 @@ func (p *pipeline) validate(ctx context.Context, s State) (State, error) {
 	case a.Coverage < p.opts.MinCoverage:
 		verdict = graphrag.VerdictOffQuestion
 	}
-	if p.deps.Judge != nil && math.Abs(a.Grounding-p.opts.LowConfidence) <= p.opts.JudgeBand {
+	if p.deps.Judge != nil && !s.modelDown && math.Abs(a.Grounding-p.opts.LowConfidence) <= p.opts.JudgeBand {
 		j, err := p.deps.Judge.Judge(ctx, s.question(), a, s.Kept)
 		s.addUsage("validate", j.Usage)
 		switch {
 		case err != nil:
-			s.note("validate: judge failed, kept the overlap verdict: %v", err)
+			s.modelFailed(ctx, err, "validate: judge failed, kept the overlap verdict: %v", err)
 		case j.Verdict != graphrag.VerdictOK && j.Verdict != graphrag.VerdictUnsupported && j.Verdict != graphrag.VerdictOffQuestion:
-			s.note("validate: judge returned unknown verdict %q, kept the overlap verdict", j.Verdict)
+			s.fallback(ctx, "validate: judge returned unknown verdict %q, kept the overlap verdict", j.Verdict)
 		default:
 			verdict = j.Verdict
 			reason += "; judge: " + j.Reason
