@@ -15,6 +15,15 @@ const (
 	msgNoWeb        = "Web search is off, and this question needs fresh information from the web. Enable it with --web searxng=URL (a SearxNG instance you run), or ask about your own files."
 )
 
+// FileSelector is what Deps.Tools may also do: select the files a plan's
+// filters (FileTypes, Time, SourceHint) mean, as absolute paths, which are
+// file documents' IDs. A nil list means "don't narrow"; an error wrapping
+// graphrag.ErrNotFound means no file matches. retrieve finds it by type
+// assertion and narrows local searches to those documents.
+type FileSelector interface {
+	Select(ctx context.Context, plan graphrag.Plan) ([]string, error)
+}
+
 // retrieve is the "retrieve" node: it runs the plan.
 func (p *pipeline) retrieve(ctx context.Context, s State) (State, error) {
 	s.Hits, s.ToolText, s.SearchNote, s.SearchMode, s.fused = nil, "", "", "", false
@@ -63,6 +72,23 @@ func (p *pipeline) retrieve(ctx context.Context, s State) (State, error) {
 		mode = graphrag.ModeHybrid
 	}
 	filters := p.filters(plan)
+	if sel, ok := p.deps.Tools.(FileSelector); ok && (len(plan.FileTypes) > 0 || plan.Time != graphrag.TimeAny || plan.SourceHint != "") {
+		// Hybrid with tools: the file tools pick the files the filters
+		// mean, and the search runs over those documents only.
+		ids, err := sel.Select(ctx, plan)
+		switch {
+		case errors.Is(err, graphrag.ErrNotFound):
+			s.fallback(ctx, "retrieve: no file matches the question's filters (%v)", err)
+			return s, nil
+		case err != nil:
+			if ctx.Err() != nil {
+				return s, ctx.Err()
+			}
+			s.fallback(ctx, "retrieve: file selection failed, searched with the store's filters: %v", err)
+		case ids != nil:
+			filters.DocIDs = ids
+		}
+	}
 	res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: plan.Query, Mode: mode, K: p.opts.K, Filters: filters})
 	if err != nil {
 		return s, fmt.Errorf("%s search %q: %w", mode, plan.Query, err)
@@ -70,7 +96,7 @@ func (p *pipeline) retrieve(ctx context.Context, s State) (State, error) {
 	if len(res.Hits) == 0 && filters.Source != "" {
 		// The source hint is a guess from the wording; a file type or a
 		// time window the user said is not.
-		filters.Source = ""
+		filters.Source, filters.DocIDs = "", nil
 		res, err = p.deps.Searcher.Search(ctx, graphrag.Query{Text: plan.Query, Mode: mode, K: p.opts.K, Filters: filters})
 		if err != nil {
 			return s, fmt.Errorf("%s search %q: %w", mode, plan.Query, err)
