@@ -120,6 +120,7 @@ func TestFileObjectCue(t *testing.T) {
 		{"where is the file budget.xlsx", true, false},
 		{"which files did I modify this week", true, false},
 		{"what is the largest pdf", true, false},
+		{"are my movie files eating up a lot of storage", true, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.query, func(t *testing.T) {

@@ -166,7 +166,7 @@ func (p *pipeline) combine(pred prediction, ev Evidence, probed, weakFiles bool)
 		return best, max(conf, strength), "learned", why + "; " + evid
 	case graphrag.RouteDirect, graphrag.RouteWeb, graphrag.RouteFilesystem:
 		// An unsure classifier needs less evidence to be overruled.
-		fair := (conf < 0.5 || weakFiles && best == graphrag.RouteFilesystem) && strength >= (p.opts.WeakEvidence+p.opts.StrongEvidence)/2 && ev.Specific >= p.opts.MinSpecific
+		fair := (conf < 0.5 || weakFiles && best == graphrag.RouteFilesystem && conf < 0.9) && strength >= (p.opts.WeakEvidence+p.opts.StrongEvidence)/2 && ev.Specific >= p.opts.MinSpecific
 		if strong && (best == graphrag.RouteDirect || pred.Margin < 0.5) || fair {
 			return graphrag.RouteVector, strength, "probe", fmt.Sprintf("strong local evidence overrides %s: %s; %s", best, evid, why)
 		}
@@ -264,7 +264,7 @@ func mentionsFiles(query string) bool {
 var (
 	// fileObjectPattern is a cue that a question is about files as objects:
 	// counting, listing, sizes, dates, folders, names, where a file is.
-	fileObjectPattern = regexp.MustCompile(`(?i)\b(how many|count|number of|list|listing|show( me)?|display|sizes?|how (big|large)|large|larger|largest|big|bigger|biggest|small|smaller|smallest|newest|oldest|latest|recent|recently|modified|edited|changed|created|saved|added|downloaded|folders?|director(y|ies)|named|called|tree|where is|where are|where did i|which files|what files|any files|ls|du|find|locate|extensions?|bytes|[kmg]b|empty|hidden|permissions?|owner|owned|duplicates?|sorted|since|this week|today|yesterday|last (week|month|year))\b`)
+	fileObjectPattern = regexp.MustCompile(`(?i)\b(how many|count|number of|list|listing|show( me)?|display|sizes?|how (big|large)|large|larger|largest|big|bigger|biggest|small|smaller|smallest|newest|oldest|latest|recent|recently|modified|edited|changed|created|saved|added|downloaded|folders?|director(y|ies)|named|called|tree|where is|where are|where did i|which files|what files|any files|ls|du|find|locate|extensions?|bytes|[kmg]b|empty|hidden|permissions?|owner|owned|duplicates?|sorted|storage|space|room|eating|taking up|take up|since|this week|today|yesterday|last (week|month|year))\b`)
 	// procedural is a how-to question: about what the files say.
 	procedural = regexp.MustCompile(`(?i)^\s*(how (do|can|should|would|could|to) (i|we|you|one)\b|how to\b|what (are|is) the steps?\b|steps to\b)`)
 )
