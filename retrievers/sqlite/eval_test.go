@@ -182,7 +182,10 @@ func TestRetrievalQuality(t *testing.T) {
 	for _, v := range variants {
 		m := evaluate(t, path, v.rk, qs)
 		t.Logf("%-40s %s", v.name, m)
-		if v.name == "default" {
+		if v.name != "default" {
+			continue
+		}
+		if !raceEnabled {
 			byType := map[string][]question{}
 			for _, q := range qs {
 				byType[q.Type] = append(byType[q.Type], q)
@@ -192,10 +195,10 @@ func TestRetrievalQuality(t *testing.T) {
 					t.Logf("  %-38s %s", fmt.Sprintf("%s (%d)", typ, len(byType[typ])), evaluate(t, path, v.rk, byType[typ]))
 				}
 			}
-			floor := metrics{Recall: 0.96, BothGold: 0.94, MRR: 0.92}
-			if m.Recall < floor.Recall || m.BothGold < floor.BothGold || m.MRR < floor.MRR {
-				t.Errorf("default ranking: %s, below the floor %s", m, floor)
-			}
+		}
+		floor := metrics{Recall: 0.96, BothGold: 0.94, MRR: 0.92}
+		if m.Recall < floor.Recall || m.BothGold < floor.BothGold || m.MRR < floor.MRR {
+			t.Errorf("default ranking: %s, below the floor %s", m, floor)
 		}
 	}
 }
