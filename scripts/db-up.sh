@@ -46,18 +46,23 @@ command -v apt-get >/dev/null || die "apt-get not found: this script supports De
 
 export DEBIAN_FRONTEND=noninteractive
 apt_updated=0
-apt_install() {
+apt_update_once() {
 	if [[ $apt_updated -eq 0 ]]; then
 		log "apt-get update"
 		apt-get update -qq >&2 || die "apt-get update failed"
 		apt_updated=1
 	fi
+}
+apt_install() {
+	apt_update_once
 	log "apt-get install $*"
 	apt-get install -y -qq --no-install-recommends "$@" >&2 || die "apt-get install $* failed"
 }
 
-# apt_has PKG: apt knows a candidate version of PKG.
+# apt_has PKG: apt knows a candidate version of PKG (after one apt-get update: a fresh machine's
+# package lists may be empty or old).
 apt_has() {
+	apt_update_once
 	local cand
 	cand=$(apt-cache policy "$1" 2>/dev/null | awk '/Candidate:/ {print $2}')
 	[[ -n $cand && $cand != "(none)" ]]
