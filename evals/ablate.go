@@ -31,6 +31,8 @@ const (
 	VariantNoPlanner    = "no-llm-router"
 	VariantStoreBM25    = "store-bm25"
 	VariantLLMRouter    = "llm-router"
+	VariantRules        = "rules"
+	VariantLearned      = "learned"
 )
 
 // StandardVariant returns a named variant:
@@ -49,6 +51,11 @@ const (
 //     (PlannerMargin above any margin).
 //   - store-bm25: the store's plain keyword search on the question, no
 //     graph: the baseline retrieval has to beat.
+//   - rules: the router's rules, then the corpus probe alone (local when
+//     the files have evidence, direct otherwise), no learned classifier
+//     (nodes.RouterRules): the plain regex router baseline.
+//   - learned: the learned classifier joined by the probe, no rules
+//     (nodes.RouterLearned).
 func StandardVariant(name string) (Variant, error) {
 	switch name {
 	case VariantDefault:
@@ -67,13 +74,17 @@ func StandardVariant(name string) (Variant, error) {
 		return Variant{Name: name, SearchOnly: graphrag.ModeKeyword}, nil
 	case VariantLLMRouter:
 		return Variant{Name: name, Mutate: func(o *nodes.Options, _ *nodes.Deps) { o.PlannerMargin = 2 }}, nil
+	case VariantRules:
+		return Variant{Name: name, Mutate: func(o *nodes.Options, _ *nodes.Deps) { o.Router = nodes.RouterRules }}, nil
+	case VariantLearned:
+		return Variant{Name: name, Mutate: func(o *nodes.Options, _ *nodes.Deps) { o.Router = nodes.RouterLearned }}, nil
 	case VariantNoPlanner:
 		return Variant{Name: name, Mutate: func(_ *nodes.Options, d *nodes.Deps) { d.Planner = nil }}, nil
 	}
 	return Variant{}, fmt.Errorf("unknown variant %q (known: %s)", name, strings.Join(variantNames, ", "))
 }
 
-var variantNames = []string{VariantDefault, VariantBM25, VariantVector, VariantHybrid, VariantNoCorrective, VariantNoProbe, VariantNoPlanner, VariantLLMRouter, VariantStoreBM25}
+var variantNames = []string{VariantDefault, VariantBM25, VariantVector, VariantHybrid, VariantNoCorrective, VariantNoProbe, VariantNoPlanner, VariantLLMRouter, VariantStoreBM25, VariantRules, VariantLearned}
 
 // StandardVariants returns the named variants, in order.
 func StandardVariants(names ...string) ([]Variant, error) {
@@ -97,12 +108,12 @@ func RAGAblation() []Variant {
 }
 
 // RoutingAblation is the standard --ablate set of `graphrag eval routing`:
-// the full router, without the corpus probe, and (when a Planner is
-// configured) without the language model and with it on every query.
-// nodes has no switch for rules alone or the classifier alone: the
-// report's deciders count says which of them decided.
+// the full router, its rules alone (with the probe), its learned
+// classifier alone (with the probe), without the corpus probe, and (when a
+// Planner is configured) without the language model and with it on every
+// query.
 func RoutingAblation(withPlanner bool) []Variant {
-	names := []string{VariantDefault, VariantNoProbe}
+	names := []string{VariantDefault, VariantRules, VariantLearned, VariantNoProbe}
 	if withPlanner {
 		names = append(names, VariantNoPlanner, VariantLLMRouter)
 	}

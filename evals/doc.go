@@ -32,7 +32,9 @@
 //	             --negatives F    Negatives (default BundledNegatives)
 //	             --corpus F       Corpus + Open (default BundledCorpus, TempSQLite)
 //	             --k N            K; --limit N: MaxQuestions, MaxNegatives
-//	both         --ablate [a,b]   Variants: RoutingAblation, RAGAblation or StandardVariants(names...)
+//	both         --ablate [a,b]   Variants: RoutingAblation (default, rules, learned, no-probe,
+//	                              and with a Planner no-llm-router, llm-router), RAGAblation
+//	                              or StandardVariants(names...)
 //	             --concurrency N  Concurrency; the progress bar is Progress
 //	             --json           WriteJSON; --markdown F: WriteMarkdownFile; default WriteTable
 //	             --compare OLD    ReadJSON(OLD), Compare, WriteCompare
@@ -41,5 +43,15 @@
 //
 // Gate metric names are those of Report.Metrics, e.g. routing.accuracy,
 // routing.hard.coarse_accuracy, retrieval.recall@10, retrieval.mrr,
-// answers.f1, rejection.abstain_rate, rejection.false_abstain_rate.
+// answers.f1, answers.short_f1, rejection.abstain_rate,
+// rejection.false_abstain_rate.
+//
+// Answers are scored twice. answers.em and answers.f1 (tables: "EM
+// (answer)", "F1 (answer)") score the cited answer text a user reads, the
+// well-defined figure; extractive answers are whole sentences, so they are
+// low by construction, and "contains answer" and the oracle "best-span F1"
+// put them in context. answers.short_em and answers.short_f1 ("EM (short)",
+// "F1 (short)") score nodes.State.Short, the heuristic short answer (a name,
+// a date, a number, yes or no) the graph extracts: comparable with SQuAD
+// and HotpotQA figures, but only as good as that heuristic.
 package evals

@@ -37,11 +37,15 @@ func (r *Report) Metrics() map[string]float64 {
 	if a := r.Answers; a != nil {
 		m["answers.em"] = float64(a.EM)
 		m["answers.f1"] = float64(a.F1)
+		m["answers.short_em"] = float64(a.ShortEM)
+		m["answers.short_f1"] = float64(a.ShortF1)
 		m["answers.contains"] = float64(a.Contains)
 		m["answers.span_f1"] = float64(a.SpanF1)
 		for t, s := range a.ByType {
 			m["answers."+t+".em"] = float64(s.EM)
 			m["answers."+t+".f1"] = float64(s.F1)
+			m["answers."+t+".short_em"] = float64(s.ShortEM)
+			m["answers."+t+".short_f1"] = float64(s.ShortF1)
 		}
 	}
 	if rj := r.Rejection; rj != nil {

@@ -226,6 +226,8 @@ func ScoreRAG(qs []Question, negs []Negative, runs []Run, k int) *Report {
 		n                                int
 		recall, both, mrr, ndcg          float64
 		em, f1, contains, span, abstains float64
+		shortEM, shortF1                 float64
+		shorts                           int
 	}
 	all := &acc{}
 	byType := map[string]*acc{}
@@ -296,6 +298,10 @@ func ScoreRAG(qs []Question, negs []Negative, runs []Run, k int) *Report {
 			rep.Misses = append(rep.Misses, Miss{QID: q.QID, Question: q.Question, Type: q.Type, Route: string(st.Plan.Route),
 				Missing: missing, FirstGold: first, Abstained: abstained})
 		}
+		short := st.Short
+		if abstained {
+			short = ""
+		}
 		_, span := BestSpan(text, q.Answers, spanWords)
 		for _, a := range []*acc{all, typeAcc(byType, q.Type)} {
 			a.n++
@@ -307,6 +313,11 @@ func ScoreRAG(qs []Question, negs []Negative, runs []Run, k int) *Report {
 			a.ndcg += NDCGAt(ranked, q.GoldPassages, 10)
 			a.em += ExactMatch(text, q.Answers)
 			a.f1 += TokenF1(text, q.Answers)
+			if short != "" {
+				a.shorts++
+				a.shortEM += ExactMatch(short, q.Answers)
+				a.shortF1 += TokenF1(short, q.Answers)
+			}
 			a.contains += ContainsAnswer(text, q.Answers)
 			a.span += span
 			if abstained {
@@ -320,7 +331,8 @@ func ScoreRAG(qs []Question, negs []Negative, runs []Run, k int) *Report {
 			return &RetrievalScores{K: k, N: a.n, Recall: avg(a.recall, a.n), BothGold: avg(a.both, a.n), MRR: avg(a.mrr, a.n), NDCG10: avg(a.ndcg, a.n)}
 		}
 		as := func(a *acc) AnswerScores {
-			return AnswerScores{N: a.n, EM: avg(a.em, a.n), F1: avg(a.f1, a.n), Contains: avg(a.contains, a.n), SpanF1: avg(a.span, a.n)}
+			return AnswerScores{N: a.n, EM: avg(a.em, a.n), F1: avg(a.f1, a.n), ShortEM: avg(a.shortEM, a.n), ShortF1: avg(a.shortF1, a.n), Shorts: a.shorts,
+				Contains: avg(a.contains, a.n), SpanF1: avg(a.span, a.n)}
 		}
 		rep.Retrieval = rs(all)
 		rep.Retrieval.ByType = map[string]*RetrievalScores{}

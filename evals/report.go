@@ -171,10 +171,21 @@ func (r *RetrievalScores) UnmarshalJSON(b []byte) error {
 
 // AnswerScores are SQuAD exact match and token F1 of the answer text,
 // averaged over answerable questions, overall and per question type.
+//
+// EM and F1 (JSON em, f1; gate names answers.em, answers.f1) score the
+// cited answer text, the answer a user reads: an abstention scores 0.
+// ShortEM and ShortF1 score nodes.State.Short, the heuristic short answer
+// (a name, date, number, yes or no) the graph extracts for exact-match
+// scoring; a run without one scores 0 there.
 type AnswerScores struct {
 	N  int   `json:"n"`
 	EM Score `json:"em"`
 	F1 Score `json:"f1"`
+	// ShortEM and ShortF1 score State.Short; Shorts is how many runs had
+	// a short answer.
+	ShortEM Score `json:"short_em"`
+	ShortF1 Score `json:"short_f1"`
+	Shorts  int   `json:"shorts"`
 	// Contains is the share of answers that contain a gold answer.
 	Contains Score `json:"contains"`
 	// SpanF1 is the mean of the best F1 of any short span of the answer

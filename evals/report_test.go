@@ -86,10 +86,10 @@ func ragFixture() *Report {
 	}
 	runs := []Run{
 		{State: nodes.State{Plan: graphrag.Plan{Route: "hybrid"}, Hits: hits("x", "Alien (film)", "Alien (film)", "y", "Alien (soundtrack)"), SearchMode: "keyword",
-			Answer: graphrag.Answer{Text: "Ronald Shusett [1]", Grounding: 0.9}, Stop: "answered",
+			Answer: graphrag.Answer{Text: "Ronald Shusett [1]", Grounding: 0.9}, Short: "Ronald Shusett", Stop: "answered",
 			Usage: map[string]graphrag.Usage{"generate": {Calls: 1, PromptTokens: 300, CompletionTokens: 20}}},
 			NodeMS: node(1, 2, 3), TotalMS: 6.3},
-		{State: nodes.State{Plan: graphrag.Plan{Route: "vector"}, Hits: hits("Local H"), SearchMode: "keyword", Answer: graphrag.Answer{Text: "Local H is a band from Illinois.", Grounding: 0.7}, Stop: "answered"},
+		{State: nodes.State{Plan: graphrag.Plan{Route: "vector"}, Hits: hits("Local H"), SearchMode: "keyword", Answer: graphrag.Answer{Text: "Local H is a band from Illinois.", Grounding: 0.7}, Short: "no", Stop: "answered"},
 			NodeMS: node(2, 3, 4), TotalMS: 9.3, BackEdges: []string{"evaluate->route"}},
 		{State: nodes.State{Plan: graphrag.Plan{Route: "direct"}, Answer: graphrag.Answer{Text: "No relevant information found in your files.", Abstained: true}, Stop: "abstained", SearchMode: "keyword",
 			SearchNote: "no embedder configured: keyword search only"},
@@ -192,6 +192,11 @@ func TestRAGFixtureFigures(t *testing.T) {
 		{"em", float64(r.Answers.EM), 0},
 		{"contains", float64(r.Answers.Contains), 1.0 / 3},
 		{"f1 multi-hop", float64(r.Answers.ByType["multi-hop"].F1), 0.8},
+		// Short answers: q1 "Ronald Shusett" exact, q2 "no" wrong, q3 none.
+		{"short em", float64(r.Answers.ShortEM), 1.0 / 3},
+		{"short f1 multi-hop", float64(r.Answers.ByType["multi-hop"].ShortF1), 1},
+		{"short em yes-no", float64(r.Answers.ByType["yes-no"].ShortEM), 0},
+		{"shorts", float64(r.Answers.Shorts), 2},
 		{"abstain", float64(r.Rejection.AbstainRate), 0.5},
 		{"false abstain", float64(r.Rejection.FalseAbstainRate), 1.0 / 3},
 		{"grounding", float64(*r.Grounding), 0.8},

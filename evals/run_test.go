@@ -76,7 +76,11 @@ func TestRunRoutingVariantsAndProgress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Variants) != 2 || rep.Variants[0].Variant != VariantDefault || rep.Variants[1].Variant != VariantNoProbe {
+	var names []string
+	for _, v := range rep.Variants {
+		names = append(names, v.Variant)
+	}
+	if strings.Join(names, ",") != "default,rules,learned,no-probe" {
 		t.Fatalf("variants = %+v", rep.Variants)
 	}
 	// No store: the runner turns the probe off (ProbeK 0) in every variant,
@@ -89,7 +93,7 @@ func TestRunRoutingVariantsAndProgress(t *testing.T) {
 		{"coarse accuracy", float64(rep.Routing.CoarseAccuracy), 3.0 / 5},
 		{"hard accuracy", float64(rep.Routing.Hard.Accuracy), 2.0 / 3},
 		{"errors", float64(rep.Errors), 1},
-		{"progress calls", float64(len(seen)), 10},
+		{"progress calls", float64(len(seen)), 20},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -120,7 +124,7 @@ func TestRunRoutingVariantsAndProgress(t *testing.T) {
 			}
 			last[p.Phase] = p.Done
 		}
-		if last["default"] != 5 || last["no-probe"] != 5 {
+		if last["default"] != 5 || last["rules"] != 5 || last["learned"] != 5 || last["no-probe"] != 5 {
 			t.Errorf("final progress %v", last)
 		}
 	})
@@ -324,6 +328,14 @@ func TestStandardVariants(t *testing.T) {
 		d.Searcher.Search(context.Background(), graphrag.Query{Text: "x", Mode: graphrag.ModeHybrid})
 		if got := d.Searcher.(modeSearcher).s.(*recordingSearcher).modes; len(got) != 1 || got[0] != graphrag.ModeKeyword {
 			t.Errorf("bm25 variant searched in modes %v", got)
+		}
+	})
+	t.Run("router modes", func(t *testing.T) {
+		for name, want := range map[string]nodes.RouterMode{VariantRules: nodes.RouterRules, VariantLearned: nodes.RouterLearned, VariantDefault: nodes.RouterFull} {
+			v, _ := StandardVariant(name)
+			if o, _ := v.apply(nodes.DefaultOptions(), nodes.Deps{}); o.Router != want {
+				t.Errorf("%s: Router = %q, want %q", name, o.Router, want)
+			}
 		}
 	})
 	t.Run("vector keeps the keyword probe", func(t *testing.T) {

@@ -115,8 +115,10 @@ func summaryTables(r *Report) [][][]string {
 				return f3(f(x.Answers))
 			}
 		}
-		row("EM", ans(func(a *AnswerScores) Score { return a.EM }))
-		row("F1", ans(func(a *AnswerScores) Score { return a.F1 }))
+		row("EM (answer)", ans(func(a *AnswerScores) Score { return a.EM }))
+		row("F1 (answer)", ans(func(a *AnswerScores) Score { return a.F1 }))
+		row("EM (short)", ans(func(a *AnswerScores) Score { return a.ShortEM }))
+		row("F1 (short)", ans(func(a *AnswerScores) Score { return a.ShortF1 }))
 		row("contains answer", ans(func(a *AnswerScores) Score { return a.Contains }))
 		row("best-span F1 (oracle)", ans(func(a *AnswerScores) Score { return a.SpanF1 }))
 		for _, ty := range answerTypes(reps) {
@@ -130,6 +132,16 @@ func summaryTables(r *Report) [][][]string {
 					return "-"
 				}
 				return f3(rs.Recall) + " / " + f3(a.EM) + " / " + f3(a.F1)
+			})
+			row(ty+": short EM / F1", func(x *Report) string {
+				if x.Answers == nil {
+					return "-"
+				}
+				a, ok := x.Answers.ByType[ty]
+				if !ok {
+					return "-"
+				}
+				return f3(a.ShortEM) + " / " + f3(a.ShortF1)
 			})
 		}
 		rej := func(f func(*RejectionScores) string) func(*Report) string {
