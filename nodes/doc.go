@@ -7,18 +7,24 @@
 //
 //   - route: high-precision rules (fresh information → web, arithmetic and
 //     small talk → direct, questions about the files → filesystem, exact
-//     identifiers → hybrid), then a multinomial logistic regression over
+//     identifiers → hybrid; identifiers such as INV-2024-0117, dates, phone
+//     numbers and IBANs are never read as arithmetic), then a multinomial logistic regression over
 //     hashed word and character n-grams, trained deterministically at first
 //     use from router_exemplars.jsonl, joined by a corpus probe: a small
 //     keyword search whose evidence is measured from the hit text (weighted
 //     coverage of the question's content words, names and rare words
 //     weighing most; title match), so it means the same on every store. A
 //     question with no local evidence goes to the web or direct; strong
-//     evidence keeps it local whatever the classifier says. It also
+//     evidence keeps it local whatever the classifier says, and a
+//     filesystem guess without a cue about files as objects (a count, a
+//     listing, a size, a date, a folder, a name) yields to it; "how do I"
+//     questions are about content. It also
 //     extracts keywords, a file-type filter, a source hint and a time
 //     window, and resolves follow-up questions against the history.
 //   - retrieve: vector, hybrid (keyword when the store has no embedder),
 //     the filesystem tools or web search, honouring the plan's filters.
+//     When Deps.Tools is also a FileSelector, a local search with a type,
+//     time or source filter runs over the files the tools select.
 //   - evaluate: corrective RAG. Keeps hits above a share of the top score
 //     (per scoring: BM25/cosine or RRF), judges retrieval good, poor or
 //     empty from the evidence, refines poor retrieval by pseudo-relevance
@@ -26,7 +32,9 @@
 //     abstains with NoAnswer rather than answer from passages that do not
 //     match.
 //   - generate: an extractive answer, the sentences that best cover the
-//     question, each cited [n]; plus a heuristic short answer (State.Short).
+//     question, each cited [n] (headings are context, not answers; each
+//     part of a multi-part question, a time, a place, an amount, steps...,
+//     gets a sentence); plus a heuristic short answer (State.Short).
 //   - validate: grounding (the share of the answer's content words in the
 //     cited text) and coverage of the question; unsupported answers go back
 //     to generate, off-question ones back to route, within the budgets.
@@ -34,8 +42,11 @@
 // When a Planner, Grader, Rewriter, Writer or Judge is set in Deps, the node
 // asks it (the Planner only when the classifier is unsure, the Judge only
 // when grounding is near the threshold) and falls back to the deterministic
-// path when it fails; every fallback is recorded in State.Notes and every
-// model call in State.Usage.
+// path when it fails; every fallback is recorded in State.Notes, emitted as
+// the custom graph event EventFallback ("fallback"), and every model call
+// counted in State.Usage. After a call fails with an error matching
+// graphrag.ErrUnavailable (an unreachable model server) the run makes no
+// more model calls and notes once that it finished extractively.
 //
 // Build wires the nodes into a graph.Runnable[State]:
 //
