@@ -32,11 +32,11 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println("files:", sum.Files, "added:", sum.Added, "skipped as binary:", sum.Skipped[ingest.ReasonBinary])
+	fmt.Println("files:", sum.Files, "added:", sum.Added, "images skipped:", sum.Skipped[ingest.ReasonNoCaptioner])
 
 	sum, _ = in.Run(ctx, dir)
 	fmt.Println("second run unchanged:", sum.Unchanged, "added:", sum.Added)
 	// Output:
-	// files: 2 added: 1 skipped as binary: 1
+	// files: 2 added: 1 images skipped: 1
 	// second run unchanged: 1 added: 0
 }

@@ -48,8 +48,35 @@ type Options struct {
 	// are done and batches written (a CLI draws a progress bar from it).
 	Progress func(Progress)
 	// Loaders add to or replace DefaultLoaders by lower-case extension
-	// without the dot; a nil Loader removes one.
+	// without the dot; a nil Loader removes one. A loader for an image
+	// extension takes it away from the Captioner.
 	Loaders map[string]Loader
+
+	// Captioner, when set, describes images (jpg, jpeg, png, gif, webp,
+	// bmp, tiff) so they are stored as documents whose text is the
+	// caption and the file name. Without one, images are skipped under
+	// ReasonNoCaptioner.
+	Captioner Captioner
+	// CaptionCache, when set, keeps captions by content and captioner
+	// (CaptionKey), so an image is never captioned twice: not when it is
+	// ingested again, moved, copied, or ingested into another store.
+	CaptionCache CaptionCache
+	// CaptionWorkers bounds the images captioned at once, apart from
+	// Workers (a vision model on a CPU takes seconds per image); 0 means
+	// DefaultCaptionWorkers.
+	CaptionWorkers int
+	// MaxImageSize skips larger images unread; 0 means
+	// DefaultMaxImageSize (32 MiB).
+	MaxImageSize int64
+	// ClassifyCaptionError says what a caption error means (see
+	// CaptionFailure); nil treats every error as CaptionFailed. A failed
+	// caption skips its image, never the run.
+	ClassifyCaptionError func(error) CaptionFailure
+	// MaxCaptionFailures is how many CaptionFailed errors in a row stop
+	// captioning for the rest of the run (the remaining images are
+	// skipped under ReasonCaptionsStopped); 0 means
+	// DefaultMaxCaptionFailures.
+	MaxCaptionFailures int
 }
 
 // Progress is a snapshot of a running ingest.
@@ -62,6 +89,9 @@ type Progress struct {
 	Documents, Chunks int
 	// Path is the file just finished, if any.
 	Path string
+	// Captioned is the number of images captioned by the Captioner so
+	// far (cache hits not included).
+	Captioned int
 }
 
 // Problem is a skipped file or JSONL line, with why.
@@ -96,8 +126,12 @@ type Summary struct {
 	// Problems lists each skipped file and bad line, sorted by path and line.
 	Problems []Problem
 	// Chunks is the number of chunks written.
-	Chunks   int
-	Duration time.Duration
+	Chunks int
+	// Captioned counts the images the Captioner described this run;
+	// CaptionsCached those whose caption came from the CaptionCache (or a
+	// copy of the image captioned in the same run).
+	Captioned, CaptionsCached int
+	Duration                  time.Duration
 }
 
 // Ingester walks files into a store.
@@ -123,6 +157,15 @@ func New(store Store, opts Options) *Ingester {
 	}
 	if opts.MaxFileSize <= 0 {
 		opts.MaxFileSize = 64 << 20
+	}
+	if opts.MaxImageSize <= 0 {
+		opts.MaxImageSize = DefaultMaxImageSize
+	}
+	if opts.CaptionWorkers <= 0 {
+		opts.CaptionWorkers = DefaultCaptionWorkers
+	}
+	if opts.MaxCaptionFailures <= 0 {
+		opts.MaxCaptionFailures = DefaultMaxCaptionFailures
 	}
 	loaders := DefaultLoaders()
 	for ext, l := range opts.Loaders {
@@ -153,6 +196,8 @@ type fileResult struct {
 	seen      []string // document ids present now
 	keep      []string // ids not to delete although unseen (unreadable file)
 	problems  []Problem
+	captioned bool // an image the Captioner described
+	cached    bool // an image whose caption came from the cache
 }
 
 // Run ingests the files and directories at paths: new documents are added,
@@ -182,7 +227,7 @@ func (in *Ingester) Run(ctx context.Context, paths ...string) (sum Summary, err 
 		return sum, err
 	}
 	in.progress(Progress{Phase: "scanning"})
-	files, skipped := walk(roots, in.opts.MaxFileSize)
+	files, skipped := walk(roots, in.sizeLimit)
 	sum.Files = len(files) + len(skipped)
 	var unreadable []root // what is stored from under these stays
 	for _, p := range skipped {
@@ -205,13 +250,27 @@ func (in *Ingester) Run(ctx context.Context, paths ...string) (sum Summary, err 
 	wctx, stop := context.WithCancel(ctx)
 	defer stop()
 	g, gctx := errgroup.WithContext(wctx)
+	// Images to caption have workers of their own, fewer: a caption takes
+	// seconds, and text files should not wait behind them.
+	cs := in.newCaptioning()
 	results := make(chan fileResult, in.opts.Workers)
 	next := make(chan file)
+	images := next
+	if cs != nil {
+		images = make(chan file)
+	}
 	g.Go(func() error {
 		defer close(next)
+		if images != next {
+			defer close(images)
+		}
 		for _, f := range files {
+			to := next
+			if in.isImage(extOf(f.path)) {
+				to = images
+			}
 			select {
-			case next <- f:
+			case to <- f:
 			case <-gctx.Done():
 				return nil
 			}
@@ -219,9 +278,8 @@ func (in *Ingester) Run(ctx context.Context, paths ...string) (sum Summary, err 
 		return nil
 	})
 	var wg sync.WaitGroup
-	for range in.opts.Workers {
-		wg.Add(1)
-		g.Go(func() error {
+	work := func(from <-chan file) func() error {
+		return func() error {
 			defer wg.Done()
 			emit := func(r fileResult) bool {
 				select {
@@ -231,13 +289,23 @@ func (in *Ingester) Run(ctx context.Context, paths ...string) (sum Summary, err 
 					return false
 				}
 			}
-			for f := range next {
-				if !in.process(gctx, f, stored, emit) {
+			for f := range from {
+				if !in.process(gctx, f, stored, cs, emit) {
 					return nil
 				}
 			}
 			return nil
-		})
+		}
+	}
+	for range in.opts.Workers {
+		wg.Add(1)
+		g.Go(work(next))
+	}
+	if images != next {
+		for range in.opts.CaptionWorkers {
+			wg.Add(1)
+			g.Go(work(images))
+		}
 	}
 	go func() { wg.Wait(); close(results) }()
 
@@ -296,6 +364,12 @@ func (in *Ingester) Run(ctx context.Context, paths ...string) (sum Summary, err 
 			keep[id] = true
 		}
 		sum.Unchanged += r.unchanged
+		if r.captioned {
+			sum.Captioned++
+		}
+		if r.cached {
+			sum.CaptionsCached++
+		}
 		for _, p := range r.problems {
 			sum.Skipped[p.Reason]++
 			sum.Problems = append(sum.Problems, p)
@@ -315,7 +389,7 @@ func (in *Ingester) Run(ctx context.Context, paths ...string) (sum Summary, err 
 				}
 			}
 		}
-		in.progress(Progress{Phase: "ingesting", FilesTotal: len(files), FilesDone: done, Documents: sum.Added + sum.Updated, Chunks: sum.Chunks, Path: r.path})
+		in.progress(Progress{Phase: "ingesting", FilesTotal: len(files), FilesDone: done, Documents: sum.Added + sum.Updated, Chunks: sum.Chunks, Path: r.path, Captioned: sum.Captioned})
 	}
 	if gerr := g.Wait(); werr == nil {
 		werr = gerr
@@ -330,7 +404,7 @@ func (in *Ingester) Run(ctx context.Context, paths ...string) (sum Summary, err 
 		return sum, fmt.Errorf("ingest stopped: %w", werr)
 	}
 
-	in.progress(Progress{Phase: "deleting", FilesTotal: len(files), FilesDone: done, Documents: sum.Added + sum.Updated, Chunks: sum.Chunks})
+	in.progress(Progress{Phase: "deleting", FilesTotal: len(files), FilesDone: done, Documents: sum.Added + sum.Updated, Chunks: sum.Chunks, Captioned: sum.Captioned})
 	var gone []string
 	for _, d := range manifest {
 		if !seen[d.ID] && !keep[d.ID] && underAny(d.Path, roots) && !underAny(d.Path, unreadable) {
@@ -344,7 +418,7 @@ func (in *Ingester) Run(ctx context.Context, paths ...string) (sum Summary, err 
 		}
 		sum.Deleted += len(part)
 	}
-	in.progress(Progress{Phase: "done", FilesTotal: len(files), FilesDone: done, Documents: sum.Added + sum.Updated, Chunks: sum.Chunks})
+	in.progress(Progress{Phase: "done", FilesTotal: len(files), FilesDone: done, Documents: sum.Added + sum.Updated, Chunks: sum.Chunks, Captioned: sum.Captioned})
 	return sum, nil
 }
 
@@ -392,7 +466,7 @@ const corpusPart = 256
 
 // process reads one file and emits its documents to write; false means
 // the run is over.
-func (in *Ingester) process(ctx context.Context, f file, stored map[string]graphrag.DocState, emit func(fileResult) bool) bool {
+func (in *Ingester) process(ctx context.Context, f file, stored map[string]graphrag.DocState, cs *captioning, emit func(fileResult) bool) bool {
 	res := fileResult{path: f.path, final: true}
 	skip := func(reason, detail string) bool {
 		res.problems = append(res.problems, Problem{Path: f.path, Reason: reason, Detail: detail})
@@ -411,10 +485,11 @@ func (in *Ingester) process(ctx context.Context, f file, stored map[string]graph
 	if isCorpusExt(ext) {
 		return in.processCorpus(ctx, f, fh, stored, emit)
 	}
-	data, err := readAll(fh, in.opts.MaxFileSize)
+	limit := in.sizeLimit(f.path)
+	data, err := readAll(fh, limit)
 	switch {
 	case errors.Is(err, errTooLarge):
-		return skip(ReasonTooLarge, fmt.Sprintf("over %d bytes", in.opts.MaxFileSize))
+		return skip(ReasonTooLarge, fmt.Sprintf("over %d bytes", limit))
 	case err != nil:
 		res.keep = append(res.keep, f.path)
 		return skip(ReasonUnreadable, errDetail(err))
@@ -423,6 +498,9 @@ func (in *Ingester) process(ctx context.Context, f file, stored map[string]graph
 	}
 	sum := sha256.Sum256(data)
 	hash := hex.EncodeToString(sum[:])
+	if in.isImage(ext) {
+		return in.processImage(ctx, f, data, hash, stored, cs, emit)
+	}
 	id := f.path
 	if prev, ok := stored[id]; ok && prev.Hash == hash {
 		res.seen = append(res.seen, id)
@@ -517,6 +595,18 @@ func (in *Ingester) record(doc graphrag.Document, text string) graphrag.Record {
 		r.Chunks = append(r.Chunks, graphrag.Chunk{ID: graphrag.ChunkID(doc.ID, i), DocID: doc.ID, Ordinal: i, Text: c})
 	}
 	return r
+}
+
+// sizeLimit is the largest file at path that is read; 0 means no limit
+// (a JSONL corpus streams).
+func (in *Ingester) sizeLimit(path string) int64 {
+	switch ext := extOf(path); {
+	case isCorpusExt(ext):
+		return 0
+	case in.isImage(ext):
+		return in.opts.MaxImageSize
+	}
+	return in.opts.MaxFileSize
 }
 
 // errDetail is an error's message without the path it repeats.

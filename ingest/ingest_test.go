@@ -116,12 +116,13 @@ func TestRunMixedDirectory(t *testing.T) {
 	// 4 hostile names, locked.txt when readable.
 	wantAdded := 13 + (1 - unreadable)
 	skipped := map[string]int{
-		ingest.ReasonBinary:     2, // photo.png, blob.bin
-		ingest.ReasonEmpty:      1,
-		ingest.ReasonHidden:     1,
-		ingest.ReasonSymlinkOut: 1,
-		ingest.ReasonSymlinkIn:  1,
-		ingest.ReasonBadLine:    2,
+		ingest.ReasonBinary:      1, // blob.bin
+		ingest.ReasonNoCaptioner: 1, // photo.png
+		ingest.ReasonEmpty:       1,
+		ingest.ReasonHidden:      1,
+		ingest.ReasonSymlinkOut:  1,
+		ingest.ReasonSymlinkIn:   1,
+		ingest.ReasonBadLine:     2,
 	}
 	if unreadable > 0 {
 		skipped[ingest.ReasonUnreadable] = unreadable

@@ -60,7 +60,8 @@ func underAny(path string, roots []root) bool {
 // root is skipped because the target is ingested under its own path; one
 // that leads out of the root is skipped so ingest never leaves the paths
 // it was given.
-func walk(roots []root, maxSize int64) (files []file, skipped []Problem) {
+// limit gives the largest size of a file read, 0 for no limit.
+func walk(roots []root, limit func(path string) int64) (files []file, skipped []Problem) {
 	seen := map[string]bool{}
 	for _, r := range roots {
 		if !r.isDir {
@@ -117,8 +118,8 @@ func walk(roots []root, maxSize int64) (files []file, skipped []Problem) {
 					skipped = append(skipped, Problem{Path: path, Reason: ReasonUnreadable, Detail: errDetail(err)})
 					return nil
 				}
-				if fi.Size() > maxSize && !isCorpusExt(extOf(path)) { // corpora stream
-					skipped = append(skipped, Problem{Path: path, Reason: ReasonTooLarge, Detail: fmt.Sprintf("%d bytes, limit %d", fi.Size(), maxSize)})
+				if max := limit(path); max > 0 && fi.Size() > max {
+					skipped = append(skipped, Problem{Path: path, Reason: ReasonTooLarge, Detail: fmt.Sprintf("%d bytes, limit %d", fi.Size(), max)})
 					return nil
 				}
 				files = append(files, file{path: path, mod: fi.ModTime()})
