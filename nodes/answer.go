@@ -38,8 +38,9 @@ type candidate struct {
 // does it run and where does it go?") asks for several.
 type askKind struct {
 	name string
-	// ask finds the kind in a question; has in a sentence.
-	ask, has *regexp.Regexp
+	// ask finds the kind in a question; has in a sentence, once what
+	// matches not (when set) is removed.
+	ask, has, not *regexp.Regexp
 	// prefer are words that mark the sentence that answers the kind best
 	// ("total" for an amount).
 	prefer map[string]bool
@@ -51,7 +52,9 @@ var askKinds = []askKind{
 		has: regexp.MustCompile(`(?i)\b\d{1,2}[:.]\d{2}\b|\b(1[89]|20)\d{2}\b|\b\d{1,2}(st|nd|rd|th)\b|\b(mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(january|february|march|april|may|june|july|august|september|october|november|december)\b|\b(daily|weekly|monthly|yearly|nightly|hourly|every|each|tomorrow|yesterday|midnight|noon|morning|evening|night|quarter|minutes?|hours?|days?|weeks?|months?|years?|am|pm)\b`)},
 	{name: "place",
 		ask: regexp.MustCompile(`(?i)\b(where|which (folder|directory|server|host|bucket|disk|drive|place|city|country|room|site))\b`),
-		has: regexp.MustCompile("(?i)\\b(to|into|in|at|on|under|from|inside)\\s+(the\\s+|a\\s+)?(?-i:[A-Z`/\"'~])|\\b(to|into|in|at|on)\\s+(the\\s+|a\\s+)?[\\w-]+\\s+(bucket|folder|directory|server|disk|drive|host|room|office|street|city|cloud|share)\\b|(^|\\s)[~/][\\w.-]+/|\\b\\w+://")},
+		has: regexp.MustCompile("(?i)\\b(to|into|in|at|on|under|from|inside|throughout|across|near|outside|within|between)\\s+(the\\s+|a\\s+)?(?-i:[A-Z`/\"'~])|\\b(locations?|venues?|addresses)\\b|\\b(to|into|in|at|on)\\s+(the\\s+|a\\s+)?[\\w-]+\\s+(bucket|folder|directory|server|disk|drive|host|room|office|street|city|cloud|share)\\b|(^|\\s)[~/][\\w.-]+/|\\b\\w+://"),
+		// "on Tuesday", "in March" are times, not places.
+		not: regexp.MustCompile(`(?i)\b(on|in|at|from|to|until|between|within|since|by)\s+(the\s+)?(mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(on|in|at|from|to|until|between|within|since|by)\s+(the\s+)?(january|february|march|april|may|june|july|august|september|october|november|december)\b`)},
 	{name: "amount",
 		ask:    regexp.MustCompile(`(?i)\b(how much|how many|what (was|is|were|are) the (total|cost|price|amount|fee|sum)|cost|price)\b`),
 		has:    regexp.MustCompile(`(?i)(€|\$|£|¥|\b(eur|usd|gbp|chf|jpy|cad|aud)\b)\s?\d|\d[\d,.]*\s?(€|\$|£|%|\b(eur|usd|gbp|euros?|dollars?|pounds?|percent)\b)|\b\d+([.,]\d+)?\b`),
@@ -65,6 +68,14 @@ var askKinds = []askKind{
 	{name: "steps",
 		ask: regexp.MustCompile(`(?i)^\s*(how (do|can|should|would|to) (i|we|you|one)?|how to)\b|\b(steps?|procedure|instructions?)\b`),
 		has: regexp.MustCompile("(?i)^(run|use|open|click|copy|mount|select|type|enter|install|restart|start|stop|check|go|set|add|remove|edit|create|delete)\\b|`[^`]+`")},
+}
+
+// in reports whether text holds this kind of answer.
+func (k askKind) in(text string) bool {
+	if k.not != nil {
+		text = k.not.ReplaceAllString(text, " ")
+	}
+	return k.has.MatchString(text)
 }
 
 // askedKinds returns the kinds of answer a question asks for, in order.
@@ -287,7 +298,7 @@ func extractive(query string, kept []graphrag.Hit, limit int) graphrag.Answer {
 			// sentence is about the question or next to a chosen one.
 			if sc > 0 || near {
 				for k, kind := range kinds {
-					if satisfied[k] || !kind.has.MatchString(c.masked) {
+					if satisfied[k] || !kind.in(c.masked) {
 						continue
 					}
 					bonus := 0.6
@@ -327,7 +338,7 @@ func extractive(query string, kept []graphrag.Hit, limit int) graphrag.Answer {
 			}
 		}
 		for k, kind := range kinds {
-			if kind.has.MatchString(c.masked) {
+			if kind.in(c.masked) {
 				satisfied[k] = true
 			}
 		}
@@ -345,7 +356,7 @@ func extractive(query string, kept []graphrag.Hit, limit int) graphrag.Answer {
 		}
 		best, bestScore := -1, 0.0
 		for i, c := range cands {
-			if !kind.has.MatchString(c.masked) ||
+			if !kind.in(c.masked) ||
 				!slices.ContainsFunc(chosen, func(x candidate) bool { return x.hit == c.hit }) ||
 				slices.ContainsFunc(chosen, func(x candidate) bool { return x.hit == c.hit && x.pos == c.pos }) {
 				continue
@@ -381,7 +392,7 @@ func extractive(query string, kept []graphrag.Hit, limit int) graphrag.Answer {
 				}
 			}
 			for k2, kind := range kinds {
-				if kind.has.MatchString(c.masked) {
+				if kind.in(c.masked) {
 					satisfied[k2] = true
 				}
 			}
