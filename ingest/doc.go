@@ -10,6 +10,14 @@
 // counted in the Summary with the reason; a bad JSONL line is reported with
 // its line number and skipped.
 //
+// Images (jpg, png, gif, webp, bmp, tiff) are described by an optional
+// Captioner (a vision model) and stored as documents whose text is the
+// caption and the file name; without one they are skipped under
+// ReasonNoCaptioner. Captions are cached by content hash and captioner
+// (CaptionCache, CaptionFile), so no image is captioned twice, whether
+// ingested again, moved, copied or put in a new store. A failed caption
+// skips its image, never the run.
+//
 // Writes go to the store in batches of whole documents, each batch one
 // atomic Put, so cancelling the context (Ctrl-C) stops between batches and
 // leaves nothing half written; the next run picks up where it stopped.

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/graphrag/graphrag"
 )
@@ -93,10 +92,9 @@ type captioning struct {
 
 	mu      sync.Mutex
 	flights map[string]*flight // captions being made, by key
+	made    map[string]string  // captions made this run, by key (copies need no cache)
 	fails   int                // call failures in a row
 	stopped error              // why captioning stopped, nil while it goes on
-
-	calls, hits atomic.Int64
 }
 
 // flight is one caption being made; copies of the image wait for it.
@@ -116,7 +114,7 @@ func (in *Ingester) newCaptioning() *captioning {
 		classify = func(error) CaptionFailure { return CaptionFailed }
 	}
 	return &captioning{c: c, name: c.Name(), cache: in.opts.CaptionCache, classify: classify,
-		maxFails: in.opts.MaxCaptionFailures, flights: map[string]*flight{}}
+		maxFails: in.opts.MaxCaptionFailures, flights: map[string]*flight{}, made: map[string]string{}}
 }
 
 // errStopped wraps the error that stopped captioning.
@@ -126,17 +124,20 @@ func (e errStopped) Error() string { return "captioning stopped after: " + e.err
 func (e errStopped) Unwrap() error { return e.err }
 
 // caption returns the caption of an image whose content has the given
-// hash: from the cache, from a copy being captioned now, or from the
-// captioner. ok is false when the run is cancelled.
+// hash: from the cache, from a copy captioned in this run, or from the
+// captioner. cached says it did not come from the captioner.
 func (cs *captioning) caption(ctx context.Context, path string, data []byte, hash string) (caption string, cached bool, err error) {
 	key := CaptionKey(hash, cs.name)
 	if cs.cache != nil {
 		if s, ok := cs.cache.Get(key); ok && s != "" {
-			cs.hits.Add(1)
 			return s, true, nil
 		}
 	}
 	cs.mu.Lock()
+	if s, ok := cs.made[key]; ok {
+		cs.mu.Unlock()
+		return s, true, nil
+	}
 	if cs.stopped != nil {
 		err := cs.stopped
 		cs.mu.Unlock()
@@ -148,9 +149,6 @@ func (cs *captioning) caption(ctx context.Context, path string, data []byte, has
 		case <-f.done:
 		case <-ctx.Done():
 			return "", false, ctx.Err()
-		}
-		if f.err == nil {
-			cs.hits.Add(1)
 		}
 		return f.caption, f.err == nil, f.err
 	}
@@ -165,7 +163,6 @@ func (cs *captioning) caption(ctx context.Context, path string, data []byte, has
 		close(f.done)
 	}()
 
-	cs.calls.Add(1)
 	caption, err = cs.c.Caption(ctx, path, data)
 	caption = strings.TrimSpace(caption)
 	if err == nil && caption == "" {
@@ -178,6 +175,7 @@ func (cs *captioning) caption(ctx context.Context, path string, data []byte, has
 	defer cs.mu.Unlock()
 	if err == nil {
 		cs.fails = 0
+		cs.made[key] = caption
 		if cs.cache != nil {
 			_ = cs.cache.Put(key, caption) // a cache that cannot be written only costs a caption next time
 		}
