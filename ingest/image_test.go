@@ -300,11 +300,11 @@ func TestImageCaptionFailures(t *testing.T) {
 			calls:    1,
 		},
 		{
-			name:     "without a classifier every error counts",
-			images:   map[string]string{"1.png": "bad:a", "2.png": "bad:b", "3.png": "bad:c", "4.png": "img:a dog"},
-			workers:  1,
-			skipped:  map[string]int{ingest.ReasonCaptionFailed: 3, ingest.ReasonCaptionsStopped: 1},
-			calls:    3,
+			name:    "without a classifier every error counts",
+			images:  map[string]string{"1.png": "bad:a", "2.png": "bad:b", "3.png": "bad:c", "4.png": "img:a dog"},
+			workers: 1,
+			skipped: map[string]int{ingest.ReasonCaptionFailed: 3, ingest.ReasonCaptionsStopped: 1},
+			calls:   3,
 		},
 	}
 	for _, tc := range cases {
