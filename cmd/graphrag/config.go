@@ -27,6 +27,7 @@ type app struct {
 	llm        string
 	routerLLM  string
 	embed      string
+	vision     string
 	web        string
 	quiet      bool
 
@@ -47,6 +48,7 @@ func (a *app) settings() []setting {
 		{"llm", "GRAPHRAG_LLM", "language model that writes answers, e.g. ollama:qwen2.5:7b or openai:http://localhost:8080/v1#model (default: none, extractive answers)", &a.llm},
 		{"router-llm", "GRAPHRAG_ROUTER_LLM", "small, fast model that routes and grades (default: the --llm model)", &a.routerLLM},
 		{"embed", "GRAPHRAG_EMBED", "embedding model, e.g. ollama:nomic-embed-text (default: none, keyword search)", &a.embed},
+		{"vision", "GRAPHRAG_VISION", "vision model that captions images at ingest so they are searchable, e.g. ollama:moondream (default: none, images skipped)", &a.vision},
 		{"web", "GRAPHRAG_WEB", "web search provider, e.g. searxng=http://localhost:8888 (default: off)", &a.web},
 	}
 }

@@ -38,7 +38,7 @@ func httpClient() *http.Client {
 	return &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 }
 
-// llmConfig turns the --llm, --router-llm and --embed settings into a
+// llmConfig turns the --llm, --router-llm, --embed and --vision settings into a
 // configuration; ok is false when no chat model is configured.
 func (a *app) llmConfig() (cfg llm.Config, ok bool, err error) {
 	cfg = llm.DefaultConfig()
@@ -61,6 +61,11 @@ func (a *app) llmConfig() (cfg llm.Config, ok bool, err error) {
 	if a.embed != "" {
 		if cfg.Embed, err = llm.ParseSpec(a.embed); err != nil {
 			return cfg, false, fmt.Errorf("--embed %q: %w", a.embed, err)
+		}
+	}
+	if a.vision != "" {
+		if cfg.Vision, err = llm.ParseSpec(a.vision); err != nil {
+			return cfg, false, fmt.Errorf("--vision %q: %w", a.vision, err)
 		}
 	}
 	return cfg, ok, nil
