@@ -76,10 +76,7 @@ func CaptionKey(contentHash, captioner string) string { return contentHash + "|"
 
 // isImage reports whether a file of extension ext is captioned: an image
 // extension no Options.Loaders entry claims.
-func (in *Ingester) isImage(ext string) bool {
-	_, custom := in.opts.Loaders[ext]
-	return imageExts[ext] && !custom
-}
+func (in *Ingester) isImage(ext string) bool { return in.images[ext] }
 
 // captioning is the captioner's state during one run: the cache, calls
 // made, and whether captioning has stopped.

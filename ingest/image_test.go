@@ -442,3 +442,24 @@ func TestImageCaptionCancelled(t *testing.T) {
 		t.Errorf("%d images stored from a cancelled caption", n)
 	}
 }
+
+func TestImageLoaderOverride(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "a.png"), []byte("img:a kite"))
+	write(t, filepath.Join(dir, "b.svg.gif"), []byte("img:a balloon"))
+	fc := &fakeCaptioner{}
+	own := func(_ context.Context, _ string, data []byte) (ingest.Loaded, error) {
+		return ingest.Loaded{Text: "own loader: " + string(data)}, nil
+	}
+	st := openStore(t, nil)
+	sum, err := ingest.New(st, ingest.Options{Captioner: fc, Loaders: map[string]ingest.Loader{".PNG": own}}).Run(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Added != 2 || fc.Calls() != 1 || sum.Captioned != 1 {
+		t.Errorf("summary %+v, %d calls; want the png loaded by its own loader and the gif captioned", sum, fc.Calls())
+	}
+	if hits := search(t, st, "kite"); len(hits) != 1 || !strings.HasPrefix(hits[0].Chunk.Text, "own loader") {
+		t.Errorf("kite hits %v", hits)
+	}
+}

@@ -48,8 +48,8 @@ type Options struct {
 	// are done and batches written (a CLI draws a progress bar from it).
 	Progress func(Progress)
 	// Loaders add to or replace DefaultLoaders by lower-case extension
-	// without the dot; a nil Loader removes one. A loader for an image
-	// extension takes it away from the Captioner.
+	// without the dot; a nil Loader removes one. An entry for an image
+	// extension, nil or not, takes it away from the Captioner.
 	Loaders map[string]Loader
 
 	// Captioner, when set, describes images (jpg, jpeg, png, gif, webp,
@@ -66,7 +66,7 @@ type Options struct {
 	// DefaultCaptionWorkers.
 	CaptionWorkers int
 	// MaxImageSize skips larger images unread; 0 means
-	// DefaultMaxImageSize (32 MiB).
+	// DefaultMaxImageSize (32 MiB). MaxFileSize applies too.
 	MaxImageSize int64
 	// ClassifyCaptionError says what a caption error means (see
 	// CaptionFailure); nil treats every error as CaptionFailed. A failed
@@ -139,6 +139,7 @@ type Ingester struct {
 	store   Store
 	opts    Options
 	loaders map[string]Loader
+	images  map[string]bool // extensions captioned as images
 }
 
 // New returns an Ingester writing to store.
@@ -168,15 +169,20 @@ func New(store Store, opts Options) *Ingester {
 		opts.MaxCaptionFailures = DefaultMaxCaptionFailures
 	}
 	loaders := DefaultLoaders()
+	images := map[string]bool{}
+	for ext := range imageExts {
+		images[ext] = true
+	}
 	for ext, l := range opts.Loaders {
 		ext = strings.ToLower(strings.TrimPrefix(ext, "."))
+		delete(images, ext)
 		if l == nil {
 			delete(loaders, ext)
 		} else {
 			loaders[ext] = l
 		}
 	}
-	return &Ingester{store: store, opts: opts, loaders: loaders}
+	return &Ingester{store: store, opts: opts, loaders: loaders, images: images}
 }
 
 // item is one document ready to be written.
@@ -604,7 +610,7 @@ func (in *Ingester) sizeLimit(path string) int64 {
 	case isCorpusExt(ext):
 		return 0
 	case in.isImage(ext):
-		return in.opts.MaxImageSize
+		return min(in.opts.MaxImageSize, in.opts.MaxFileSize)
 	}
 	return in.opts.MaxFileSize
 }
