@@ -133,3 +133,15 @@ func TestFileObjectCue(t *testing.T) {
 		})
 	}
 }
+
+func TestCoverageCountsQuotedHeadings(t *testing.T) {
+	text := "# Meeting\n\n## Database migration\n\nWe decided to move the order service to PostgreSQL 16.\n"
+	h := graphrag.Hit{Chunk: graphrag.Chunk{DocID: "m", Text: text}, Source: graphrag.Source{Title: "meeting.md"}}
+	q := "What did we decide about the database migration?"
+	a := extractive(q, []graphrag.Hit{h}, 3)
+	plain := coverage(q, a.Text)
+	with := coverage(q, a.Text+"\n"+quotedHeadings(a))
+	if with <= plain || with < DefaultOptions().MinCoverage {
+		t.Errorf("coverage with headings %.2f, without %.2f: the heading should count", with, plain)
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
+	"strings"
 
 	"github.com/graphrag/graphrag"
 	"github.com/graphrag/graphrag/graph"
@@ -30,7 +32,7 @@ func (p *pipeline) validate(ctx context.Context, s State) (State, error) {
 		return s, nil
 	}
 	a.Grounding = grounding(a)
-	a.Coverage = coverage(s.question(), a.Text)
+	a.Coverage = coverage(s.question(), a.Text+"\n"+quotedHeadings(a))
 	a.LowConfidence = a.Grounding < p.opts.LowConfidence
 	verdict := graphrag.VerdictOK
 	reason := fmt.Sprintf("grounding %.2f, coverage %.2f", a.Grounding, a.Coverage)
@@ -143,4 +145,22 @@ func coverage(query, answer string) float64 {
 		}
 	}
 	return got / total
+}
+
+// quotedHeadings returns the section headings above the sentences an answer
+// quotes: "We decided to move to PostgreSQL" answers a question about "the
+// database migration" when it sits under "## Database migration".
+func quotedHeadings(a graphrag.Answer) string {
+	var out []string
+	for _, c := range a.Citations {
+		if c.Quote == "" || !strings.Contains(c.Hit.Chunk.Text, "#") {
+			continue
+		}
+		for _, u := range answerUnits(c.Hit.Chunk.Text) {
+			if u.heading != "" && strings.Contains(a.Text, u.text) && !slices.Contains(out, u.heading) {
+				out = append(out, u.heading)
+			}
+		}
+	}
+	return strings.Join(out, "\n")
 }
