@@ -56,7 +56,7 @@ func (a *app) modelChecks(ctx context.Context) ([]llm.Check, graphrag.Embedder) 
 		checks = append(checks, llm.Check{Name: "language model", OK: true,
 			Detail: "none configured: answers are extractive (for written answers pass --llm ollama:qwen2.5:3b or set GRAPHRAG_LLM)"})
 	}
-	if haveLLM || a.embed != "" {
+	if haveLLM || a.embed != "" || a.vision != "" {
 		checks = append(checks, llm.Doctor(ctx, cfg, httpClient())...)
 	}
 	if a.embed == "" {

@@ -52,6 +52,12 @@ Nothing else is ever written to stdout; logs go to stderr.`,
 			}
 			defer p.Close()
 			logger := slog.New(slog.NewTextHandler(a.io.err, nil))
+			ingestOpts := &ingestOptions{}
+			closeCaptions, err := a.captioner(ctx, ingestOpts)
+			if err != nil {
+				return err
+			}
+			defer closeCaptions()
 			for _, n := range p.notices {
 				logger.Info(n)
 			}
@@ -75,7 +81,7 @@ Nothing else is ever written to stdout; logs go to stderr.`,
 					return err
 				},
 				Ingest: func(ctx context.Context, paths []string) (any, error) {
-					sum, err := a.ingestInto(ctx, p.store, p.embedder, paths, nil)
+					sum, err := a.ingestInto(ctx, p.store, p.embedder, paths, ingestOpts)
 					return wireSummary(sum), err
 				},
 			}
