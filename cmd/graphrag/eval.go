@@ -29,7 +29,7 @@ type evalFlags struct {
 
 func (f *evalFlags) bind(cmd *cobra.Command, mins, maxs map[string]string) {
 	cmd.Flags().StringSliceVar(&f.corpus, "corpus", nil, "corpus JSONL to ingest into a fresh store first (default: the bundled corpus; with --store, ingested into that store)")
-	cmd.Flags().StringVar(&f.ablate, "ablate", "", "run variants side by side: \"standard\" or a comma-separated list (default, bm25, vector, hybrid, no-corrective, no-probe, no-llm-router, llm-router, store-bm25)")
+	cmd.Flags().StringVar(&f.ablate, "ablate", "", "run variants side by side: \"standard\" or a comma-separated list (default, bm25, vector, hybrid, no-corrective, rules, learned, no-probe, no-llm-router, llm-router, store-bm25)")
 	cmd.Flags().Lookup("ablate").NoOptDefVal = "standard"
 	cmd.Flags().IntVar(&f.concurrency, "concurrency", 0, "queries in flight (default: the number of CPUs)")
 	cmd.Flags().BoolVar(&f.json, "json", false, "print the report as JSON")
