@@ -13,7 +13,7 @@ import (
 
 // TestQueriesCanUseIndexes checks the planner can answer the vector leg from
 // the collection's partial HNSW index (the cast and predicate match) and the
-// keyword leg from the GIN index. Sequential scans are disabled so a tiny
+// keyword leg from its partial GIN index. Sequential scans are disabled so a tiny
 // table does not hide a mismatch behind a cheaper plan.
 func TestQueriesCanUseIndexes(t *testing.T) {
 	emb := storetest.NewHashEmbedder(32)
@@ -45,8 +45,8 @@ func TestQueriesCanUseIndexes(t *testing.T) {
 	}{
 		{"vector", graphrag.ModeVector, graphrag.Filters{}, []string{hnswIndexName(c)}},
 		{"vector filtered", graphrag.ModeVector, graphrag.Filters{Types: []string{"txt"}}, []string{hnswIndexName(c)}},
-		{"keyword", graphrag.ModeKeyword, graphrag.Filters{}, []string{"chunks_tsv_idx"}},
-		{"hybrid", graphrag.ModeHybrid, graphrag.Filters{}, []string{"chunks_tsv_idx", hnswIndexName(c)}},
+		{"keyword", graphrag.ModeKeyword, graphrag.Filters{}, []string{ginIndexName(c)}},
+		{"hybrid", graphrag.ModeHybrid, graphrag.Filters{}, []string{ginIndexName(c), hnswIndexName(c)}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -68,9 +68,7 @@ func (s *Store) Put(ctx context.Context, recs ...graphrag.Record) error {
 		if err := copyChunks(ctx, tx, c, recs); err != nil {
 			return err
 		}
-		// After the rows: a new collection's first load builds the HNSW
-		// graph in one pass; later Puts find it and insert into it.
-		return ensureIndex(ctx, tx, c)
+		return ensureIndexes(ctx, tx, c)
 	})
 	if err != nil {
 		return err
@@ -238,25 +236,36 @@ func (s *Store) ensureCollection(ctx context.Context, tx pgx.Tx, name string, di
 	return c, nil
 }
 
-// ensureIndex creates the collection's HNSW index if it is missing (a first
-// load's build can take minutes; Put has lifted the statement timeout).
-func ensureIndex(ctx context.Context, tx pgx.Tx, c collection) error {
-	if c.dim == 0 {
-		return nil
-	}
-	var exists bool
-	err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT FROM pg_class WHERE relname = $1 AND relkind = 'i' AND relnamespace = current_schema()::regnamespace)`,
-		hnswIndexName(c)).Scan(&exists)
-	if err != nil || exists {
+// ensureIndexes creates the collection's GIN index and, with embeddings, its
+// HNSW index, when they are missing. They are built after the rows: a new
+// collection's first load builds each in one pass (minutes for a large load;
+// Put has lifted the statement timeout), later Puts insert into them.
+func ensureIndexes(ctx context.Context, tx pgx.Tx, c collection) error {
+	var gin, hnsw bool
+	err := tx.QueryRow(ctx, `
+		SELECT EXISTS (SELECT FROM pg_class WHERE relname = $1 AND relkind = 'i' AND relnamespace = current_schema()::regnamespace),
+		       EXISTS (SELECT FROM pg_class WHERE relname = $2 AND relkind = 'i' AND relnamespace = current_schema()::regnamespace)`,
+		ginIndexName(c), hnswIndexName(c)).Scan(&gin, &hnsw)
+	if err != nil {
 		return err
 	}
-	if _, err := tx.Exec(ctx, `SELECT graphrag_ensure_hnsw($1, $2)`, c.id, c.dim); err != nil {
-		return fmt.Errorf("create the HNSW index of collection %d: %w", c.id, err)
+	if !gin {
+		if _, err := tx.Exec(ctx, `SELECT graphrag_ensure_gin($1)`, c.id); err != nil {
+			return fmt.Errorf("create the text index of collection %d: %w", c.id, err)
+		}
+	}
+	if !hnsw && c.dim > 0 {
+		if _, err := tx.Exec(ctx, `SELECT graphrag_ensure_hnsw($1, $2)`, c.id, c.dim); err != nil {
+			return fmt.Errorf("create the HNSW index of collection %d: %w", c.id, err)
+		}
 	}
 	return nil
 }
 
-// hnswIndexName is the name graphrag_ensure_hnsw gives a collection's index.
+// ginIndexName and hnswIndexName are the names graphrag_ensure_gin and
+// graphrag_ensure_hnsw give a collection's indexes.
+func ginIndexName(c collection) string { return fmt.Sprintf("chunks_tsv_c%d_idx", c.id) }
+
 func hnswIndexName(c collection) string {
 	return fmt.Sprintf("chunks_embedding_c%d_d%d_idx", c.id, c.dim)
 }
