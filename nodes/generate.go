@@ -21,6 +21,9 @@ func (p *pipeline) generate(ctx context.Context, s State) (State, error) {
 		s.Answer = graphrag.Answer{Text: s.ToolText, Citations: citations(s.Kept), By: string(s.Plan.Route), Grounding: 1, Coverage: 1}
 		// A capability that is off gives no answer: say so as an abstention.
 		s.Answer.Abstained = s.ToolText == msgNoWeb || s.ToolText == msgNoLocalNoWeb || s.ToolText == msgNoFileTools
+		if !s.Answer.Abstained && s.Plan.Route == graphrag.RouteFilesystem {
+			p.phraseToolAnswer(ctx, &s)
+		}
 		return s, nil
 	case s.Retrieval == RetrievalEmpty || len(s.Kept) == 0:
 		s.Answer = graphrag.Answer{Text: NoAnswer, Abstained: true, By: "abstain"}
@@ -52,6 +55,33 @@ func (p *pipeline) generate(ctx context.Context, s State) (State, error) {
 	s.Answer = extractive(s.question(), s.Kept, limit)
 	s.Short = shortAnswer(s.question(), s.Kept, answerSentences(s.Answer, s.Kept))
 	return s, nil
+}
+
+// phraseToolAnswer lets the writer model put a filesystem tool's result in
+// words, the tool's text being its one fact. The tool's own text stays the
+// answer when there is no model or the model fails: it is exact already.
+func (p *pipeline) phraseToolAnswer(ctx context.Context, s *State) {
+	if p.deps.Writer == nil || s.modelDown {
+		return
+	}
+	req := graphrag.WriteRequest{Query: s.question(), History: s.History, Hits: s.Kept, Facts: []graphrag.Fact{{Text: s.ToolText}}}
+	a, err := p.deps.Writer.Write(ctx, req, func(tok string) { graph.Emit(ctx, "token", tok) })
+	s.addUsage("generate", a.Usage)
+	switch {
+	case err != nil:
+		s.modelFailed(ctx, err, "generate: writer failed, gave the filesystem tool's answer as it is: %v", err)
+	case strings.TrimSpace(a.Text) == "":
+		s.fallback(ctx, "generate: writer returned an empty answer, gave the filesystem tool's answer as it is")
+	default:
+		if a.By == "" {
+			a.By = "llm"
+		}
+		a.Grounding, a.Coverage = 1, 1
+		if len(a.Citations) == 0 {
+			a.Citations = s.Answer.Citations
+		}
+		s.Answer = a
+	}
 }
 
 // answerSentences are the answer's quoted sentences, then the rest of the

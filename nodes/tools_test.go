@@ -82,3 +82,34 @@ func TestToolRoutes(t *testing.T) {
 		}
 	})
 }
+
+func TestFilesystemAnswerPhrasedByWriter(t *testing.T) {
+	t.Run("writer phrases the tool's result", func(t *testing.T) {
+		w := &fakeWriter{text: "You have two PDFs: a.pdf and b.pdf."}
+		r, err := Build(Deps{Searcher: smallCorpus(), Tools: &fakeTools{}, Writer: w}, DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := r.Invoke(context.Background(), State{Query: "how many pdfs do i have"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Answer.Text != w.text || s.Answer.By != "llm" || w.calls != 1 || len(s.Answer.Citations) != 2 {
+			t.Errorf("answer %q by %q with %d citations after %d writer calls", s.Answer.Text, s.Answer.By, len(s.Answer.Citations), w.calls)
+		}
+	})
+	t.Run("a failing writer leaves the tool's answer", func(t *testing.T) {
+		w := &fakeWriter{err: errors.New("model crashed")}
+		r, err := Build(Deps{Searcher: smallCorpus(), Tools: &fakeTools{}, Writer: w}, DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := r.Invoke(context.Background(), State{Query: "how many pdfs do i have"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Answer.Text != "You have 2 PDF files." || len(s.Notes) == 0 {
+			t.Errorf("answer %q, notes %q", s.Answer.Text, s.Notes)
+		}
+	})
+}
