@@ -84,6 +84,8 @@ func writePrompt(req graphrag.WriteRequest, maxChars, historyTurns int) string {
 		for _, f := range req.Facts {
 			if f.Hit >= 0 && f.Hit < len(req.Hits) {
 				fmt.Fprintf(&b, "[%d] %s\n", f.Hit+1, oneLine(f.Text))
+			} else {
+				fmt.Fprintf(&b, "- %s\n", oneLine(f.Text)) // a tool's result, tied to no one hit
 			}
 		}
 		fmt.Fprintf(&b, "\nQuestion: %s\n\nUsing ONLY these facts, write a short answer.", req.Query)

@@ -10,19 +10,56 @@ import (
 )
 
 // fakeModel answers each kind of request graphrag makes the way a good small
-// model would: a plan, chunk grades, a streamed answer with a citation, a
-// verdict.
+// model would: a plan, chunk grades that copy the sentence of the first
+// excerpt that best matches the question, an answer streamed from the first
+// fact with its citation, a verdict.
 func fakeModel(r llmtest.Request) llmtest.Reply {
 	schema := string(r.Format) + string(r.ResponseFormat)
+	prompt := r.Prompt()
+	question := between(prompt, "Question: ", "\n")
 	switch {
 	case strings.Contains(schema, `"route"`):
 		return llmtest.Reply{Text: `{"route": "vector", "query": "When does the nightly backup run?", "keywords": ["nightly", "backup"], "file_types": [], "source_hint": "", "time": "any"}`}
 	case strings.Contains(schema, `"relevant"`):
-		return llmtest.Reply{Text: `{"relevant": [1], "facts": [{"chunk": 1, "text": "The nightly backup job runs at 02:30 every day."}]}`}
+		fact, _ := json.Marshal(bestSentence(between(prompt, "[1] ", "\n"), question))
+		return llmtest.Reply{Text: `{"relevant": [1], "facts": [{"chunk": 1, "text": ` + string(fact) + `}]}`}
 	case strings.Contains(schema, `"grounded"`):
-		return llmtest.Reply{Text: `{"grounded": true, "answers_question": true, "reason": "stated in the runbook"}`}
+		return llmtest.Reply{Text: `{"grounded": true, "answers_question": true, "reason": "stated in the source"}`}
 	}
-	return llmtest.Reply{Chunks: []string{"The nightly ", "backup runs ", "at 02:30 ", "every day [1]."}}
+	fact := between(prompt, "[1] ", "\n")
+	if fact == "" {
+		fact = between(prompt, "- ", "\n")
+	}
+	fact = bestSentence(fact, question)
+	return llmtest.Reply{Chunks: strings.SplitAfter(strings.TrimSuffix(fact, ".")+" [1].", " ")}
+}
+
+// between returns the text after the first start up to the next end.
+func between(s, start, end string) string {
+	_, rest, ok := strings.Cut(s, start)
+	if !ok {
+		return ""
+	}
+	rest, _, _ = strings.Cut(rest, end)
+	return rest
+}
+
+// bestSentence returns the sentence of text sharing the most words of four
+// letters or more with question.
+func bestSentence(text, question string) string {
+	best, bestN := "", -1
+	for _, sent := range strings.SplitAfter(text, ". ") {
+		n := 0
+		for _, w := range strings.Fields(strings.ToLower(question)) {
+			if len(w) > 3 && strings.Contains(strings.ToLower(sent), strings.Trim(w, "?.,")) {
+				n++
+			}
+		}
+		if n > bestN {
+			best, bestN = strings.TrimSpace(sent), n
+		}
+	}
+	return best
 }
 
 func TestRunWithOllama(t *testing.T) {
@@ -38,10 +75,10 @@ func TestRunWithOllama(t *testing.T) {
 	if strings.Contains(errs, "No language model configured") {
 		t.Errorf("says there is no model although one is configured:\n%s", errs)
 	}
-	if !strings.Contains(out, "The nightly backup runs at 02:30 every day [1].") || !strings.Contains(out, "backup-runbook.md") {
+	if !strings.Contains(out, "02:30") || !strings.Contains(out, "[1]") || !strings.Contains(out, "backup-runbook.md") {
 		t.Errorf("streamed answer or its source missing:\n%s", out)
 	}
-	if strings.Count(out, "at 02:30 every day [1]") != 1 {
+	if strings.Count(out, "02:30") != 1 {
 		t.Errorf("the streamed answer is printed twice:\n%s", out)
 	}
 	if n := len(srv.Chats()); n > 4 {
@@ -80,5 +117,37 @@ func TestRunFallsBackWhenTheModelMisbehaves(t *testing.T) {
 				t.Error("no note says a fallback fired")
 			}
 		})
+	}
+}
+
+// TestModelCallsPerRoute measures the language-model calls one question
+// costs on each route, against a fake Ollama that answers well: the budget
+// is three for a single-pass question.
+func TestModelCallsPerRoute(t *testing.T) {
+	c := newCLI(t)
+	c.ok("ingest", sampleDir(t))
+	srv := llmtest.NewOllama(t, fakeModel)
+	c.env["GRAPHRAG_LLM"] = "ollama:qwen2.5:3b@" + srv.URL
+	for _, q := range []string{
+		"When does the nightly backup run?",
+		"How much was invoice INV-2024-0117?",
+		"What did we decide about the database migration?",
+		"how many markdown files do I have",
+		"What is 17 times 23?",
+		"what's the weather in Paris tomorrow",
+	} {
+		before := len(srv.Chats())
+		var r server.QueryResponse
+		if err := json.Unmarshal([]byte(c.ok("run", "--json", q)), &r); err != nil {
+			t.Fatal(err)
+		}
+		calls := len(srv.Chats()) - before
+		t.Logf("%-10s %d model calls (usage says %d, loops %d)  %s", r.Route, calls, r.Usage.Calls, len(r.Trace.Decisions), q)
+		if calls != r.Usage.Calls {
+			t.Errorf("%q: the server saw %d calls, the run's usage says %d", q, calls, r.Usage.Calls)
+		}
+		if calls > 3 {
+			t.Errorf("%q (route %s): %d model calls, budget 3", q, r.Route, calls)
+		}
 	}
 }
