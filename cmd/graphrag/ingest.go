@@ -229,8 +229,12 @@ func (b *ingestBar) finish() {
 }
 
 func printSummary(out io.Writer, s ingest.Summary, problems bool) {
-	fmt.Fprintf(out, "%d files: %d added, %d updated, %d unchanged, %d deleted; %d chunks written in %s\n",
-		s.Files, s.Added, s.Updated, s.Unchanged, s.Deleted, s.Chunks, s.Duration.Round(time.Millisecond))
+	files := fmt.Sprintf("%d files", s.Files)
+	if s.Files == 1 {
+		files = "1 file"
+	}
+	fmt.Fprintf(out, "%s: %d added, %d updated, %d unchanged, %d deleted; %d chunks written in %s\n",
+		files, s.Added, s.Updated, s.Unchanged, s.Deleted, s.Chunks, s.Duration.Round(time.Millisecond))
 	if s.Captioned+s.CaptionsCached > 0 {
 		fmt.Fprintf(out, "images: %d captioned, %d captions from the cache\n", s.Captioned, s.CaptionsCached)
 	}

@@ -166,7 +166,7 @@ func describeSource(h graphrag.Hit) string {
 	case src.URL != "":
 		return fmt.Sprintf("%s — %s", src.Title, src.URL)
 	case src.Type == "jsonl":
-		return fmt.Sprintf("%s (%s, row %s)", src.Title, displayRel(src.Path), src.DocID)
+		return fmt.Sprintf("%s (%s: %s)", src.Title, filepath.Base(src.Path), src.DocID)
 	}
 	where := displayRel(src.Path)
 	if where == "" {
