@@ -50,11 +50,11 @@ func TestQueriesCanUseIndexes(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			// "word7" is in one chunk of 3000: the GIN index is the cheap way.
-			q := graphrag.Query{Text: "word7", Mode: tc.mode, Filters: tc.filters}
+			// "word7" and "word8" are in one chunk of 3000 each: the GIN
+			// index is the cheap way, for the two-word and the any-word step.
+			q := graphrag.Query{Text: "word7 word8", Mode: tc.mode, Filters: tc.filters}
 			p := st.params(c, q, tc.mode, 10, vec[0])
-			p.args["q"] = orQuery(queryWords(q.Text))
-			p.args["kwok"] = true
+			p.setWords(q.Text)
 			tx, err := st.pool.Begin(ctx)
 			if err != nil {
 				t.Fatal(err)
@@ -73,6 +73,81 @@ func TestQueriesCanUseIndexes(t *testing.T) {
 				if !strings.Contains(plan, idx) {
 					t.Errorf("plan does not use %s:\n%s", idx, plan)
 				}
+			}
+		})
+	}
+}
+
+func TestPairQuery(t *testing.T) {
+	tests := []struct {
+		name  string
+		words []string
+		want  string
+	}{
+		{"none", nil, ""},
+		{"one word", []string{"a"}, ""},
+		{"two words", []string{"a", "b"}, "'a' & ('b')"},
+		{"three words", []string{"a", "b", "c"}, "'a' & ('b' | 'c') | 'b' & ('c')"},
+		{"unicode", []string{"東京", "café"}, "'東京' & ('café')"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := pairQuery(tc.words); got != tc.want {
+				t.Errorf("pairQuery(%q) = %q, want %q", tc.words, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestKeywordCandidates checks the two-step keyword leg: when enough chunks
+// hold at least two of the query's words, a chunk holding one of them (even
+// one that ts_rank_cd alone would rank first) is left out; when too few do,
+// every chunk holding any word is ranked.
+func TestKeywordCandidates(t *testing.T) {
+	st, _ := openTestStore(t, Options{})
+	ctx := context.Background()
+	var recs []graphrag.Record
+	for i := range 12 {
+		recs = append(recs, graphrag.Record{
+			Doc:    graphrag.Document{ID: fmt.Sprintf("both%02d", i), Title: "t", Type: "txt"},
+			Chunks: []graphrag.Chunk{{Text: "alpha beta and other words"}},
+		})
+	}
+	recs = append(recs, graphrag.Record{
+		Doc:    graphrag.Document{ID: "one", Title: "alpha", Type: "txt"},
+		Chunks: []graphrag.Chunk{{Text: "alpha alpha alpha alpha alpha"}},
+	})
+	if err := st.Put(ctx, recs...); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		text    string
+		k       int
+		wantOne bool // the single-word chunk is among the hits
+	}{
+		{"enough two-word matches", "alpha beta", 10, false},
+		{"too few two-word matches", "alpha beta", 13, true},
+		{"one word", "alpha", 10, true},
+		{"no two-word match", "alpha gamma", 10, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := st.Search(ctx, graphrag.Query{Text: tc.text, Mode: graphrag.ModeKeyword, K: tc.k})
+			if err != nil {
+				t.Fatal(err)
+			}
+			gotOne := false
+			for i, h := range res.Hits {
+				if h.Chunk.DocID == "one" {
+					gotOne = true
+					if i != 0 {
+						t.Errorf("the single-word chunk ranks %d, want 1 when ranked at all", i+1)
+					}
+				}
+			}
+			if gotOne != tc.wantOne {
+				t.Errorf("single-word chunk among %d hits: %v, want %v", len(res.Hits), gotOne, tc.wantOne)
 			}
 		})
 	}

@@ -82,6 +82,34 @@ func queryWords(text string) []string {
 // syntax can appear; the result is passed as a $n parameter.
 func orQuery(words []string) string { return strings.Join(words, " or ") }
 
+// pairQuery is the to_tsquery text matching the chunks that hold at least
+// two of words, grouped so that GIN evaluates it in time linear in the
+// number of words: "'a' & ('b' | 'c') | 'b' & ('c')". "" for fewer than two
+// words. Each word is a quoted operand (words hold only letters, digits and
+// combining marks, so they contain no quote or backslash); the configuration
+// still normalises it, and an operand it drops (a stop word, no lexeme)
+// only widens the match. The result is passed as a $n parameter.
+func pairQuery(words []string) string {
+	if len(words) < 2 {
+		return ""
+	}
+	var b strings.Builder
+	for i, a := range words[:len(words)-1] {
+		if i > 0 {
+			b.WriteString(" | ")
+		}
+		b.WriteString("'" + a + "' & (")
+		for j, c := range words[i+1:] {
+			if j > 0 {
+				b.WriteString(" | ")
+			}
+			b.WriteString("'" + c + "'")
+		}
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
 // stopWords are English function words dropped from keyword queries (the
 // "simple" configuration keeps them in the index, and ts_rank_cd has no
 // inverse document frequency to discount them).
