@@ -192,6 +192,7 @@ func (s *Store) params(c collection, q graphrag.Query, mode graphrag.SearchMode,
 		depth = min(max(3*k, 50), maxK)
 	}
 	args["depth"] = depth
+	args["need"] = k
 	return searchParams{args: args, depth: depth, filtered: !f.IsZero()}
 }
 
@@ -224,9 +225,12 @@ const filterSQL = `
 // subqueries so that they are parsed once, not once per row.) So the candidates come in two
 // steps. kws ranks only the chunks that match at least two of the query's
 // words (@strict, "a & (b | c) | b & c", a selective GIN lookup); when they
-// are at least @depth, they are the result. Otherwise kwo ranks every chunk
-// matching any word, exactly as a one-step query would (kws then cost one
-// cheap extra index lookup). A chunk matching a single word can outrank a
+// are at least @need (the number of hits asked for), the best @depth of
+// them are the list. Otherwise kwo ranks every chunk matching any word,
+// exactly as a one-step query would (kws then cost one cheap extra index
+// lookup). In a hybrid query the keyword list is then between k and @depth
+// long: widening it to @depth with single-word matches would cost as much
+// as the one-step query, for items that fusion ranks low. A chunk matching a single word can outrank a
 // two-word match under ts_rank_cd (it has no inverse document frequency),
 // so this is a change of ranking, a coordination-first one; measured on the
 // dev set it scores as well or better (docs/postgres.md).
@@ -242,13 +246,13 @@ kws AS MATERIALIZED (
 kwo AS (
 	SELECT c.doc_id, c.ordinal, ts_rank_cd(c.tsv, (SELECT websearch_to_tsquery(@tscfg::text::regconfig, @q::text))) AS score
 	FROM chunks c
-	WHERE @kwok::bool AND (SELECT count(*) FROM kws) < @depth::int AND c.collection_id = @coll::bigint
+	WHERE @kwok::bool AND (SELECT count(*) FROM kws) < @need::int AND c.collection_id = @coll::bigint
 	  AND c.tsv @@ (SELECT websearch_to_tsquery(@tscfg::text::regconfig, @q::text))%[2]s
 	ORDER BY score DESC, c.doc_id, c.ordinal
 	LIMIT @depth::int
 ),
 kw AS (
-	SELECT * FROM kws WHERE (SELECT count(*) FROM kws) >= @depth::int
+	SELECT * FROM kws WHERE (SELECT count(*) FROM kws) >= @need::int
 	UNION ALL
 	SELECT * FROM kwo
 ),
