@@ -24,7 +24,10 @@ import (
 // query falls back to vector search and says so in Note.
 //
 // Text is searched as plain words (at most 4 KB, 32 distinct words, English
-// stop words dropped); any text is safe. Blank text with no Vector fails with
+// stop words dropped); any text is safe. Keyword candidates are the chunks
+// holding at least two of the words when there are at least k of them,
+// else the chunks holding any word; either way they are ranked by
+// ts_rank_cd against all the words. Blank text with no Vector fails with
 // graphrag.ErrInvalidQuery, as does an unknown mode or a Vector of the wrong
 // dimension.
 func (s *Store) Search(ctx context.Context, q graphrag.Query) (graphrag.SearchResult, error) {
