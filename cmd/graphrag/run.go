@@ -29,7 +29,7 @@ func (f *runFlags) bind(cmd *cobra.Command) {
 	def := nodes.DefaultOptions()
 	cmd.Flags().BoolVar(&f.trace, "trace", false, "show the path through the graph: each step, decision, reason and timing")
 	cmd.Flags().BoolVar(&f.json, "json", false, "print one JSON object (answer, sources, route, plan, trace, notes) instead of text")
-	cmd.Flags().IntVarP(&f.k, "k", "k", def.K, "how many passages to retrieve")
+	cmd.Flags().IntVar(&f.k, "k", def.K, "how many passages to retrieve")
 	cmd.Flags().IntVar(&f.retries, "retries", def.Budget.Retrieve, "retry budget of each loop (refine the query, rewrite the answer, route again)")
 	cmd.Flags().IntVar(&f.maxSteps, "max-steps", def.MaxSteps, "stop a run after this many steps")
 }
