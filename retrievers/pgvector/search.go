@@ -27,7 +27,8 @@ import (
 // stop words dropped); any text is safe. Keyword candidates are the chunks
 // holding at least two of the words when there are at least k of them,
 // else the chunks holding any word; either way they are ranked by how many
-// of the words they hold and ts_rank_cd against all of them (keywordScore). Blank text with no Vector fails with
+// of the words they hold, weighted by inverse document frequency, and by
+// ts_rank_cd against all of them (see keywordRank). Blank text with no Vector fails with
 // graphrag.ErrInvalidQuery, as does an unknown mode or a Vector of the wrong
 // dimension.
 func (s *Store) Search(ctx context.Context, q graphrag.Query) (graphrag.SearchResult, error) {
@@ -138,6 +139,10 @@ func isServerError(err error) bool {
 	return errors.As(err, &pgErr) && pgErr.Code != "57014" // query_canceled
 }
 
+// rescorePool is how many keyword candidates (at least) the coverage score
+// keeps for the IDF rescoring (see keywordCTE).
+const rescorePool = 30
+
 type searchParams struct {
 	args     pgx.NamedArgs
 	depth    int
@@ -195,6 +200,7 @@ func (s *Store) params(c collection, q graphrag.Query, mode graphrag.SearchMode,
 		depth = min(max(3*k, 50), maxK)
 	}
 	args["depth"] = depth
+	args["pool"] = max(depth, rescorePool)
 	args["need"] = k
 	return searchParams{args: args, depth: depth, filtered: !f.IsZero()}
 }
@@ -220,27 +226,33 @@ const filterSQL = `
 	      AND (@until::timestamptz IS NULL OR d.mtime < @until::timestamptz))
 	  AND (@docids::text[] IS NULL OR c.doc_id = ANY(@docids::text[]))`
 
-// keywordScore scores chunk c against the query's words: the square of the
-// number of distinct query lexemes it holds (title or text: the lexemes
-// minus those left after ts_delete removes the query's), times ts_rank_cd
-// against an OR of the words with
+// Keyword scoring is two-stage. keywordRank is ts_rank_cd against an OR of
+// the query's words with
 //   - weights {D 0.1, C 0.2, B 0.25, A 1.0}: the title (A) counts four times
 //     the text (B);
 //   - normalisation 5 (1|4): divided by 1 + log(chunk length), so long chunks
 //     do not win by size alone, and by the mean harmonic distance between
 //     cover extents, so words close together rank higher.
 //
-// The coverage factor stands in for the inverse document frequency
-// ts_rank_cd lacks: without it one frequent word repeated in a short chunk
-// beat a chunk holding every query word. The query lexemes are a scalar
-// subquery, computed once. Measured on the dev set (simple configuration),
-// recall@10 / all-gold / MRR: plain ts_rank_cd 0.785 / 0.650 / 0.556, this
-// 0.877 / 0.800 / 0.821 (docs/postgres.md).
-const keywordScore = `(length(c.tsv) - length(ts_delete(c.tsv, (SELECT coalesce(array_agg(lexeme), '{}') FROM unnest(to_tsvector(@tscfg::text::regconfig, @words::text))))))^2
-	* ts_rank_cd('{0.1, 0.2, 0.25, 1.0}', c.tsv, (SELECT websearch_to_tsquery(@tscfg::text::regconfig, @q::text)), 5)`
+// First every candidate is scored by its coverage squared (the number of
+// distinct query lexemes it holds, title or text: its lexemes minus those
+// left after ts_delete removes the query's) times keywordRank, and the best
+// @pool are kept. Then those are scored by their IDF coverage squared (the
+// sum of the inverse document frequencies of the query lexemes they hold,
+// BM25's ln(1 + (N - df + 0.5) / (df + 0.5)) from the collection's lexeme_df
+// and chunk_count, migration 00004) times keywordRank. Coverage stands in for
+// the inverse document frequency ts_rank_cd lacks, and IDF weighs it: one
+// frequent word repeated in a short chunk no longer beats a chunk holding
+// the rare words of the query. The query lexemes are scalar subqueries or a
+// materialised CTE, computed once. Measured on the dev set (simple
+// configuration), recall@10 / all-gold / MRR: plain ts_rank_cd 0.785 / 0.650
+// / 0.556, coverage 0.877 / 0.790 / 0.844, IDF coverage 0.897 / 0.820 / 0.872
+// (docs/postgres.md).
+const keywordRank = `ts_rank_cd('{0.1, 0.2, 0.25, 1.0}', c.tsv, (SELECT websearch_to_tsquery(@tscfg::text::regconfig, @q::text)), 5)`
 
-// keywordCTE ranks chunks by keywordScore against an OR of the query's words;
-// the document title is weighted A, the text B.
+const keywordCoverage = `(length(c.tsv) - length(ts_delete(c.tsv, (SELECT coalesce(array_agg(lexeme), '{}') FROM unnest(to_tsvector(@tscfg::text::regconfig, @words::text))))))`
+
+// keywordCTE ranks chunks by the two-stage keyword score above.
 //
 // Ranking every chunk that matches any word is what made the keyword leg
 // slow: a common word matches a large share of a big collection, and each
@@ -248,35 +260,52 @@ const keywordScore = `(length(c.tsv) - length(ts_delete(c.tsv, (SELECT coalesce(
 // subqueries so that they are parsed once, not once per row.) So the candidates come in two
 // steps. kws ranks only the chunks that match at least two of the query's
 // words (@strict, "a & (b | c) | b & c", a selective GIN lookup); when they
-// are at least @need (the number of hits asked for), the best @depth of
+// are at least @need (the number of hits asked for), the best @pool of
 // them are the list. Otherwise kwo ranks every chunk matching any word,
 // exactly as a one-step query would (kws then cost one cheap extra index
 // lookup). In a hybrid query the keyword list is then between k and @depth
 // long: widening it to @depth with single-word matches would cost as much
 // as the one-step query, for items that fusion ranks low. Taking two-word
-// matches first is a coordination-first choice, in line with keywordScore;
-// measured on the dev set it scores as well or better (docs/postgres.md).
+// matches first is a coordination-first choice, in line with the coverage
+// score; measured on the dev set it scores as well or better
+// (docs/postgres.md). kw then rescores the list with IDF coverage and keeps
+// the best @depth. The lexemes of qidf hold only letters, digits and marks
+// (queryWords), so quote_literal makes each a one-lexeme tsquery.
 const keywordCTE = `
+qidf AS MATERIALIZED (
+	SELECT quote_literal(l.lexeme)::tsquery AS tsq,
+	       ln(1 + (greatest(n.n, coalesce(f.df, 0)) - coalesce(f.df, 0) + 0.5) / (coalesce(f.df, 0) + 0.5)) AS idf
+	FROM unnest(to_tsvector(@tscfg::text::regconfig, @words::text)) l
+	CROSS JOIN (SELECT chunk_count::float8 AS n FROM collections WHERE id = @coll::bigint) n
+	LEFT JOIN lexeme_df f ON f.collection_id = @coll::bigint AND f.lexeme = l.lexeme
+	WHERE @kwok::bool
+),
 kws AS MATERIALIZED (
-	SELECT c.doc_id, c.ordinal, %[3]s AS score
+	SELECT c.doc_id, c.ordinal, c.tsv, ` + keywordCoverage + `^2 * ` + keywordRank + ` AS pre
 	FROM chunks c
 	WHERE @kwok::bool AND @strictok::bool AND c.collection_id = @coll::bigint
 	  AND c.tsv @@ (SELECT to_tsquery(@tscfg::text::regconfig, @strict::text))%[2]s
-	ORDER BY score DESC, c.doc_id, c.ordinal
-	LIMIT @depth::int
+	ORDER BY pre DESC, c.doc_id, c.ordinal
+	LIMIT @pool::int
 ),
 kwo AS (
-	SELECT c.doc_id, c.ordinal, %[3]s AS score
+	SELECT c.doc_id, c.ordinal, c.tsv, ` + keywordCoverage + `^2 * ` + keywordRank + ` AS pre
 	FROM chunks c
 	WHERE @kwok::bool AND (SELECT count(*) FROM kws) < @need::int AND c.collection_id = @coll::bigint
 	  AND c.tsv @@ (SELECT websearch_to_tsquery(@tscfg::text::regconfig, @q::text))%[2]s
-	ORDER BY score DESC, c.doc_id, c.ordinal
-	LIMIT @depth::int
+	ORDER BY pre DESC, c.doc_id, c.ordinal
+	LIMIT @pool::int
 ),
-kw AS (
+kwc AS (
 	SELECT * FROM kws WHERE (SELECT count(*) FROM kws) >= @need::int
 	UNION ALL
 	SELECT * FROM kwo
+),
+kw AS (
+	SELECT c.doc_id, c.ordinal, (SELECT coalesce(sum(q.idf), 0) FROM qidf q WHERE c.tsv @@ q.tsq)^2 * ` + keywordRank + ` AS score
+	FROM kwc c
+	ORDER BY score DESC, c.doc_id, c.ordinal
+	LIMIT @depth::int
 ),
 kwr AS (
 	SELECT doc_id, ordinal, score, row_number() OVER (ORDER BY score DESC, doc_id, ordinal) AS rank FROM kw
@@ -332,11 +361,11 @@ func (s *Store) statement(mode graphrag.SearchMode, dim int, filtered bool) stri
 	}
 	switch mode {
 	case graphrag.ModeKeyword:
-		return fmt.Sprintf(keywordSQL, dim, f, keywordScore)
+		return fmt.Sprintf(keywordSQL, dim, f)
 	case graphrag.ModeVector:
 		return fmt.Sprintf(vectorSQL, dim, f)
 	default:
-		return fmt.Sprintf(hybridSQL, dim, f, keywordScore)
+		return fmt.Sprintf(hybridSQL, dim, f)
 	}
 }
 

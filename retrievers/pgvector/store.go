@@ -260,11 +260,40 @@ func (s *Store) Delete(ctx context.Context, ids ...string) error {
 }
 
 // deleteDocuments deletes documents and their chunks (chunks have no
-// foreign key to documents, see migration 00002).
+// foreign key to documents, see migration 00002), first taking the chunks'
+// lexemes out of the collection's document frequencies (migration 00004).
+// Lexemes that drop to zero keep their row: it weighs nothing, since no
+// chunk matches it.
 func deleteDocuments(ctx context.Context, tx pgx.Tx, coll int64, ids []string) error {
+	if err := countLexemes(ctx, tx, coll, ids, -1); err != nil {
+		return fmt.Errorf("update lexeme frequencies: %w", err)
+	}
 	_, err := tx.Exec(ctx, `
 		WITH gone AS (DELETE FROM chunks WHERE collection_id = $1 AND doc_id = ANY($2))
 		DELETE FROM documents WHERE collection_id = $1 AND id = ANY($2)`, coll, ids)
+	return err
+}
+
+// countLexemes adds sign times the lexemes of the chunks of documents ids
+// to the collection's document frequencies, and their number to its chunk
+// count. Put calls it after writing chunks (+1), deleteDocuments before
+// deleting them (-1).
+func countLexemes(ctx context.Context, tx pgx.Tx, coll int64, ids []string, sign int) error {
+	upsert := `INSERT INTO lexeme_df (collection_id, lexeme, df) SELECT $1, lexeme, n FROM counted
+			ON CONFLICT (collection_id, lexeme) DO UPDATE SET df = lexeme_df.df + EXCLUDED.df`
+	if sign < 0 {
+		upsert = `UPDATE lexeme_df l SET df = greatest(l.df - k.n, 0) FROM counted k
+			WHERE l.collection_id = $1 AND l.lexeme = k.lexeme`
+	}
+	_, err := tx.Exec(ctx, `
+		WITH counted AS (
+			SELECT u.lexeme, count(*) AS n FROM chunks c, unnest(c.tsv) u
+			WHERE c.collection_id = $1 AND c.doc_id = ANY($2)
+			GROUP BY u.lexeme
+		), upsert AS (`+upsert+`)
+		UPDATE collections SET chunk_count = greatest(chunk_count + $3::bigint *
+			(SELECT count(*) FROM chunks WHERE collection_id = $1 AND doc_id = ANY($2)), 0)
+		WHERE id = $1`, coll, ids, sign)
 	return err
 }
 
