@@ -7,7 +7,9 @@
 // collection records the embedder that built it and its dimension, and gets
 // its own partial HNSW index (vector_cosine_ops) over embedding::vector(dim).
 //
-// Search runs keyword (tsvector, ts_rank_cd over an OR of the query's words),
+// Search runs keyword (tsvector; an OR of the query's words, ranked by
+// ts_rank_cd times their coverage weighted by inverse document frequency
+// from the per-collection lexeme_df table that Put and Delete maintain),
 // vector (HNSW, cosine) or hybrid search, the hybrid as one SQL statement
 // whose two CTEs are fused by reciprocal rank fusion; every value is a $n
 // parameter. Put writes whole documents in one transaction with CopyFrom,

@@ -236,8 +236,9 @@ const filterSQL = `
 //
 // First every candidate is scored by its coverage squared (the number of
 // distinct query lexemes it holds, title or text: its lexemes minus those
-// left after ts_delete removes the query's) times keywordRank, and the best
-// @pool are kept. Then those are scored by their IDF coverage squared (the
+// left after ts_delete removes the query's) times keywordPreRank (the same
+// ts_rank_cd with normalisation 1 only: the extent distances are left to the
+// few rescored rows), and the best @pool are kept. Then those are scored by their IDF coverage squared (the
 // sum of the inverse document frequencies of the query lexemes they hold,
 // BM25's ln(1 + (N - df + 0.5) / (df + 0.5)) from the collection's lexeme_df
 // and chunk_count, migration 00004) times keywordRank. Coverage stands in for
@@ -246,9 +247,11 @@ const filterSQL = `
 // the rare words of the query. The query lexemes are scalar subqueries or a
 // materialised CTE, computed once. Measured on the dev set (simple
 // configuration), recall@10 / all-gold / MRR: plain ts_rank_cd 0.785 / 0.650
-// / 0.556, coverage 0.877 / 0.790 / 0.844, IDF coverage 0.897 / 0.820 / 0.872
+// / 0.556, coverage 0.877 / 0.790 / 0.844, IDF coverage 0.907 / 0.830 / 0.880
 // (docs/postgres.md).
 const keywordRank = `ts_rank_cd('{0.1, 0.2, 0.25, 1.0}', c.tsv, (SELECT websearch_to_tsquery(@tscfg::text::regconfig, @q::text)), 5)`
+
+const keywordPreRank = `ts_rank_cd('{0.1, 0.2, 0.25, 1.0}', c.tsv, (SELECT websearch_to_tsquery(@tscfg::text::regconfig, @q::text)), 1)`
 
 const keywordCoverage = `(length(c.tsv) - length(ts_delete(c.tsv, (SELECT coalesce(array_agg(lexeme), '{}') FROM unnest(to_tsvector(@tscfg::text::regconfig, @words::text))))))`
 
@@ -281,7 +284,7 @@ qidf AS MATERIALIZED (
 	WHERE @kwok::bool
 ),
 kws AS MATERIALIZED (
-	SELECT c.doc_id, c.ordinal, c.tsv, ` + keywordCoverage + `^2 * ` + keywordRank + ` AS pre
+	SELECT c.doc_id, c.ordinal, c.tsv, ` + keywordCoverage + `^2 * ` + keywordPreRank + ` AS pre
 	FROM chunks c
 	WHERE @kwok::bool AND @strictok::bool AND c.collection_id = @coll::bigint
 	  AND c.tsv @@ (SELECT to_tsquery(@tscfg::text::regconfig, @strict::text))%[2]s
@@ -289,7 +292,7 @@ kws AS MATERIALIZED (
 	LIMIT @pool::int
 ),
 kwo AS (
-	SELECT c.doc_id, c.ordinal, c.tsv, ` + keywordCoverage + `^2 * ` + keywordRank + ` AS pre
+	SELECT c.doc_id, c.ordinal, c.tsv, ` + keywordCoverage + `^2 * ` + keywordPreRank + ` AS pre
 	FROM chunks c
 	WHERE @kwok::bool AND (SELECT count(*) FROM kws) < @need::int AND c.collection_id = @coll::bigint
 	  AND c.tsv @@ (SELECT websearch_to_tsquery(@tscfg::text::regconfig, @q::text))%[2]s

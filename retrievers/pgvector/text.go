@@ -111,8 +111,8 @@ func pairQuery(words []string) string {
 }
 
 // stopWords are English function words dropped from keyword queries (the
-// "simple" configuration keeps them in the index, and ts_rank_cd has no
-// inverse document frequency to discount them).
+// "simple" configuration keeps them in the index; they would only widen the
+// candidates, and ts_rank_cd would still count them).
 var stopWords = func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`a about above after again against all am an and any are as at be because
