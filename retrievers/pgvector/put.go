@@ -68,7 +68,7 @@ func (s *Store) Put(ctx context.Context, recs ...graphrag.Record) error {
 		if err := copyChunks(ctx, tx, c, recs); err != nil {
 			return err
 		}
-		if err := countLexemes(ctx, tx, c.id, ids, +1); err != nil {
+		if err := countLexemes(ctx, tx, c.id, ids, +1, !c.hasDocs); err != nil {
 			return fmt.Errorf("update lexeme frequencies: %w", err)
 		}
 		return ensureIndexes(ctx, tx, c)

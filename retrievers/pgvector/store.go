@@ -265,7 +265,7 @@ func (s *Store) Delete(ctx context.Context, ids ...string) error {
 // Lexemes that drop to zero keep their row: it weighs nothing, since no
 // chunk matches it.
 func deleteDocuments(ctx context.Context, tx pgx.Tx, coll int64, ids []string) error {
-	if err := countLexemes(ctx, tx, coll, ids, -1); err != nil {
+	if err := countLexemes(ctx, tx, coll, ids, -1, false); err != nil {
 		return fmt.Errorf("update lexeme frequencies: %w", err)
 	}
 	_, err := tx.Exec(ctx, `
@@ -278,7 +278,14 @@ func deleteDocuments(ctx context.Context, tx pgx.Tx, coll int64, ids []string) e
 // to the collection's document frequencies, and their number to its chunk
 // count. Put calls it after writing chunks (+1), deleteDocuments before
 // deleting them (-1).
-func countLexemes(ctx context.Context, tx pgx.Tx, coll int64, ids []string, sign int) error {
+//
+// With whole set (a collection's first load: every chunk is new) the
+// chunks are not looked up by document, which reads them in one pass.
+func countLexemes(ctx context.Context, tx pgx.Tx, coll int64, ids []string, sign int, whole bool) error {
+	these := ` AND c.doc_id = ANY($2)`
+	if whole {
+		these = ` AND $2::text[] IS NOT NULL`
+	}
 	upsert := `INSERT INTO lexeme_df (collection_id, lexeme, df) SELECT $1, lexeme, n FROM counted
 			ON CONFLICT (collection_id, lexeme) DO UPDATE SET df = lexeme_df.df + EXCLUDED.df`
 	if sign < 0 {
@@ -288,11 +295,11 @@ func countLexemes(ctx context.Context, tx pgx.Tx, coll int64, ids []string, sign
 	_, err := tx.Exec(ctx, `
 		WITH counted AS (
 			SELECT u.lexeme, count(*) AS n FROM chunks c, unnest(c.tsv) u
-			WHERE c.collection_id = $1 AND c.doc_id = ANY($2)
+			WHERE c.collection_id = $1`+these+`
 			GROUP BY u.lexeme
 		), upsert AS (`+upsert+`)
 		UPDATE collections SET chunk_count = greatest(chunk_count + $3::bigint *
-			(SELECT count(*) FROM chunks WHERE collection_id = $1 AND doc_id = ANY($2)), 0)
+			(SELECT count(*) FROM chunks c WHERE c.collection_id = $1`+these+`), 0)
 		WHERE id = $1`, coll, ids, sign)
 	return err
 }
