@@ -34,7 +34,7 @@ func TestDevSubset(t *testing.T) {
 		t.Skip("-short: skipping the eval on the bundled dev subset")
 	}
 	if raceEnabled {
-		t.Skip("-race: the dev-subset gate runs in the plain test run (the race detector makes it ~30x slower)")
+		t.Skip("-race: the race detector makes the dev-subset gate ~30x slower; CI gates the same figures with `make eval-ci`, and `go test ./evals` runs it")
 	}
 	ctx := context.Background()
 	routing, err := RunRouting(ctx, RoutingConfig{
