@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/graphrag/graphrag"
+	"github.com/graphrag/graphrag/evals"
 	"github.com/graphrag/graphrag/retrievers/sqlite"
 )
 
@@ -113,33 +114,12 @@ func evaluate(t testing.TB, path string, rk sqlite.Ranking, qs []question) metri
 		if err != nil {
 			t.Fatalf("%s: %v", q.QID, err)
 		}
-		gold := map[string]bool{}
-		for _, g := range q.Gold {
-			gold[g] = true
-		}
-		found, first := 0, 0
-		seen := map[string]bool{}
-		rank := 0
-		for _, h := range res.Hits {
-			if seen[h.Chunk.DocID] {
-				continue
-			}
-			seen[h.Chunk.DocID] = true
-			rank++
-			if gold[h.Chunk.DocID] {
-				found++
-				if first == 0 {
-					first = rank
-				}
-			}
-		}
-		m.Recall += float64(found) / float64(len(gold))
-		if found == len(gold) {
+		ranked := evals.RankedDocs(res.Hits)
+		m.Recall += evals.RecallAt(ranked, q.Gold, 10)
+		if evals.AllGoldAt(ranked, q.Gold, 10) {
 			m.BothGold++
 		}
-		if first > 0 {
-			m.MRR += 1 / float64(first)
-		}
+		m.MRR += evals.ReciprocalRank(ranked, q.Gold)
 	}
 	n := float64(len(qs))
 	m.Recall /= n
