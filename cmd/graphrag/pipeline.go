@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/graphrag/graphrag"
@@ -138,7 +139,7 @@ func (a *app) openPipeline(ctx context.Context, opts nodes.Options) (*pipeline, 
 	if n := modelDeps(m, &deps); n != "" {
 		p.notices = append(p.notices, n)
 	}
-	if err := a.tools(ctx, st, &deps); err != nil {
+	if err := a.tools(st, &deps); err != nil {
 		st.Close()
 		return nil, err
 	}
@@ -153,18 +154,8 @@ func (a *app) openPipeline(ctx context.Context, opts nodes.Options) (*pipeline, 
 
 // tools plugs in the filesystem tools over the ingested directories and the
 // web search provider, when configured.
-func (a *app) tools(ctx context.Context, st store, deps *nodes.Deps) error {
-	roots, err := ingestedRoots(ctx, st)
-	if err != nil {
-		return err
-	}
-	if len(roots) > 0 {
-		t, err := fstools.New(roots, fstools.Options{})
-		if err != nil {
-			return fmt.Errorf("filesystem tools: %w", err)
-		}
-		deps.Tools = t
-	}
+func (a *app) tools(st store, deps *nodes.Deps) error {
+	deps.Tools = &lazyTools{st: st}
 	if a.web != "" {
 		ws, err := a.webSearcher()
 		if err != nil {
@@ -173,6 +164,57 @@ func (a *app) tools(ctx context.Context, st store, deps *nodes.Deps) error {
 		deps.Web = ws
 	}
 	return nil
+}
+
+// lazyTools builds the filesystem tools on the first question that needs
+// them: finding the ingested directories reads every document of the store,
+// work that most questions never need.
+type lazyTools struct {
+	st    store
+	mu    sync.Mutex
+	tools *fstools.Tools
+	built bool
+}
+
+var _ nodes.FileSelector = (*lazyTools)(nil)
+
+// get returns the tools, or nil when the store holds no files of the user's.
+func (l *lazyTools) get(ctx context.Context) (*fstools.Tools, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.built {
+		return l.tools, nil
+	}
+	roots, err := ingestedRoots(ctx, l.st)
+	if err != nil {
+		return nil, err
+	}
+	if len(roots) > 0 {
+		if l.tools, err = fstools.New(roots, fstools.Options{}); err != nil {
+			return nil, fmt.Errorf("filesystem tools: %w", err)
+		}
+	}
+	l.built = true
+	return l.tools, nil
+}
+
+func (l *lazyTools) Answer(ctx context.Context, plan graphrag.Plan) (string, []graphrag.Hit, error) {
+	t, err := l.get(ctx)
+	if err != nil {
+		return "", nil, err
+	}
+	if t == nil {
+		return "", nil, fmt.Errorf("no ingested directories to look in: %w", graphrag.ErrNotConfigured)
+	}
+	return t.Answer(ctx, plan)
+}
+
+func (l *lazyTools) Select(ctx context.Context, plan graphrag.Plan) ([]string, error) {
+	t, err := l.get(ctx)
+	if err != nil || t == nil {
+		return nil, err // no tools: do not narrow
+	}
+	return t.Select(ctx, plan)
 }
 
 func (a *app) webSearcher() (nodes.WebSearcher, error) {
