@@ -30,6 +30,18 @@ type Chunk struct {
 	DocID   string
 	Ordinal int
 	Text    string
+	// Heading is where the chunk sits in its document: the heading path of a
+	// text section ("Install > From source") or the declaration of a code
+	// chunk ("func NewReader(s string) *Reader"); "" when unknown.
+	Heading string
+	// Symbol is the name a code chunk declares ("strings.NewReader"), "" for prose.
+	Symbol string
+	// Kind says what the chunk is: "func", "type", "const", "var", "method"
+	// for code, "section" for text under a heading, "" when unknown.
+	Kind string
+	// StartLine and EndLine are the 1-based, inclusive lines of the document
+	// the chunk came from; 0 when unknown (e.g. a PDF page's text).
+	StartLine, EndLine int
 	// Embedding is nil when no embedder is configured.
 	Embedding []float32
 }
