@@ -201,6 +201,9 @@ type fileResult struct {
 	unchanged int
 	seen      []string // document ids present now
 	keep      []string // ids not to delete although unseen (unreadable file)
+	// keepPath: the file could not be read whole, so no document stored
+	// from it may be taken for deleted (a read error is never a deletion).
+	keepPath  bool
 	problems  []Problem
 	captioned bool // an image the Captioner described
 	cached    bool // an image whose caption came from the cache
@@ -318,6 +321,7 @@ func (in *Ingester) Run(ctx context.Context, paths ...string) (sum Summary, err 
 	seen := map[string]bool{}
 	owner := map[string]string{} // document id -> the file it came from this run
 	keep := map[string]bool{}
+	keepPath := map[string]bool{}
 	var batch []item
 	batchChunks := 0
 	done := 0
@@ -369,6 +373,9 @@ func (in *Ingester) Run(ctx context.Context, paths ...string) (sum Summary, err 
 		for _, id := range r.keep {
 			keep[id] = true
 		}
+		if r.keepPath {
+			keepPath[r.path] = true
+		}
 		sum.Unchanged += r.unchanged
 		if r.captioned {
 			sum.Captioned++
@@ -413,7 +420,7 @@ func (in *Ingester) Run(ctx context.Context, paths ...string) (sum Summary, err 
 	in.progress(Progress{Phase: "deleting", FilesTotal: len(files), FilesDone: done, Documents: sum.Added + sum.Updated, Chunks: sum.Chunks, Captioned: sum.Captioned})
 	var gone []string
 	for _, d := range manifest {
-		if !seen[d.ID] && !keep[d.ID] && underAny(d.Path, roots) && !underAny(d.Path, unreadable) {
+		if !seen[d.ID] && !keep[d.ID] && !keepPath[d.Path] && underAny(d.Path, roots) && !underAny(d.Path, unreadable) {
 			gone = append(gone, d.ID)
 		}
 	}
@@ -483,7 +490,7 @@ func (in *Ingester) process(ctx context.Context, f file, stored map[string]graph
 	}
 	fh, err := os.Open(f.path)
 	if err != nil {
-		res.keep = append(res.keep, f.path) // maybe a passing problem: keep what is stored
+		res.keepPath = true // maybe a passing problem: keep what is stored
 		return skip(ReasonUnreadable, errDetail(err))
 	}
 	defer fh.Close()
@@ -497,7 +504,7 @@ func (in *Ingester) process(ctx context.Context, f file, stored map[string]graph
 	case errors.Is(err, errTooLarge):
 		return skip(ReasonTooLarge, fmt.Sprintf("over %d bytes", limit))
 	case err != nil:
-		res.keep = append(res.keep, f.path)
+		res.keepPath = true
 		return skip(ReasonUnreadable, errDetail(err))
 	case len(data) == 0:
 		return skip(ReasonEmpty, "")
@@ -549,7 +556,7 @@ func (in *Ingester) processCorpus(ctx context.Context, f file, r io.Reader, stor
 	switch {
 	case len(head) == 0 && err != nil && err != io.EOF:
 		res.final = true
-		res.keep = append(res.keep, f.path)
+		res.keepPath = true
 		res.problems = append(res.problems, Problem{Path: f.path, Reason: ReasonUnreadable, Detail: errDetail(err)})
 		return emit(res)
 	case len(head) == 0:
@@ -562,7 +569,7 @@ func (in *Ingester) processCorpus(ctx context.Context, f file, r io.Reader, stor
 		return emit(res)
 	}
 	ok := true
-	parseCorpus(f.path, br, func(row corpusRow) bool {
+	read := parseCorpus(f.path, br, func(row corpusRow) bool {
 		if ctx.Err() != nil {
 			ok = false
 			return false
@@ -592,6 +599,10 @@ func (in *Ingester) processCorpus(ctx context.Context, f file, r io.Reader, stor
 		return false
 	}
 	res.final = true
+	// Rows of lines that could not be read stay stored: a bad or unreadable
+	// line is reported, never turned into a deletion.
+	res.keep = append(res.keep, read.badIDs...)
+	res.keepPath = read.unknown > 0 || read.err != nil
 	return emit(res)
 }
 
