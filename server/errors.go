@@ -22,6 +22,10 @@ func newError(status int, code, msg string) *apiError {
 	return &apiError{status: status, code: code, msg: msg}
 }
 
+// retryUnavailable is the Retry-After, in seconds, of a 503: long enough
+// for a restarted database or model server to accept connections again.
+const retryUnavailable = "5"
+
 // statusClientClosed is nginx's "client closed request": logged and counted
 // when a client goes away, never seen by it.
 const statusClientClosed = 499
@@ -38,6 +42,10 @@ func classify(err error) (*apiError, string) {
 		return newError(http.StatusGatewayTimeout, "timeout", ""), err.Error()
 	case errors.Is(err, context.Canceled), errors.Is(err, errEmit):
 		return newError(statusClientClosed, "canceled", ""), "the request was cancelled"
+	case errors.Is(err, graphrag.ErrUnavailable):
+		// A store or model server that cannot be reached: the client may
+		// retry later, nothing is wrong with its request or with graphrag.
+		return newError(http.StatusServiceUnavailable, "unavailable", ""), err.Error()
 	case errors.Is(err, graph.ErrMaxSteps):
 		return newError(http.StatusInternalServerError, "max_steps", ""), err.Error()
 	case errors.Is(err, graphrag.ErrInvalidQuery):
@@ -74,8 +82,11 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // writeError answers err as {"error": {"code", "message"}}.
 func writeError(w http.ResponseWriter, err error) {
 	ae, msg := classify(err)
-	if ae.status == http.StatusTooManyRequests {
+	switch ae.status {
+	case http.StatusTooManyRequests:
 		w.Header().Set("Retry-After", "1")
+	case http.StatusServiceUnavailable:
+		w.Header().Set("Retry-After", retryUnavailable)
 	}
 	writeJSON(w, ae.status, errorBody{ErrorBody{Code: ae.code, Message: msg}})
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/graphrag/graphrag/nodes"
 )
 
 // Stream framings.
@@ -92,6 +94,11 @@ func decodeStrict(r io.Reader, v any) error {
 func (s *Server) validate(req *QueryRequest) error {
 	if strings.TrimSpace(req.Query) == "" {
 		return newError(http.StatusBadRequest, "missing_query", `the request has no query; send {"query": "your question"}`)
+	}
+	// Refused here, before the request waits for a worker; the graph
+	// checks again for callers that do not come through the server.
+	if err := nodes.CheckQuery(req.Query, toTurns(req.History)); err != nil {
+		return err
 	}
 	if req.Options.MaxSteps < 0 || req.Options.MaxSteps > s.cfg.MaxSteps {
 		return newError(http.StatusBadRequest, "bad_request",

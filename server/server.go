@@ -180,23 +180,38 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		got, ok := bearerToken(r.Header.Get("Authorization"))
 		if !ok {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="graphrag"`)
 			writeError(w, newError(http.StatusUnauthorized, "unauthorized",
 				"this server needs a bearer token: send the header \"Authorization: Bearer <token>\""))
 			return
 		}
-		// Hashing first makes the comparison constant-time in the token's
-		// length too.
-		sum := sha256.Sum256([]byte(strings.TrimSpace(got)))
-		if subtle.ConstantTimeCompare(sum[:], s.tokenSum[:]) != 1 {
+		if !s.tokenOK(got) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="graphrag", error="invalid_token"`)
 			writeError(w, newError(http.StatusUnauthorized, "unauthorized", "the bearer token is wrong"))
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// bearerToken takes the token from an Authorization header. The scheme
+// is case-insensitive (RFC 9110, section 11.1): "bearer" and "BEARER" work
+// as "Bearer" does.
+func bearerToken(header string) (string, bool) {
+	scheme, token, ok := strings.Cut(strings.TrimSpace(header), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	return strings.TrimSpace(token), true
+}
+
+// tokenOK reports whether token is the configured one. Hashing first makes
+// the comparison constant-time in the token's length too.
+func (s *Server) tokenOK(token string) bool {
+	sum := sha256.Sum256([]byte(token))
+	return subtle.ConstantTimeCompare(sum[:], s.tokenSum[:]) == 1
 }
 
 // allowMethod answers 405 with Allow unless r.Method is one of methods.
