@@ -14,6 +14,8 @@ type apiError struct {
 	status int
 	code   string
 	msg    string
+	// retryAfter, when set, is the Retry-After header's value in seconds.
+	retryAfter string
 }
 
 func (e *apiError) Error() string { return e.msg }
@@ -82,10 +84,12 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // writeError answers err as {"error": {"code", "message"}}.
 func writeError(w http.ResponseWriter, err error) {
 	ae, msg := classify(err)
-	switch ae.status {
-	case http.StatusTooManyRequests:
+	switch {
+	case ae.retryAfter != "":
+		w.Header().Set("Retry-After", ae.retryAfter)
+	case ae.status == http.StatusTooManyRequests:
 		w.Header().Set("Retry-After", "1")
-	case http.StatusServiceUnavailable:
+	case ae.status == http.StatusServiceUnavailable:
 		w.Header().Set("Retry-After", retryUnavailable)
 	}
 	writeJSON(w, ae.status, errorBody{ErrorBody{Code: ae.code, Message: msg}})

@@ -365,7 +365,7 @@ func TestQuerySSE(t *testing.T) {
 func TestConcurrencyLimit(t *testing.T) {
 	f := newFake()
 	f.block = true
-	s := newTestServer(t, f, Config{MaxConcurrent: 1})
+	s := newTestServer(t, f, Config{MaxConcurrent: 1, QueueLength: -1})
 	ts := httptest.NewServer(s.Handler())
 	defer ts.Close()
 

@@ -129,11 +129,12 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	if !s.acquire(s.querySem) {
-		writeError(w, errBusy)
+	done, err := s.queries.acquire(r.Context())
+	if err != nil {
+		writeError(w, err)
 		return
 	}
-	defer release(s.querySem)
+	defer done()
 
 	if mode == modeJSON {
 		resp, err := s.execute(r.Context(), req, nil)

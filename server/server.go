@@ -19,7 +19,7 @@ type Server struct {
 	cfg       Config
 	handler   http.Handler
 	metrics   *metrics
-	querySem  chan struct{}
+	queries   *queue
 	ingestSem chan struct{}
 	tokenSum  [sha256.Size]byte
 	draining  atomic.Bool
@@ -31,10 +31,11 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	m := newMetrics()
 	s := &Server{
 		cfg:       cfg,
-		metrics:   newMetrics(),
-		querySem:  make(chan struct{}, cfg.MaxConcurrent),
+		metrics:   m,
+		queries:   newQueue(cfg.MaxConcurrent, cfg.QueueLength, cfg.QueueWait, m),
 		ingestSem: make(chan struct{}, 1),
 		tokenSum:  sha256.Sum256([]byte(cfg.Token)),
 	}
@@ -225,7 +226,7 @@ func allowMethod(w http.ResponseWriter, r *http.Request, methods ...string) bool
 	return false
 }
 
-// acquire takes a query slot without waiting; false means the server is full.
+// acquire takes a slot of sem without waiting; false means it is full.
 func (s *Server) acquire(sem chan struct{}) bool {
 	select {
 	case sem <- struct{}{}:
@@ -236,6 +237,3 @@ func (s *Server) acquire(sem chan struct{}) bool {
 }
 
 func release(sem chan struct{}) { <-sem }
-
-var errBusy = newError(http.StatusTooManyRequests, "too_many_requests",
-	"the server is running as many queries as it allows; retry in a moment")
