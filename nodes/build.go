@@ -24,11 +24,12 @@ func Build(deps Deps, opts Options) (*graph.Runnable[State], error) {
 		return nil, fmt.Errorf("build RAG graph: %w", err)
 	}
 	g := graph.NewStateGraph[State]()
-	g.AddNode(NodeRoute, p.route)
-	g.AddNode(NodeRetrieve, p.retrieve)
-	g.AddNode(NodeEvaluate, p.evaluate)
-	g.AddNode(NodeGenerate, p.generate)
-	g.AddNode(NodeValidate, p.validate)
+	// Every node honours cancellation; the entry checks the question's size.
+	g.AddNode(NodeRoute, cancellable(checked(p.route)))
+	g.AddNode(NodeRetrieve, cancellable(p.retrieve))
+	g.AddNode(NodeEvaluate, cancellable(p.evaluate))
+	g.AddNode(NodeGenerate, cancellable(p.generate))
+	g.AddNode(NodeValidate, cancellable(p.validate))
 	g.SetEntryPoint(NodeRoute)
 	g.AddEdge(NodeRoute, NodeRetrieve)
 	g.AddEdge(NodeRetrieve, NodeEvaluate)

@@ -84,10 +84,17 @@ type Config struct {
 	Heartbeat time.Duration
 	// IngestTimeout bounds one ingest. Default 1 hour.
 	IngestTimeout time.Duration
-	// MaxConcurrent bounds the queries running at once; past it the server
-	// answers 429 with Retry-After (stdio: error "too_many_requests").
+	// MaxConcurrent bounds the queries running at once (the workers).
 	// Default 8.
 	MaxConcurrent int
+	// QueueLength bounds the queries waiting for a worker; a query that
+	// finds the queue full is answered 429 with Retry-After (stdio: error
+	// "too_many_requests"). Default 256; negative means no queue: 429 as
+	// soon as every worker is busy.
+	QueueLength int
+	// QueueWait bounds how long a query waits in the queue before it is
+	// answered 429. Default 30 seconds.
+	QueueWait time.Duration
 	// MaxSteps caps the engine steps a request may ask for in options.max_steps.
 	// Default 100.
 	MaxSteps int
@@ -105,12 +112,19 @@ var (
 )
 
 const (
-	defaultAddr            = "127.0.0.1:8080"
-	defaultMaxBody         = 1 << 20
-	defaultTimeout         = 2 * time.Minute
-	defaultIngestTimeout   = time.Hour
-	defaultHeartbeat       = 15 * time.Second
-	defaultMaxConcurrent   = 8
+	defaultAddr          = "127.0.0.1:8080"
+	defaultMaxBody       = 1 << 20
+	defaultTimeout       = 2 * time.Minute
+	defaultIngestTimeout = time.Hour
+	defaultHeartbeat     = 15 * time.Second
+	defaultMaxConcurrent = 8
+	// defaultQueueLength lets a burst of a few hundred clients wait rather
+	// than be refused (the load benchmark sends 200 at once); each waiting
+	// query holds its decoded request, at most MaxBodyBytes.
+	defaultQueueLength = 256
+	// defaultQueueWait is a quarter of defaultTimeout: a client that waited
+	// longer for a worker is better told to retry.
+	defaultQueueWait       = 30 * time.Second
 	defaultMaxSteps        = 100
 	defaultShutdownTimeout = 30 * time.Second
 )
@@ -146,6 +160,15 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.MaxConcurrent <= 0 {
 		c.MaxConcurrent = defaultMaxConcurrent
+	}
+	switch {
+	case c.QueueLength == 0:
+		c.QueueLength = defaultQueueLength
+	case c.QueueLength < 0:
+		c.QueueLength = 0
+	}
+	if c.QueueWait <= 0 {
+		c.QueueWait = defaultQueueWait
 	}
 	if c.MaxSteps <= 0 {
 		c.MaxSteps = defaultMaxSteps

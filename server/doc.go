@@ -28,12 +28,21 @@
 // its run.
 //
 // Every error is {"error": {"code": "...", "message": "..."}} with a
-// status that fits: 400 bad_json, missing_query, bad_request; 401
+// status that fits: 400 bad_json, missing_query, bad_request,
+// invalid_query (a question past nodes.MaxQueryBytes or MaxQueryWords),
+// max_steps (options.max_steps too low for the question); 401
 // unauthorized (with WWW-Authenticate); 403 forbidden (an ingest path
 // outside the allowed roots), forbidden_host, cross_origin; 404; 405;
-// 413 body_too_large; 429 too_many_requests (with Retry-After) past
-// Config.MaxConcurrent queries; 501 not_configured; 503 not_ready; 504
-// timeout.
+// 413 body_too_large; 429 too_many_requests (with Retry-After); 501
+// not_configured; 503 not_ready, unavailable (the store or a model server
+// cannot be reached; with Retry-After); 504 timeout.
+//
+// Under load, Config.MaxConcurrent queries run at once and up to
+// Config.QueueLength more wait for a worker, each at most Config.QueueWait;
+// only a query that finds the queue full, or waits past its bound, is
+// answered 429, with a Retry-After estimated from the queue and the mean
+// query time. /metrics reports the queue's depth and capacity, the wait
+// (a histogram), the refusals by reason, and go_goroutines.
 //
 // The server listens on 127.0.0.1:8080 by default and accepts only the
 // Host names of the loopback interface there (DNS-rebinding defence);
@@ -83,8 +92,9 @@
 // "cancel" ({"id": <a running request>}) and "ping". Ids are numbers or
 // strings. A line that is not a request is answered with
 // {"id": null, "error": {...}} and the loop goes on. Requests run
-// concurrently, up to Config.MaxConcurrent queries (more are refused with
-// "too_many_requests"); lines never interleave. At EOF on stdin the
+// concurrently, up to Config.MaxConcurrent queries; more wait in the
+// same queue as HTTP's (and are refused with "too_many_requests" past
+// it); lines never interleave. At EOF on stdin the
 // requests in flight finish and ServeStdio returns.
 //
 //	echo '{"id": 1, "method": "ping"}' | graphrag serve --stdio

@@ -14,6 +14,8 @@ type apiError struct {
 	status int
 	code   string
 	msg    string
+	// retryAfter, when set, is the Retry-After header's value in seconds.
+	retryAfter string
 }
 
 func (e *apiError) Error() string { return e.msg }
@@ -21,6 +23,10 @@ func (e *apiError) Error() string { return e.msg }
 func newError(status int, code, msg string) *apiError {
 	return &apiError{status: status, code: code, msg: msg}
 }
+
+// retryUnavailable is the Retry-After, in seconds, of a 503: long enough
+// for a restarted database or model server to accept connections again.
+const retryUnavailable = "5"
 
 // statusClientClosed is nginx's "client closed request": logged and counted
 // when a client goes away, never seen by it.
@@ -38,6 +44,10 @@ func classify(err error) (*apiError, string) {
 		return newError(http.StatusGatewayTimeout, "timeout", ""), err.Error()
 	case errors.Is(err, context.Canceled), errors.Is(err, errEmit):
 		return newError(statusClientClosed, "canceled", ""), "the request was cancelled"
+	case errors.Is(err, graphrag.ErrUnavailable):
+		// A store or model server that cannot be reached: the client may
+		// retry later, nothing is wrong with its request or with graphrag.
+		return newError(http.StatusServiceUnavailable, "unavailable", ""), err.Error()
 	case errors.Is(err, graph.ErrMaxSteps):
 		return newError(http.StatusInternalServerError, "max_steps", ""), err.Error()
 	case errors.Is(err, graphrag.ErrInvalidQuery):
@@ -74,8 +84,13 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // writeError answers err as {"error": {"code", "message"}}.
 func writeError(w http.ResponseWriter, err error) {
 	ae, msg := classify(err)
-	if ae.status == http.StatusTooManyRequests {
+	switch {
+	case ae.retryAfter != "":
+		w.Header().Set("Retry-After", ae.retryAfter)
+	case ae.status == http.StatusTooManyRequests:
 		w.Header().Set("Retry-After", "1")
+	case ae.status == http.StatusServiceUnavailable:
+		w.Header().Set("Retry-After", retryUnavailable)
 	}
 	writeJSON(w, ae.status, errorBody{ErrorBody{Code: ae.code, Message: msg}})
 }

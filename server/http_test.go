@@ -108,11 +108,11 @@ func TestQueryErrors(t *testing.T) {
 		})
 	}
 
-	t.Run("max steps", func(t *testing.T) {
+	t.Run("max steps too low for the question", func(t *testing.T) {
 		s := newTestServer(t, newFake(), Config{})
 		w := do(s.Handler(), "POST", "/v1/query", `{"query": "q", "options": {"max_steps": 1}}`)
-		if e := errorOf(t, w.Body.Bytes()); w.Code != 500 || e.Code != "max_steps" {
-			t.Fatalf("%d %+v", w.Code, e)
+		if e := errorOf(t, w.Body.Bytes()); w.Code != 400 || e.Code != "max_steps" || !strings.Contains(e.Message, "raise it") {
+			t.Fatalf("%d %+v: want 400, the client's own cap stopped the run", w.Code, e)
 		}
 	})
 }
@@ -365,7 +365,7 @@ func TestQuerySSE(t *testing.T) {
 func TestConcurrencyLimit(t *testing.T) {
 	f := newFake()
 	f.block = true
-	s := newTestServer(t, f, Config{MaxConcurrent: 1})
+	s := newTestServer(t, f, Config{MaxConcurrent: 1, QueueLength: -1})
 	ts := httptest.NewServer(s.Handler())
 	defer ts.Close()
 

@@ -39,7 +39,11 @@ func (s *Server) checkPaths(paths []string) ([]string, error) {
 	}
 	out := make([]string, 0, len(paths))
 	for _, p := range paths {
-		if strings.ContainsRune(p, 0) || !filepath.IsAbs(p) {
+		if strings.ContainsRune(p, 0) {
+			return nil, newError(http.StatusBadRequest, "bad_request",
+				fmt.Sprintf("path %q contains a NUL byte, which no file name can hold", p))
+		}
+		if !filepath.IsAbs(p) {
 			return nil, newError(http.StatusBadRequest, "bad_request",
 				fmt.Sprintf("path %q must be absolute (the server's working directory means nothing to a client)", p))
 		}
@@ -202,7 +206,15 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
 		defer cancel()
 		if err := s.cfg.Ready(ctx); err != nil {
 			s.cfg.Logger.Warn("not ready", "error", err)
-			writeError(w, newError(http.StatusServiceUnavailable, "not_ready", "the store cannot be reached: "+err.Error()))
+			// /readyz needs no token, and a store's error names its
+			// database, user and host: only an authenticated caller sees it.
+			msg := "the store cannot be reached; the server's log says why"
+			if s.cfg.Token != "" {
+				if tok, ok := bearerToken(r.Header.Get("Authorization")); ok && s.tokenOK(tok) {
+					msg = "the store cannot be reached: " + err.Error()
+				}
+			}
+			writeError(w, newError(http.StatusServiceUnavailable, "not_ready", msg))
 			return
 		}
 	}

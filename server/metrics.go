@@ -6,6 +6,7 @@ import (
 	"maps"
 	"math"
 	"net/http"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,6 +19,10 @@ import (
 // queryBuckets are the upper bounds, in seconds, of the query duration
 // histogram: local models answer in seconds, not milliseconds.
 var queryBuckets = []float64{0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120}
+
+// waitBuckets are the upper bounds, in seconds, of the queue wait
+// histogram: from "a worker was free" to the default 30 s bound.
+var waitBuckets = []float64{0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30}
 
 // knownPaths bounds the path label's values.
 var knownPaths = []string{"/v1/query", "/v1/ingest", "/v1/graph", "/healthz", "/readyz", "/metrics"}
@@ -42,6 +47,13 @@ type metrics struct {
 	promptTokens     uint64
 	completionTokens uint64
 	fallbacks        uint64
+
+	workers, queueCap int
+	queued            int
+	waits             []uint64 // like buckets, over waitBuckets
+	waitSum           float64
+	waitCount         uint64
+	rejected          map[string]uint64 // by reason: full, wait
 }
 
 func newMetrics() *metrics {
@@ -50,6 +62,8 @@ func newMetrics() *metrics {
 		outcomes: make(map[string]uint64),
 		routes:   make(map[[2]string]uint64),
 		buckets:  make([]uint64, len(queryBuckets)+1),
+		waits:    make([]uint64, len(waitBuckets)+1),
+		rejected: map[string]uint64{"full": 0, "wait": 0},
 	}
 }
 
@@ -78,6 +92,46 @@ func (m *metrics) queryDone(outcome string, d time.Duration) {
 	m.durSum += sec
 	m.durCount++
 	m.mu.Unlock()
+}
+
+func (m *metrics) queueConfig(workers, capacity int) {
+	m.mu.Lock()
+	m.workers, m.queueCap = workers, capacity
+	m.mu.Unlock()
+}
+
+func (m *metrics) queueDepth(n int) {
+	m.mu.Lock()
+	m.queued = n
+	m.mu.Unlock()
+}
+
+// queueWaited records how long an admitted query waited for its worker.
+func (m *metrics) queueWaited(d time.Duration) {
+	sec := d.Seconds()
+	i, _ := slices.BinarySearch(waitBuckets, sec)
+	m.mu.Lock()
+	m.waits[i]++
+	m.waitSum += sec
+	m.waitCount++
+	m.mu.Unlock()
+}
+
+func (m *metrics) queueRejected(reason string) {
+	m.mu.Lock()
+	m.rejected[reason]++
+	m.mu.Unlock()
+}
+
+// meanQueryDuration is the mean run time of the queries so far (one second
+// before any has finished).
+func (m *metrics) meanQueryDuration() time.Duration {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.durCount == 0 {
+		return time.Second
+	}
+	return time.Duration(m.durSum / float64(m.durCount) * float64(time.Second))
 }
 
 func (m *metrics) usage(u map[string]graphrag.Usage) {
@@ -152,18 +206,25 @@ func (m *metrics) render() []byte {
 	}
 
 	head("graphrag_query_duration_seconds", "histogram", "Time to run a query through the graph.")
-	var cum uint64
-	for i, le := range queryBuckets {
-		cum += m.buckets[i]
-		fmt.Fprintf(&b, "graphrag_query_duration_seconds_bucket{le=%q} %d\n", formatFloat(le), cum)
-	}
-	cum += m.buckets[len(queryBuckets)]
-	fmt.Fprintf(&b, "graphrag_query_duration_seconds_bucket{le=\"+Inf\"} %d\n", cum)
-	fmt.Fprintf(&b, "graphrag_query_duration_seconds_sum %s\n", formatFloat(m.durSum))
-	fmt.Fprintf(&b, "graphrag_query_duration_seconds_count %d\n", m.durCount)
+	histogram(&b, "graphrag_query_duration_seconds", queryBuckets, m.buckets, m.durSum, m.durCount)
 
 	head("graphrag_queries_in_flight", "gauge", "Queries running now.")
 	fmt.Fprintf(&b, "graphrag_queries_in_flight %d\n", m.inFlight)
+
+	head("graphrag_query_workers", "gauge", "Queries that may run at once (--max-concurrent).")
+	fmt.Fprintf(&b, "graphrag_query_workers %d\n", m.workers)
+	head("graphrag_query_queue_capacity", "gauge", "Queries that may wait for a worker (--queue).")
+	fmt.Fprintf(&b, "graphrag_query_queue_capacity %d\n", m.queueCap)
+	head("graphrag_query_queue_depth", "gauge", "Queries waiting for a worker now.")
+	fmt.Fprintf(&b, "graphrag_query_queue_depth %d\n", m.queued)
+	head("graphrag_query_queue_wait_seconds", "histogram", "Time an admitted query waited for a worker.")
+	histogram(&b, "graphrag_query_queue_wait_seconds", waitBuckets, m.waits, m.waitSum, m.waitCount)
+	head("graphrag_query_rejected_total", "counter", "Queries answered 429 by reason: full (the queue was full) or wait (it waited past --queue-wait).")
+	for _, r := range slices.Sorted(maps.Keys(m.rejected)) {
+		fmt.Fprintf(&b, "graphrag_query_rejected_total{reason=%s} %d\n", labelValue(r), m.rejected[r])
+	}
+	head("go_goroutines", "gauge", "Number of goroutines that currently exist.")
+	fmt.Fprintf(&b, "go_goroutines %d\n", runtime.NumGoroutine())
 
 	head("graphrag_llm_calls_total", "counter", "Language-model calls made by finished queries.")
 	fmt.Fprintf(&b, "graphrag_llm_calls_total %d\n", m.llmCalls)
@@ -174,6 +235,20 @@ func (m *metrics) render() []byte {
 	head("graphrag_fallbacks_total", "counter", "Fallbacks that fired during queries (custom \"fallback\" events).")
 	fmt.Fprintf(&b, "graphrag_fallbacks_total %d\n", m.fallbacks)
 	return b.Bytes()
+}
+
+// histogram writes a histogram's cumulative buckets, sum and count;
+// counts holds one count per bound, then +Inf, not cumulative.
+func histogram(b *bytes.Buffer, name string, bounds []float64, counts []uint64, sum float64, n uint64) {
+	var cum uint64
+	for i, le := range bounds {
+		cum += counts[i]
+		fmt.Fprintf(b, "%s_bucket{le=%q} %d\n", name, formatFloat(le), cum)
+	}
+	cum += counts[len(bounds)]
+	fmt.Fprintf(b, "%s_bucket{le=\"+Inf\"} %d\n", name, cum)
+	fmt.Fprintf(b, "%s_sum %s\n", name, formatFloat(sum))
+	fmt.Fprintf(b, "%s_count %d\n", name, n)
 }
 
 // labelValue quotes a label value as the exposition format wants:

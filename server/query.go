@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/graphrag/graphrag/nodes"
 )
 
 // Stream framings.
@@ -93,6 +95,11 @@ func (s *Server) validate(req *QueryRequest) error {
 	if strings.TrimSpace(req.Query) == "" {
 		return newError(http.StatusBadRequest, "missing_query", `the request has no query; send {"query": "your question"}`)
 	}
+	// Refused here, before the request waits for a worker; the graph
+	// checks again for callers that do not come through the server.
+	if err := nodes.CheckQuery(req.Query, toTurns(req.History)); err != nil {
+		return err
+	}
 	if req.Options.MaxSteps < 0 || req.Options.MaxSteps > s.cfg.MaxSteps {
 		return newError(http.StatusBadRequest, "bad_request",
 			fmt.Sprintf("options.max_steps must be between 1 and %d", s.cfg.MaxSteps))
@@ -122,11 +129,12 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	if !s.acquire(s.querySem) {
-		writeError(w, errBusy)
+	done, err := s.queries.acquire(r.Context())
+	if err != nil {
+		writeError(w, err)
 		return
 	}
-	defer release(s.querySem)
+	defer done()
 
 	if mode == modeJSON {
 		resp, err := s.execute(r.Context(), req, nil)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"time"
 
 	"github.com/graphrag/graphrag/graph"
@@ -164,6 +165,11 @@ func (s *Server) execute(ctx context.Context, req QueryRequest, emit func(Event)
 			runErr = cause
 		} else if ctx.Err() != nil {
 			runErr = fmt.Errorf("%w: %w", context.Canceled, runErr)
+		}
+		if errors.Is(runErr, graph.ErrMaxSteps) && req.Options.MaxSteps > 0 {
+			// The client lowered the cap below what its question needed.
+			runErr = newError(http.StatusBadRequest, "max_steps", fmt.Sprintf(
+				"options.max_steps %d stopped the run before it answered: raise it (this server allows up to %d) or leave it out", req.Options.MaxSteps, s.cfg.MaxSteps))
 		}
 		outcome = outcomeOf(runErr)
 		return QueryResponse{}, runErr

@@ -111,6 +111,7 @@ func TestNewDefaults(t *testing.T) {
 	s := newTestServer(t, newFake(), Config{})
 	c := s.cfg
 	if c.Addr != "127.0.0.1:8080" || c.MaxBodyBytes != 1<<20 || c.Timeout != 2*time.Minute || c.MaxConcurrent != 8 ||
+		c.QueueLength != 256 || c.QueueWait != 30*time.Second ||
 		c.ShutdownTimeout != 30*time.Second || c.Logger == nil || c.Diagram == nil || len(c.AllowedHosts) != 3 {
 		t.Fatalf("defaults %+v", c)
 	}

@@ -19,7 +19,7 @@ type Server struct {
 	cfg       Config
 	handler   http.Handler
 	metrics   *metrics
-	querySem  chan struct{}
+	queries   *queue
 	ingestSem chan struct{}
 	tokenSum  [sha256.Size]byte
 	draining  atomic.Bool
@@ -31,10 +31,11 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	m := newMetrics()
 	s := &Server{
 		cfg:       cfg,
-		metrics:   newMetrics(),
-		querySem:  make(chan struct{}, cfg.MaxConcurrent),
+		metrics:   m,
+		queries:   newQueue(cfg.MaxConcurrent, cfg.QueueLength, cfg.QueueWait, m),
 		ingestSem: make(chan struct{}, 1),
 		tokenSum:  sha256.Sum256([]byte(cfg.Token)),
 	}
@@ -180,23 +181,38 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		got, ok := bearerToken(r.Header.Get("Authorization"))
 		if !ok {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="graphrag"`)
 			writeError(w, newError(http.StatusUnauthorized, "unauthorized",
 				"this server needs a bearer token: send the header \"Authorization: Bearer <token>\""))
 			return
 		}
-		// Hashing first makes the comparison constant-time in the token's
-		// length too.
-		sum := sha256.Sum256([]byte(strings.TrimSpace(got)))
-		if subtle.ConstantTimeCompare(sum[:], s.tokenSum[:]) != 1 {
+		if !s.tokenOK(got) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="graphrag", error="invalid_token"`)
 			writeError(w, newError(http.StatusUnauthorized, "unauthorized", "the bearer token is wrong"))
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// bearerToken takes the token from an Authorization header. The scheme
+// is case-insensitive (RFC 9110, section 11.1): "bearer" and "BEARER" work
+// as "Bearer" does.
+func bearerToken(header string) (string, bool) {
+	scheme, token, ok := strings.Cut(strings.TrimSpace(header), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	return strings.TrimSpace(token), true
+}
+
+// tokenOK reports whether token is the configured one. Hashing first makes
+// the comparison constant-time in the token's length too.
+func (s *Server) tokenOK(token string) bool {
+	sum := sha256.Sum256([]byte(token))
+	return subtle.ConstantTimeCompare(sum[:], s.tokenSum[:]) == 1
 }
 
 // allowMethod answers 405 with Allow unless r.Method is one of methods.
@@ -210,7 +226,7 @@ func allowMethod(w http.ResponseWriter, r *http.Request, methods ...string) bool
 	return false
 }
 
-// acquire takes a query slot without waiting; false means the server is full.
+// acquire takes a slot of sem without waiting; false means it is full.
 func (s *Server) acquire(sem chan struct{}) bool {
 	select {
 	case sem <- struct{}{}:
@@ -221,6 +237,3 @@ func (s *Server) acquire(sem chan struct{}) bool {
 }
 
 func release(sem chan struct{}) { <-sem }
-
-var errBusy = newError(http.StatusTooManyRequests, "too_many_requests",
-	"the server is running as many queries as it allows; retry in a moment")

@@ -245,12 +245,12 @@ func (st *stdioSession) handle(data []byte) {
 			st.w.fail(req.ID, errDuplicate(req.ID))
 			return
 		}
-		if !st.s.acquire(st.s.querySem) {
-			st.w.fail(req.ID, errBusy)
-			return
-		}
 		st.start(req.ID, func(ctx context.Context) (any, error) {
-			defer release(st.s.querySem)
+			done, err := st.s.queries.acquire(ctx)
+			if err != nil {
+				return nil, err
+			}
+			defer done()
 			var emit func(Event) error
 			if mode != modeJSON || p.Stream == "" {
 				emit = func(e Event) error {
@@ -258,7 +258,7 @@ func (st *stdioSession) handle(data []byte) {
 				}
 			}
 			return st.s.execute(ctx, p, emit)
-		}, func() { release(st.s.querySem) })
+		}, nil)
 	case "ingest":
 		var p IngestRequest
 		if err := decodeParams(req.Params, &p); err != nil {

@@ -276,7 +276,7 @@ func TestStdioConcurrentLinesNeverInterleave(t *testing.T) {
 func TestStdioLimitsAndCancel(t *testing.T) {
 	f := newFake()
 	f.block = true
-	c := startStdio(t, context.Background(), f, Config{MaxConcurrent: 1})
+	c := startStdio(t, context.Background(), f, Config{MaxConcurrent: 1, QueueLength: -1})
 	c.send(`{"id": 1, "method": "query", "params": {"query": "slow"}}`)
 	<-f.started
 

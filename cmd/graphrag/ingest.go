@@ -180,7 +180,10 @@ func (a *app) ingestInto(ctx context.Context, st ingest.Store, emb graphrag.Embe
 			defer bar.finish()
 		}
 	}
-	return ingest.New(st, o).Run(ctx, paths...)
+	checked := &checkedIDs{Store: st}
+	sum, err := ingest.New(checked, o).Run(ctx, paths...)
+	checked.amend(&sum)
+	return sum, err
 }
 
 func isTerminal(w io.Writer) bool {

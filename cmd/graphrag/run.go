@@ -62,6 +62,9 @@ an OpenAI-compatible server) a model writes the answer from the same evidence.`,
 			if q == "" {
 				return errNoQuery
 			}
+			if err := nodes.CheckQuery(q, nil); err != nil {
+				return err
+			}
 			p, err := a.openPipeline(cmd.Context(), f.options())
 			if err != nil {
 				return err
@@ -118,6 +121,9 @@ func (a *app) askState(ctx context.Context, p *pipeline, f *runFlags, in nodes.S
 				fmt.Fprint(out, s)
 			}
 		}
+	}
+	if err := nodes.CheckQuery(in.Query, in.History); err != nil {
+		return in, tl, err
 	}
 	final, err := p.graph.Invoke(ctx, in, graph.WithObserver(observe))
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/graphrag/graphrag/ingest"
 	"github.com/graphrag/graphrag/server"
@@ -18,6 +19,8 @@ func (a *app) serveCmd() *cobra.Command {
 		stdioMode   bool
 		roots       []string
 		maxConc     int
+		queueLen    int
+		queueWait   time.Duration
 		f           runFlags
 	)
 	cmd := &cobra.Command{
@@ -75,6 +78,8 @@ Nothing else is ever written to stdout; logs go to stderr.`,
 				Token:         token,
 				IngestRoots:   absRoots,
 				MaxConcurrent: maxConc,
+				QueueLength:   queueLen,
+				QueueWait:     queueWait,
 				Logger:        logger,
 				Ready: func(ctx context.Context) error {
 					_, err := p.store.Stats(ctx)
@@ -106,7 +111,9 @@ Nothing else is ever written to stdout; logs go to stderr.`,
 	cmd.Flags().StringVar(&token, "token", "", "require Authorization: Bearer TOKEN on every endpoint but /healthz and /readyz [$GRAPHRAG_TOKEN]")
 	cmd.Flags().BoolVar(&stdioMode, "stdio", false, "speak newline-delimited JSON on stdin/stdout instead of HTTP")
 	cmd.Flags().StringSliceVar(&roots, "ingest-root", nil, "directory POST /v1/ingest may read (repeatable; none: ingest is refused)")
-	cmd.Flags().IntVar(&maxConc, "max-concurrent", 8, "queries run at once; more are answered 429")
+	cmd.Flags().IntVar(&maxConc, "max-concurrent", 8, "queries run at once; more wait in the queue")
+	cmd.Flags().IntVar(&queueLen, "queue", 256, "queries that may wait for a worker; past it they are answered 429 (-1: no queue)")
+	cmd.Flags().DurationVar(&queueWait, "queue-wait", 30*time.Second, "longest a query waits for a worker before it is answered 429")
 	f.bind(cmd)
 	return cmd
 }

@@ -25,8 +25,10 @@ const (
 // process leaves the previous state). Chunks without an embedding are
 // embedded first when the store has an embedder; without one, embeddings are
 // ignored. Invalid UTF-8 and NUL bytes in text are replaced (U+FFFD) or
-// dropped; a document ID with them is refused (PostgreSQL cannot store it
-// unchanged, and a changed ID would break incremental ingest).
+// dropped; a document ID that graphrag.CheckDocID refuses (invalid UTF-8,
+// NUL, too long: PostgreSQL cannot store or index it unchanged, and a
+// changed ID would break incremental ingest) is an error matching
+// ErrInvalidRecord and graphrag.ErrInvalidDocID.
 func (s *Store) Put(ctx context.Context, recs ...graphrag.Record) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("pgvector: put: %w", err)
@@ -93,8 +95,8 @@ func (s *Store) prepare(ctx context.Context, in []graphrag.Record) ([]graphrag.R
 		if id == "" {
 			return nil, fmt.Errorf("%w: record %d has an empty document ID", ErrInvalidRecord, i)
 		}
-		if err := validText(id); err != nil {
-			return nil, fmt.Errorf("%w: document ID %q %v; PostgreSQL text cannot store it", ErrInvalidRecord, id, err)
+		if err := graphrag.CheckDocID(id); err != nil {
+			return nil, fmt.Errorf("%w: record %d: %w", ErrInvalidRecord, i, err)
 		}
 		if seen[id] {
 			return nil, fmt.Errorf("%w: document %q appears twice in one Put", ErrInvalidRecord, id)

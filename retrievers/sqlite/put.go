@@ -20,7 +20,8 @@ var ErrInvalidRecord = errors.New("invalid record")
 // Put writes the records in one transaction, each replacing any stored
 // document with the same id. Chunks without an embedding are embedded
 // first when the store has an embedder. Either every record is written or,
-// on any error, none.
+// on any error, none. A document ID that graphrag.CheckDocID refuses is an
+// error matching ErrInvalidRecord and graphrag.ErrInvalidDocID.
 func (s *Store) Put(ctx context.Context, recs ...graphrag.Record) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("sqlite put: %w", err)
@@ -61,6 +62,11 @@ func (s *Store) prepare(recs []graphrag.Record) ([]graphrag.Record, error) {
 		id := r.Doc.ID
 		if id == "" {
 			return nil, fmt.Errorf("%w: record %d has an empty Doc.ID", ErrInvalidRecord, i)
+		}
+		// SQLite could keep any bytes, but the PostgreSQL store cannot:
+		// both refuse the same IDs, so a corpus moves between them.
+		if err := graphrag.CheckDocID(id); err != nil {
+			return nil, fmt.Errorf("%w: record %d: %w", ErrInvalidRecord, i, err)
 		}
 		if seen[id] {
 			return nil, fmt.Errorf("%w: document %q appears twice in one Put", ErrInvalidRecord, id)

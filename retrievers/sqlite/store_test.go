@@ -79,14 +79,22 @@ func TestOpenErrors(t *testing.T) {
 	}
 }
 
-func TestIDsAnyBytes(t *testing.T) {
+// TestIDsByteForByte: an ID is kept exactly; one PostgreSQL could not keep
+// (a Latin-1 file name) is refused as the PostgreSQL store refuses it, so a
+// corpus behaves the same in both (the conformance suite checks more).
+func TestIDsByteForByte(t *testing.T) {
 	ctx := context.Background()
 	s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "s.db"), sqlite.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	id := "/data/caf\xe9 \"x\".txt" // Latin-1 file name: not UTF-8
+	latin1 := "/data/caf\xe9 \"x\".txt"
+	bad := graphrag.Record{Doc: graphrag.Document{ID: latin1, Path: latin1, Title: "t", Type: "txt", Hash: "h"}, Chunks: []graphrag.Chunk{{Text: "quokka"}}}
+	if err := s.Put(ctx, bad); !errors.Is(err, graphrag.ErrInvalidDocID) || !errors.Is(err, sqlite.ErrInvalidRecord) {
+		t.Fatalf("Put of a Latin-1 id: %v, want ErrInvalidDocID", err)
+	}
+	id := "/data/café \"x\"\t.txt"
 	rec := graphrag.Record{Doc: graphrag.Document{ID: id, Path: id, Title: "t", Type: "txt", Hash: "h"}, Chunks: []graphrag.Chunk{{Text: "quokka"}}}
 	if err := s.Put(ctx, rec); err != nil {
 		t.Fatal(err)

@@ -63,6 +63,7 @@ func Run(t *testing.T, open OpenFunc, reopen ReopenFunc) {
 		{"embedder computes missing embeddings", s.embedsOnPut},
 		{"embedder mismatch on reopen", s.mismatch},
 		{"put atomicity", s.atomicity},
+		{"document ids both stores keep or refuse", s.docIDs},
 		{"cancelled context", s.cancelled},
 		{"concurrent search and put", s.concurrent},
 		{"large put and delete", s.large},
@@ -774,6 +775,78 @@ func (s suite) atomicity(t *testing.T) {
 			stats, _ := st.Stats(context.Background())
 			if stats.Documents != 1 || stats.Chunks != 1 {
 				t.Errorf("stats = %+v, want the 1 previous doc", stats)
+			}
+		})
+	}
+}
+
+// docIDs checks that a store keeps exactly the document IDs that
+// graphrag.CheckDocID accepts, unchanged, and refuses the others with
+// graphrag.ErrInvalidDocID, writing nothing of that Put: every store agrees,
+// so a corpus that ingests into one ingests into the other.
+func (s suite) docIDs(t *testing.T) {
+	long := "/" + strings.Repeat("d", graphrag.MaxDocIDBytes-1)
+	kept := []string{
+		"/home/ana/Müller – notes ☕.txt",
+		"corpus.jsonl#row-1",
+		"tab\tand 'quotes' \"and\" back\\slash; DROP TABLE chunks; --",
+		long,
+	}
+	t.Run("kept unchanged", func(t *testing.T) {
+		st := s.fresh(t, nil)
+		for i, id := range kept {
+			if err := graphrag.CheckDocID(id); err != nil {
+				t.Fatalf("CheckDocID(%.40q): %v", id, err)
+			}
+			put(t, st, doc(id, "T", "txt", t0, fmt.Sprintf("kittiwake number%d", i)))
+		}
+		m, err := st.Manifest(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, d := range m {
+			got = append(got, d.ID)
+		}
+		sort.Strings(got)
+		want := append([]string(nil), kept...)
+		sort.Strings(want)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("manifest ids %.200q, want %.200q", got, want)
+		}
+		res := search(t, st, graphrag.Query{Text: "kittiwake", Mode: graphrag.ModeKeyword})
+		if len(res.Hits) != len(kept) {
+			t.Errorf("%d hits, want %d", len(res.Hits), len(kept))
+		}
+		for _, h := range res.Hits {
+			if !contains(kept, h.Chunk.DocID) || h.Chunk.ID != graphrag.ChunkID(h.Chunk.DocID, 0) {
+				t.Errorf("hit %.60q of document %.60q", h.Chunk.ID, h.Chunk.DocID)
+			}
+		}
+		if err := st.Delete(context.Background(), kept...); err != nil {
+			t.Fatal(err)
+		}
+		if stats, _ := st.Stats(context.Background()); stats.Documents != 0 {
+			t.Errorf("%d documents left after deleting them all", stats.Documents)
+		}
+	})
+	refused := map[string]string{
+		"latin-1 file name": "/home/ana/M\xfcller.txt",
+		"NUL in a row id":   "rows.jsonl#a\x00b",
+		"too long":          long + "x",
+	}
+	for name, id := range refused {
+		t.Run("refused: "+name, func(t *testing.T) {
+			if graphrag.CheckDocID(id) == nil {
+				t.Fatalf("CheckDocID accepts %.40q", id)
+			}
+			st := s.fresh(t, nil)
+			err := st.Put(context.Background(), doc("fine", "F", "txt", t0, "kittiwake"), doc(id, "Bad", "txt", t0, "kittiwake"))
+			if !errors.Is(err, graphrag.ErrInvalidDocID) {
+				t.Fatalf("Put = %v, want graphrag.ErrInvalidDocID", err)
+			}
+			if stats, _ := st.Stats(context.Background()); stats.Documents != 0 {
+				t.Errorf("%d documents written by the refused Put", stats.Documents)
 			}
 		})
 	}
