@@ -535,9 +535,10 @@ func (in *Ingester) process(ctx context.Context, f file, stored map[string]graph
 		typ = "txt"
 	}
 	_, stale := stored[id]
-	doc := graphrag.Document{ID: id, Path: f.path, Title: title, Type: typ, Hash: hash, Size: int64(len(data)), ModTime: f.mod}
+	doc := graphrag.Document{ID: id, Path: f.path, Title: title, Type: typ, Hash: hash, Size: int64(len(data)), ModTime: f.mod,
+		Metadata: fileMetadata(f, l)}
 	res.seen = append(res.seen, id)
-	res.items = append(res.items, item{rec: in.record(doc, l.Text), updated: stale})
+	res.items = append(res.items, item{rec: in.recordSections(doc, ext, l), updated: stale})
 	return emit(res)
 }
 
@@ -593,6 +594,45 @@ func (in *Ingester) processCorpus(ctx context.Context, f file, r io.Reader, stor
 	}
 	res.final = true
 	return emit(res)
+}
+
+// fileMetadata is a file's document metadata: what the loader found, and
+// the file's role in a source tree (RoleKey) from its path.
+func fileMetadata(f file, l Loaded) map[string]string {
+	var m map[string]string
+	if len(l.Metadata) > 0 {
+		m = make(map[string]string, len(l.Metadata)+1)
+		for k, v := range l.Metadata {
+			m[k] = v
+		}
+	}
+	if r := roleOf(f.rel); r != "" {
+		if m == nil {
+			m = map[string]string{}
+		}
+		m[RoleKey] = r
+	}
+	return m
+}
+
+// recordSections cuts a loaded file into chunks by its sections: those the
+// loader found, else those of its type (declarations of code, text under
+// headings, or the whole text).
+func (in *Ingester) recordSections(doc graphrag.Document, ext string, l Loaded) graphrag.Record {
+	secs := l.Sections
+	if secs == nil {
+		var meta map[string]string
+		secs, meta = sectionsOf(doc.Path, ext, l.Text, in.opts.ChunkSize)
+		for k, v := range meta {
+			if doc.Metadata == nil {
+				doc.Metadata = map[string]string{}
+			}
+			if _, set := doc.Metadata[k]; !set {
+				doc.Metadata[k] = v
+			}
+		}
+	}
+	return graphrag.Record{Doc: doc, Chunks: chunkSections(doc.ID, secs, in.opts.ChunkSize, in.opts.ChunkOverlap)}
 }
 
 func (in *Ingester) record(doc graphrag.Document, text string) graphrag.Record {

@@ -18,6 +18,12 @@ type Loaded struct {
 	// Title overrides the file's base name when set (an HTML <title>).
 	Title string
 	Text  string
+	// Sections, when set, are the parts of Text that chunks keep apart
+	// (declarations of code, text under headings), with their place in the
+	// file; when nil, the ingester finds them from the file's type.
+	Sections []Section
+	// Metadata is added to the document's (e.g. RoleKey).
+	Metadata map[string]string
 }
 
 // Loader extracts the text of a file from its content. path is for
