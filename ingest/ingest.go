@@ -520,11 +520,38 @@ func (in *Ingester) process(ctx context.Context, f file, stored map[string]graph
 		res.unchanged++
 		return emit(res)
 	}
+	name := f.path
+	if isGzip(data) {
+		// A gzip file is read as the file it holds (NEWS.gz, pg_dump.1.gz).
+		inner, err := gunzip(data, in.opts.MaxFileSize)
+		switch {
+		case errors.Is(err, errBomb):
+			return skip(ReasonTooLarge, fmt.Sprintf("decompresses to over %d bytes", in.opts.MaxFileSize))
+		case err != nil:
+			return skip(ReasonParseFailed, errDetail(err))
+		}
+		data, name = inner, strings.TrimSuffix(name, filepath.Ext(name))
+		if ext == "tgz" {
+			name += ".tar"
+		}
+		ext = extOf(name)
+	}
+	if !containerExts[ext] {
+		switch kind, archive := containerKind(data); {
+		case archive:
+			return skip(ReasonArchive, kind)
+		case kind != "":
+			return skip(ReasonCompressed, kind)
+		}
+	}
 	loader := in.loaders[ext]
+	if loader == nil && manExt.MatchString(ext) {
+		loader = loadMan
+	}
 	if loader == nil {
 		loader = loadText // unknown extension: text if it looks like text
 	}
-	l, err := loader(ctx, f.path, data)
+	l, err := loader(ctx, name, data)
 	switch {
 	case errors.Is(err, ErrNotText):
 		return skip(ReasonBinary, "")
@@ -538,13 +565,17 @@ func (in *Ingester) process(ctx context.Context, f file, stored map[string]graph
 		title = filepath.Base(f.path)
 	}
 	typ := ext
-	if typ == "" {
+	switch {
+	case l.Type != "":
+		typ = l.Type
+	case typ == "":
 		typ = "txt"
 	}
 	_, stale := stored[id]
-	doc := graphrag.Document{ID: id, Path: f.path, Title: title, Type: typ, Hash: hash, Size: int64(len(data)), ModTime: f.mod}
+	doc := graphrag.Document{ID: id, Path: f.path, Title: title, Type: typ, Hash: hash, Size: int64(len(data)), ModTime: f.mod,
+		Metadata: fileMetadata(f, l)}
 	res.seen = append(res.seen, id)
-	res.items = append(res.items, item{rec: in.record(doc, l.Text), updated: stale})
+	res.items = append(res.items, item{rec: in.recordSections(doc, name, ext, l), updated: stale})
 	return emit(res)
 }
 
@@ -604,6 +635,45 @@ func (in *Ingester) processCorpus(ctx context.Context, f file, r io.Reader, stor
 	res.keep = append(res.keep, read.badIDs...)
 	res.keepPath = read.unknown > 0 || read.err != nil
 	return emit(res)
+}
+
+// fileMetadata is a file's document metadata: what the loader found, and
+// the file's role in a source tree (RoleKey) from its path.
+func fileMetadata(f file, l Loaded) map[string]string {
+	var m map[string]string
+	if len(l.Metadata) > 0 {
+		m = make(map[string]string, len(l.Metadata)+1)
+		for k, v := range l.Metadata {
+			m[k] = v
+		}
+	}
+	if r := roleOf(f.rel); r != "" {
+		if m == nil {
+			m = map[string]string{}
+		}
+		m[RoleKey] = r
+	}
+	return m
+}
+
+// recordSections cuts a loaded file into chunks by its sections: those the
+// loader found, else those of its type (declarations of code, text under
+// headings, or the whole text).
+func (in *Ingester) recordSections(doc graphrag.Document, name, ext string, l Loaded) graphrag.Record {
+	secs := l.Sections
+	if secs == nil {
+		var meta map[string]string
+		secs, meta = sectionsOf(name, ext, l.Text, in.opts.ChunkSize)
+		for k, v := range meta {
+			if doc.Metadata == nil {
+				doc.Metadata = map[string]string{}
+			}
+			if _, set := doc.Metadata[k]; !set {
+				doc.Metadata[k] = v
+			}
+		}
+	}
+	return graphrag.Record{Doc: doc, Chunks: chunkSections(doc.ID, secs, in.opts.ChunkSize, in.opts.ChunkOverlap)}
 }
 
 func (in *Ingester) record(doc graphrag.Document, text string) graphrag.Record {

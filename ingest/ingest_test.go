@@ -123,13 +123,15 @@ func TestRunMixedDirectory(t *testing.T) {
 		ingest.ReasonSymlinkOut:  1,
 		ingest.ReasonSymlinkIn:   1,
 		ingest.ReasonBadLine:     2,
+		ingest.ReasonIgnored:     1, // node_modules
 	}
 	if unreadable > 0 {
 		skipped[ingest.ReasonUnreadable] = unreadable
 	}
-	// Files: 16 written outside .git and node_modules, plus 2 links.
-	if sum.Files != 18 || sum.Added != wantAdded || sum.Updated != 0 || sum.Unchanged != 0 || sum.Deleted != 0 {
-		t.Errorf("summary = files %d added %d updated %d unchanged %d deleted %d, want 18 %d 0 0 0",
+	// Files: 16 written outside .git and node_modules, 2 links, and
+	// node_modules (ignored as a whole).
+	if sum.Files != 19 || sum.Added != wantAdded || sum.Updated != 0 || sum.Unchanged != 0 || sum.Deleted != 0 {
+		t.Errorf("summary = files %d added %d updated %d unchanged %d deleted %d, want 19 %d 0 0 0",
 			sum.Files, sum.Added, sum.Updated, sum.Unchanged, sum.Deleted, wantAdded)
 	}
 	if !reflect.DeepEqual(sum.Skipped, skipped) {

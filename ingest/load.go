@@ -18,6 +18,15 @@ type Loaded struct {
 	// Title overrides the file's base name when set (an HTML <title>).
 	Title string
 	Text  string
+	// Sections, when set, are the parts of Text that chunks keep apart
+	// (declarations of code, text under headings), with their place in the
+	// file; when nil, the ingester finds them from the file's type.
+	Sections []Section
+	// Metadata is added to the document's (e.g. RoleKey).
+	Metadata map[string]string
+	// Type, when set, is the document's type instead of the file's
+	// extension ("man" for a manual page).
+	Type string
 }
 
 // Loader extracts the text of a file from its content. path is for
@@ -102,11 +111,11 @@ func isTextSample(sample []byte, more bool) bool {
 }
 
 func loadText(_ context.Context, _ string, data []byte) (Loaded, error) {
-	if !isText(data) {
+	text, ok := decodeText(data)
+	if !ok {
 		return Loaded{}, ErrNotText
 	}
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // BOM
-	return Loaded{Text: strings.ToValidUTF8(string(data), "\uFFFD")}, nil
+	return Loaded{Text: text}, nil
 }
 
 func loadHTML(_ context.Context, _ string, data []byte) (Loaded, error) {

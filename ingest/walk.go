@@ -12,6 +12,7 @@ import (
 // file is a regular file to ingest.
 type file struct {
 	path string // absolute, cleaned, symlinks in the root resolved
+	rel  string // path relative to its root (the base name for a file given itself)
 	mod  time.Time
 }
 
@@ -20,10 +21,6 @@ type root struct {
 	path  string
 	isDir bool
 }
-
-// skippedDirs are directory names never descended into, besides hidden
-// ones: dependency and build caches that hold no user documents.
-var skippedDirs = map[string]bool{"node_modules": true, "__pycache__": true}
 
 func resolveRoots(paths []string) ([]root, error) {
 	var roots []root
@@ -72,10 +69,11 @@ func walk(roots []root, limit func(path string) int64) (files []file, skipped []
 			}
 			if !seen[r.path] {
 				seen[r.path] = true
-				files = append(files, file{path: r.path, mod: fi.ModTime()})
+				files = append(files, file{path: r.path, rel: filepath.Base(r.path), mod: fi.ModTime()})
 			}
 			continue
 		}
+		ig := newIgnorer()
 		_ = filepath.WalkDir(r.path, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				if path != r.path {
@@ -87,19 +85,32 @@ func walk(roots []root, limit func(path string) int64) (files []file, skipped []
 				return nil
 			}
 			name := d.Name()
+			rel, _ := filepath.Rel(r.path, path)
 			if d.IsDir() {
-				if path != r.path && (strings.HasPrefix(name, ".") || skippedDirs[name]) {
+				if path == r.path {
+					ig.load(path, ".")
+					return nil
+				}
+				if strings.HasPrefix(name, ".") {
 					return fs.SkipDir
 				}
+				if ok, why := ig.match(rel, true); ok {
+					skipped = append(skipped, Problem{Path: path, Reason: ReasonIgnored, Detail: why})
+					return fs.SkipDir
+				}
+				ig.load(path, rel)
 				return nil
 			}
 			if seen[path] {
 				return nil
 			}
 			seen[path] = true
+			ignored, why := ig.match(rel, false)
 			switch {
 			case strings.HasPrefix(name, "."):
 				skipped = append(skipped, Problem{Path: path, Reason: ReasonHidden})
+			case ignored:
+				skipped = append(skipped, Problem{Path: path, Reason: ReasonIgnored, Detail: why})
 			case d.Type()&fs.ModeSymlink != 0:
 				target, err := filepath.EvalSymlinks(path)
 				switch {
@@ -122,7 +133,7 @@ func walk(roots []root, limit func(path string) int64) (files []file, skipped []
 					skipped = append(skipped, Problem{Path: path, Reason: ReasonTooLarge, Detail: fmt.Sprintf("%d bytes, limit %d", fi.Size(), max)})
 					return nil
 				}
-				files = append(files, file{path: path, mod: fi.ModTime()})
+				files = append(files, file{path: path, rel: rel, mod: fi.ModTime()})
 			}
 			return nil
 		})

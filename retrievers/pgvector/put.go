@@ -132,6 +132,10 @@ func (s *Store) prepare(ctx context.Context, in []graphrag.Record) ([]graphrag.R
 				return nil, fmt.Errorf("%w: document %q: chunk ID %q, want %q (graphrag.ChunkID)", ErrInvalidRecord, id, c.ID, want)
 			}
 			c.Text = cleanText(c.Text)
+			c.Heading, c.Symbol, c.Kind = cleanText(c.Heading), cleanText(c.Symbol), cleanText(c.Kind)
+			if !(c.StartLine == 0 && c.EndLine == 0 || 1 <= c.StartLine && c.StartLine <= c.EndLine) {
+				return nil, fmt.Errorf("%w: document %q: chunk %d has lines %d-%d; want 0-0 (unknown) or 1 <= start <= end", ErrInvalidRecord, id, c.Ordinal, c.StartLine, c.EndLine)
+			}
 			if s.opts.Embedder == nil {
 				c.Embedding = nil
 			} else if c.Embedding != nil {
@@ -308,14 +312,15 @@ func copyChunks(ctx context.Context, tx pgx.Tx, c collection, recs []graphrag.Re
 		if len(rows) == 0 {
 			return nil
 		}
-		cols := []string{"collection_id", "doc_id", "ordinal", "title", "text", "ts_config", "embedding"}
+		cols := []string{"collection_id", "doc_id", "ordinal", "title", "text", "ts_config", "embedding", "heading", "symbol", "kind", "start_line", "end_line"}
 		_, err := tx.CopyFrom(ctx, pgx.Identifier{"chunks"}, cols, pgx.CopyFromSlice(len(rows), func(i int) ([]any, error) {
 			r := rows[i]
 			var emb any
 			if c.dim > 0 && r.chunk.Embedding != nil && !isZero(r.chunk.Embedding) {
 				emb = pgvector.NewVector(r.chunk.Embedding)
 			}
-			return []any{c.id, r.doc.ID, r.chunk.Ordinal, r.doc.Title, r.chunk.Text, c.tsOID, emb}, nil
+			ch := r.chunk
+			return []any{c.id, r.doc.ID, ch.Ordinal, r.doc.Title, ch.Text, c.tsOID, emb, ch.Heading, ch.Symbol, ch.Kind, ch.StartLine, ch.EndLine}, nil
 		}))
 		rows = rows[:0]
 		if err != nil {

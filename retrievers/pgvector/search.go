@@ -332,7 +332,7 @@ vecr AS (
 // The three statements return the same columns:
 // doc_id, ordinal, score, keyword rank, vector rank, then the chunk and source.
 const hitColumns = `
-SELECT r.doc_id, r.ordinal, r.score::float8, r.krank, r.vrank, c.text, d.path, d.title, d.type, d.mtime
+SELECT r.doc_id, r.ordinal, r.score::float8, r.krank, r.vrank, c.text, c.heading, c.symbol, c.kind, c.start_line, c.end_line, d.path, d.title, d.type, d.mtime
 FROM ranked r
 JOIN chunks c ON c.collection_id = @coll::bigint AND c.doc_id = r.doc_id AND c.ordinal = r.ordinal
 JOIN documents d ON d.collection_id = @coll::bigint AND d.id = r.doc_id
@@ -403,7 +403,7 @@ func (s *Store) run(ctx context.Context, p searchParams, sql string) ([]graphrag
 		var krank, vrank int64
 		var mtime *time.Time
 		err := r.Scan(&h.Chunk.DocID, &h.Chunk.Ordinal, &h.Score, &krank, &vrank,
-			&h.Chunk.Text, &h.Source.Path, &h.Source.Title, &h.Source.Type, &mtime)
+			&h.Chunk.Text, &h.Chunk.Heading, &h.Chunk.Symbol, &h.Chunk.Kind, &h.Chunk.StartLine, &h.Chunk.EndLine, &h.Source.Path, &h.Source.Title, &h.Source.Type, &mtime)
 		h.Chunk.ID = graphrag.ChunkID(h.Chunk.DocID, h.Chunk.Ordinal)
 		h.Source.DocID = h.Chunk.DocID
 		h.Ranks = graphrag.Ranks{Keyword: int(krank), Vector: int(vrank)}

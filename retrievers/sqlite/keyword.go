@@ -62,25 +62,27 @@ func (s *Store) keyword(ctx context.Context, text string, f graphrag.Filters, n 
 
 // rerank re-scores BM25 candidates with evidence BM25 cannot see: query
 // words that stand next to each other in the chunk as in the query
-// (phrases), query words close together (proximity), and how much of the
-// title the query covers.
+// (phrases), query words close together (proximity), how much of the
+// title the query covers, and the document's role (Ranking.Roles).
 func (s *Store) rerank(ctx context.Context, text string, ts []string, f graphrag.Filters, cands []scored) ([]scored, error) {
 	rowids := make([]int64, len(cands))
 	for i, c := range cands {
 		rowids[i] = c.rowid
 	}
 	b, _ := json.Marshal(rowids)
-	rows, err := s.db.QueryContext(ctx, `SELECT rowid, title, text FROM chunks_fts WHERE rowid IN (SELECT value FROM json_each(?))`, string(b))
+	rows, err := s.db.QueryContext(ctx, `SELECT f.rowid, f.title, f.text, coalesce(d.metadata->>'role', '')
+		FROM chunks_fts f JOIN chunks c ON c.rowid = f.rowid JOIN documents d ON d.id = c.doc_id
+		WHERE f.rowid IN (SELECT value FROM json_each(?))`, string(b))
 	if err != nil {
 		return nil, fmt.Errorf("rerank: %w", err)
 	}
 	defer rows.Close()
-	type doc struct{ title, text string }
+	type doc struct{ title, text, role string }
 	docs := make(map[int64]doc, len(cands))
 	for rows.Next() {
 		var id int64
 		var d doc
-		if err := rows.Scan(&id, &d.title, &d.text); err != nil {
+		if err := rows.Scan(&id, &d.title, &d.text, &d.role); err != nil {
 			return nil, fmt.Errorf("rerank: %w", err)
 		}
 		docs[id] = d
@@ -93,6 +95,9 @@ func (s *Store) rerank(ctx context.Context, text string, ts []string, f graphrag
 	for i := range cands {
 		d := docs[cands[i].rowid]
 		cands[i].score += top * s.rank.boost(q, d.title, d.text)
+		if w, ok := s.rank.Roles[d.role]; ok && d.role != "" {
+			cands[i].score *= w
+		}
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
 	if s.rank.Links > 0 && s.rank.LinkFrom > 0 {

@@ -96,6 +96,10 @@ func (s *Store) prepare(recs []graphrag.Record) ([]graphrag.Record, error) {
 				return nil, fmt.Errorf("%w: chunk id %q of %q, want %q", ErrInvalidRecord, c.ID, id, want)
 			}
 			c.Text = clean(c.Text)
+			c.Heading, c.Symbol, c.Kind = clean(c.Heading), clean(c.Symbol), clean(c.Kind)
+			if !(c.StartLine == 0 && c.EndLine == 0 || 1 <= c.StartLine && c.StartLine <= c.EndLine) {
+				return nil, fmt.Errorf("%w: chunk %q has lines %d-%d; want 0-0 (unknown) or 1 <= start <= end", ErrInvalidRecord, c.ID, c.StartLine, c.EndLine)
+			}
 			if s.emb == nil {
 				c.Embedding = nil
 			} else if c.Embedding != nil && len(c.Embedding) != s.dim {
@@ -173,7 +177,7 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, recs []graphrag.Record) e
 		return err
 	}
 	defer insDoc.Close()
-	insChunk, err := tx.PrepareContext(ctx, "INSERT INTO chunks(id, doc_id, ordinal, embedding) VALUES(?, ?, ?, ?)")
+	insChunk, err := tx.PrepareContext(ctx, "INSERT INTO chunks(id, doc_id, ordinal, embedding, heading, symbol, kind, start_line, end_line) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)")
 	if err != nil {
 		return err
 	}
@@ -208,7 +212,7 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, recs []graphrag.Record) e
 			if c.Embedding != nil {
 				blob = encodeVector(c.Embedding)
 			}
-			res, err := insChunk.ExecContext(ctx, c.ID, d.ID, c.Ordinal, blob)
+			res, err := insChunk.ExecContext(ctx, c.ID, d.ID, c.Ordinal, blob, c.Heading, c.Symbol, c.Kind, c.StartLine, c.EndLine)
 			if err != nil {
 				return fmt.Errorf("insert chunk %q: %w", c.ID, err)
 			}

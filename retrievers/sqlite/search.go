@@ -201,7 +201,7 @@ func (s *Store) load(ctx context.Context, list []ranked) ([]graphrag.Hit, error)
 	}
 	b, _ := json.Marshal(rowids)
 	rows, err := s.db.QueryContext(ctx, `
-		SELECT c.rowid, c.id, c.doc_id, c.ordinal, f.text, d.path, d.title, d.type, d.mod_time
+		SELECT c.rowid, c.id, c.doc_id, c.ordinal, f.text, c.heading, c.symbol, c.kind, c.start_line, c.end_line, d.path, d.title, d.type, d.mod_time
 		FROM chunks c
 		JOIN chunks_fts f ON f.rowid = c.rowid
 		JOIN documents d ON d.id = c.doc_id
@@ -214,7 +214,7 @@ func (s *Store) load(ctx context.Context, list []ranked) ([]graphrag.Hit, error)
 	for rows.Next() {
 		var h graphrag.Hit
 		var rowid, mod int64
-		if err := rows.Scan(&rowid, &h.Chunk.ID, &h.Chunk.DocID, &h.Chunk.Ordinal, &h.Chunk.Text, &h.Source.Path, &h.Source.Title, &h.Source.Type, &mod); err != nil {
+		if err := rows.Scan(&rowid, &h.Chunk.ID, &h.Chunk.DocID, &h.Chunk.Ordinal, &h.Chunk.Text, &h.Chunk.Heading, &h.Chunk.Symbol, &h.Chunk.Kind, &h.Chunk.StartLine, &h.Chunk.EndLine, &h.Source.Path, &h.Source.Title, &h.Source.Type, &mod); err != nil {
 			return nil, fmt.Errorf("load hits: %w", err)
 		}
 		h.Source.DocID = h.Chunk.DocID

@@ -33,7 +33,7 @@ func init() {
 
 // schemaVersion is stored in PRAGMA user_version. Bump it with a migration
 // in migrate when the schema changes.
-const schemaVersion = 1
+const schemaVersion = 2
 
 // ErrNewerSchema: the file was written by a newer graphrag.
 var ErrNewerSchema = errors.New("store file was written by a newer graphrag")
@@ -142,7 +142,8 @@ CREATE TABLE chunks (
 	id        TEXT NOT NULL UNIQUE,
 	doc_id    TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
 	ordinal   INTEGER NOT NULL,
-	embedding BLOB -- little-endian float32, NULL without an embedder
+	embedding BLOB, -- little-endian float32, NULL without an embedder
+	` + chunkPlaceColumns + `
 ) STRICT;
 CREATE INDEX chunks_doc ON chunks(doc_id, ordinal);
 CREATE VIRTUAL TABLE chunks_fts USING fts5(
@@ -172,6 +173,10 @@ func (s *Store) init(ctx context.Context) error {
 		}
 		if _, err := tx.ExecContext(ctx, "PRAGMA user_version = "+strconv.Itoa(schemaVersion)); err != nil {
 			return fmt.Errorf("set schema version: %w", err)
+		}
+	case v < schemaVersion:
+		if err := migrate(ctx, tx, v); err != nil {
+			return fmt.Errorf("upgrade schema from version %d to %d: %w", v, schemaVersion, err)
 		}
 	}
 	meta := map[string]string{}

@@ -47,6 +47,7 @@ func Run(t *testing.T, open OpenFunc, reopen ReopenFunc) {
 	}{
 		{"put and get via search", s.putAndGet},
 		{"ids and chunk ids stable", s.idsStable},
+		{"chunk heading, symbol, kind and lines", s.chunkPlace},
 		{"replace by id leaves no stale chunks", s.replace},
 		{"delete", s.delete},
 		{"manifest", s.manifest},
@@ -252,6 +253,52 @@ func (s suite) idsStable(t *testing.T) {
 	}
 	if st2.Documents != 1 || st2.Chunks != 2 {
 		t.Errorf("after re-put stats = %+v, want 1 doc 2 chunks", st2)
+	}
+}
+
+// chunkPlace: a chunk's heading, symbol, kind and line range come back from
+// every search mode as they were put, "unknown" (empty and 0) stays so, and
+// replacing the document replaces them.
+func (s suite) chunkPlace(t *testing.T) {
+	st := s.fresh(t, NewHashEmbedder(dim))
+	put(t, st, filler(5)...)
+	r := doc("reader", "reader.go", "go", t0,
+		"// NewReader returns a new Reader reading from s.\nfunc NewReader(s string) *Reader {\n\treturn &Reader{s, 0, -1}\n}",
+		"Readers of quokka strings keep no heading.")
+	c := &r.Chunks[0]
+	c.Heading, c.Symbol, c.Kind, c.StartLine, c.EndLine = "func NewReader(s string) *Reader", "strings.NewReader", "func", 158, 161
+	put(t, st, r)
+	for _, mode := range []graphrag.SearchMode{graphrag.ModeKeyword, graphrag.ModeVector, graphrag.ModeHybrid} {
+		res := search(t, st, graphrag.Query{Text: "NewReader returns a new Reader reading quokka", Mode: mode})
+		got := map[string]graphrag.Chunk{}
+		for _, h := range res.Hits {
+			got[h.Chunk.ID] = h.Chunk
+		}
+		for _, want := range r.Chunks {
+			h, ok := got[want.ID]
+			if !ok {
+				t.Errorf("%s: %s not found in %v", mode, want.ID, ids(res))
+				continue
+			}
+			if h.Heading != want.Heading || h.Symbol != want.Symbol || h.Kind != want.Kind || h.StartLine != want.StartLine || h.EndLine != want.EndLine {
+				t.Errorf("%s: %s = heading %q symbol %q kind %q lines %d-%d, want %q %q %q %d-%d", mode, want.ID,
+					h.Heading, h.Symbol, h.Kind, h.StartLine, h.EndLine, want.Heading, want.Symbol, want.Kind, want.StartLine, want.EndLine)
+			}
+			if h.Text != want.Text {
+				t.Errorf("%s: %s text = %q, want %q (newlines kept)", mode, want.ID, h.Text, want.Text)
+			}
+		}
+	}
+	// A new version of the document replaces the place of its chunks.
+	r2 := doc("reader", "reader.go", "go", t0, "// NewReader is gone; quokka remains.")
+	r2.Chunks[0].Heading, r2.Chunks[0].Kind, r2.Chunks[0].StartLine, r2.Chunks[0].EndLine = "Notes", "section", 1, 1
+	put(t, st, r2)
+	res := search(t, st, graphrag.Query{Text: "quokka", Mode: graphrag.ModeKeyword})
+	if len(res.Hits) != 1 {
+		t.Fatalf("after replace hits = %v, want reader#0 only", ids(res))
+	}
+	if h := res.Hits[0].Chunk; h.Heading != "Notes" || h.Symbol != "" || h.Kind != "section" || h.StartLine != 1 || h.EndLine != 1 {
+		t.Errorf("after replace chunk = heading %q symbol %q kind %q lines %d-%d, want Notes, none, section, 1-1", h.Heading, h.Symbol, h.Kind, h.StartLine, h.EndLine)
 	}
 }
 
@@ -746,6 +793,10 @@ func (s suite) atomicity(t *testing.T) {
 	otherDoc.Chunks[0].DocID = "good"
 	badDim := doc("dim", "D", "txt", t0, "a")
 	badDim.Chunks[0].Embedding = []float32{1, 2}
+	badLines := doc("lines", "L", "go", t0, "a")
+	badLines.Chunks[0].StartLine, badLines.Chunks[0].EndLine = 9, 3
+	halfLines := doc("half", "H", "go", t0, "a")
+	halfLines.Chunks[0].EndLine = 3
 	tests := []struct {
 		name string
 		bad  []graphrag.Record
@@ -755,6 +806,8 @@ func (s suite) atomicity(t *testing.T) {
 		{"chunk id not derived", []graphrag.Record{wrongID}},
 		{"chunk of another doc", []graphrag.Record{otherDoc}},
 		{"embedding of wrong dimension", []graphrag.Record{badDim}},
+		{"line range ends before it starts", []graphrag.Record{badLines}},
+		{"line range without a start", []graphrag.Record{halfLines}},
 		{"same doc twice", []graphrag.Record{doc("twice", "T", "txt", t0, "a"), doc("twice", "T", "txt", t0, "b")}},
 	}
 	for _, tc := range tests {

@@ -1,0 +1,186 @@
+package ingest
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// generatedGo is Go's marker of a generated file (go help generate).
+var generatedGo = regexp.MustCompile(`(?m)^// Code generated .* DO NOT EDIT\.$`)
+
+// goSections cuts Go source into one section per top-level declaration
+// with its doc comment, the way go/doc sees a package: Symbol is
+// "pkg.Name" ("pkg.Type.Method" for a method), Heading the declaration's
+// signature, and lines are the file's. The package doc comment is a section
+// of its own; comments that are not documentation (a licence header, build
+// constraints) and import blocks are left out: they answer no question and
+// crowd the ones that do. A grouped const, var or type declaration longer
+// than size is cut between its specs, each part named by its first spec.
+// ok is false when the file does not parse.
+func goSections(src []byte, size int) (secs []Section, generated, ok bool) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", src, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		return nil, false, false
+	}
+	tf := fset.File(f.Pos())
+	off := func(p token.Pos) int { return tf.Offset(p) }
+	line := func(p token.Pos) int { return tf.Line(p) }
+	// lineEnd extends an offset to the end of its line, so a trailing
+	// comment (StatusTeapot = 418 // RFC 9110) stays with its code.
+	lineEnd := func(o int) int {
+		if i := strings.IndexByte(string(src[o:min(len(src), o+4096)]), '\n'); i >= 0 {
+			return o + i
+		}
+		return len(src)
+	}
+	lineStart := func(o int) int {
+		for o > 0 && src[o-1] != '\n' {
+			o--
+		}
+		return o
+	}
+	pkg := f.Name.Name
+	add := func(from, to token.Pos, heading, symbol, kind string) {
+		a, b := lineStart(off(from)), lineEnd(off(to))
+		text := strings.TrimRight(string(src[a:b]), " \t\r\n")
+		if strings.TrimSpace(text) == "" {
+			return
+		}
+		secs = append(secs, Section{Text: text, Heading: heading, Symbol: symbol, Kind: kind, StartLine: line(from)})
+	}
+	if f.Doc != nil {
+		add(f.Doc.Pos(), f.Name.End(), "package "+pkg, pkg, KindPackage)
+	}
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			from := d.Pos()
+			if d.Doc != nil {
+				from = d.Doc.Pos()
+			}
+			kind, sym := "func", pkg+"."+d.Name.Name
+			if d.Recv != nil && len(d.Recv.List) > 0 {
+				kind = "method"
+				if r := recvName(d.Recv.List[0].Type); r != "" {
+					sym = pkg + "." + r + "." + d.Name.Name
+				}
+			}
+			sigEnd := d.End()
+			if d.Body != nil {
+				sigEnd = d.Body.Lbrace
+			}
+			add(from, d.End(), oneLine(string(src[off(d.Pos()):off(sigEnd)])), sym, kind)
+		case *ast.GenDecl:
+			if d.Tok == token.IMPORT || len(d.Specs) == 0 {
+				continue
+			}
+			kind := d.Tok.String()
+			from := d.Pos()
+			if d.Doc != nil {
+				from = d.Doc.Pos()
+			}
+			names := specNames(d.Specs)
+			heading := kind + " " + names[0]
+			if d.Lparen.IsValid() && len(names) > 1 {
+				heading = kind + " (" + names[0] + " … " + names[len(names)-1] + ")"
+			} else if ts, ok := d.Specs[0].(*ast.TypeSpec); ok && !d.Lparen.IsValid() {
+				heading = oneLine(strings.TrimSuffix(strings.TrimSpace(firstLine(string(src[off(d.Pos()):off(ts.End())]))), "{"))
+			}
+			text := string(src[lineStart(off(from)):lineEnd(off(d.End()))])
+			if !d.Lparen.IsValid() || len(d.Specs) < 2 || utf8.RuneCountInString(text) <= size {
+				add(from, d.End(), heading, pkg+"."+names[0], kind)
+				continue
+			}
+			// Cut a long group between specs: each part starts at a spec
+			// (with its doc comment) and runs while it fits.
+			first := d.Specs[0].Pos()
+			if doc := specDoc(d.Specs[0]); doc != nil {
+				first = doc.Pos()
+			}
+			partFrom, partSpec := from, 0
+			n := utf8.RuneCount(src[lineStart(off(from)):lineStart(off(first))])
+			for i, s := range d.Specs {
+				sFrom := s.Pos()
+				if doc := specDoc(s); doc != nil {
+					sFrom = doc.Pos()
+				}
+				sLen := utf8.RuneCount(src[lineStart(off(sFrom)):lineEnd(off(s.End()))]) + 1
+				if i > partSpec && n+sLen > size {
+					add(partFrom, d.Specs[i-1].End(), heading, pkg+"."+specNames(d.Specs[partSpec : partSpec+1])[0], kind)
+					partFrom, partSpec, n = sFrom, i, 0
+				}
+				n += sLen
+			}
+			add(partFrom, d.End(), heading, pkg+"."+specNames(d.Specs[partSpec : partSpec+1])[0], kind)
+		}
+	}
+	if len(secs) == 0 && f.Doc == nil {
+		// A file of imports only (or nothing): its package clause.
+		add(f.Package, f.Name.End(), "package "+pkg, pkg, KindPackage)
+	}
+	return secs, generatedGo.Match(src[:min(len(src), off(f.Package))]), true
+}
+
+// recvName is the receiver's type name without pointer or type parameters.
+func recvName(e ast.Expr) string {
+	for {
+		switch t := e.(type) {
+		case *ast.StarExpr:
+			e = t.X
+		case *ast.IndexExpr:
+			e = t.X
+		case *ast.IndexListExpr:
+			e = t.X
+		case *ast.ParenExpr:
+			e = t.X
+		case *ast.Ident:
+			return t.Name
+		default:
+			return ""
+		}
+	}
+}
+
+// specNames lists the names a declaration's specs declare, "_" for none.
+func specNames(specs []ast.Spec) []string {
+	var out []string
+	for _, s := range specs {
+		switch s := s.(type) {
+		case *ast.TypeSpec:
+			out = append(out, s.Name.Name)
+		case *ast.ValueSpec:
+			for _, n := range s.Names {
+				out = append(out, n.Name)
+			}
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, "_")
+	}
+	return out
+}
+
+func specDoc(s ast.Spec) *ast.CommentGroup {
+	switch s := s.(type) {
+	case *ast.TypeSpec:
+		return s.Doc
+	case *ast.ValueSpec:
+		return s.Doc
+	}
+	return nil
+}
+
+// oneLine collapses white space: a signature over several lines as one.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

@@ -1,0 +1,351 @@
+package ingest
+
+import (
+	"context"
+	"regexp"
+	"strings"
+)
+
+// manExt matches the extensions of manual pages: a section digit and an
+// optional suffix (pg_dump.1, printf.3p, ssl.3ssl).
+var manExt = regexp.MustCompile(`^[1-9][a-z]{0,6}$`)
+
+// roffMarker finds the requests that mark a file as roff (man or mdoc).
+var roffMarker = regexp.MustCompile(`(?m)^\.(?:TH|SH|Dd|Dt|Sh)\b`)
+
+// loadMan reads a manual page written in roff (the man or mdoc macros) as
+// text: requests become paragraph and line breaks, font and character
+// escapes become plain characters, and .SH/.SS (.Sh/.Ss) titles cut it
+// into sections whose lines are the page source's. A file with such an
+// extension that is not roff is read as text.
+func loadMan(ctx context.Context, path string, data []byte) (Loaded, error) {
+	text, ok := decodeText(data)
+	if !ok {
+		return Loaded{}, ErrNotText
+	}
+	if !roffMarker.MatchString(text[:min(len(text), 64<<10)]) {
+		return Loaded{Text: text}, nil
+	}
+	m := roffText(text)
+	return Loaded{Title: m.title, Text: strings.Join(m.lines, "\n"), Sections: headingSections(m.lines, m.heads, m.lineNos), Type: "man"}, nil
+}
+
+type manPage struct {
+	title   string
+	lines   []string
+	lineNos []int
+	heads   []heading
+}
+
+// roffText converts roff source to text lines, each with its source line.
+func roffText(src string) manPage {
+	var m manPage
+	srcLines := strings.Split(strings.ReplaceAll(src, "\r\n", "\n"), "\n")
+	put := func(l string, no int) {
+		m.lines = append(m.lines, l)
+		m.lineNos = append(m.lineNos, no)
+	}
+	// In fill mode (roff's default) text lines join into one line until a
+	// break; in no-fill mode (.nf, .EX: commands, code) lines stay.
+	fill := true
+	cur, curNo := "", 0
+	brk := func() {
+		if cur != "" {
+			put(cur, curNo)
+			cur = ""
+		}
+	}
+	emit := func(l string, no int) {
+		if !fill {
+			brk()
+			put(l, no)
+			return
+		}
+		if strings.TrimSpace(l) == "" {
+			return
+		}
+		if cur == "" {
+			cur, curNo = strings.TrimLeft(l, " "), no
+			return
+		}
+		cur += " " + strings.TrimSpace(l)
+	}
+	blank := func(no int) {
+		brk()
+		if n := len(m.lines); n > 0 && m.lines[n-1] != "" {
+			put("", no)
+		}
+	}
+	head := func(level int, title string, no int) {
+		title = strings.TrimSpace(title)
+		if title == "" {
+			return
+		}
+		blank(no)
+		m.heads = append(m.heads, heading{at: len(m.lines), level: level, title: title})
+		put(title, no)
+	}
+	thName := ""
+	nameSection := false
+	pendingHead := 0 // .SH with its title on the next line
+	skipUntil := ""  // end of an ignored block (.de ... ..)
+	for i := 0; i < len(srcLines); i++ {
+		raw, no := srcLines[i], i+1
+		// Join escaped newlines ("\" at the end of a line).
+		for strings.HasSuffix(raw, `\`) && !strings.HasSuffix(raw, `\\`) && i+1 < len(srcLines) {
+			i++
+			raw = raw[:len(raw)-1] + srcLines[i]
+		}
+		if skipUntil != "" {
+			if strings.HasPrefix(raw, skipUntil) {
+				skipUntil = ""
+			}
+			continue
+		}
+		if raw == "" {
+			blank(no)
+			continue
+		}
+		if raw[0] != '.' && raw[0] != '\'' {
+			l := roffInline(raw)
+			if pendingHead > 0 {
+				head(pendingHead, l, no)
+				pendingHead = 0
+				continue
+			}
+			emit(l, no)
+			if nameSection && m.title == "" && strings.TrimSpace(cur) != "" {
+				m.title = strings.TrimSpace(cur)
+			}
+			continue
+		}
+		req, args := roffRequest(raw)
+		switch req {
+		case `\"`, `\}`, "":
+			// comment, end of a conditional block, empty request
+		case "TH", "Dt":
+			if len(args) >= 2 {
+				thName = strings.ToLower(args[0]) + "(" + args[1] + ")"
+			}
+		case "SH", "Sh":
+			nameSection = strings.EqualFold(strings.Join(args, " "), "NAME")
+			if len(args) == 0 {
+				pendingHead = 1
+			} else {
+				head(1, roffInline(strings.Join(args, " ")), no)
+			}
+		case "SS", "Ss":
+			if len(args) == 0 {
+				pendingHead = 2
+			} else {
+				head(2, roffInline(strings.Join(args, " ")), no)
+			}
+		case "PP", "LP", "P", "sp", "Pp", "TP", "TQ", "HP", "Bl", "El", "Bd", "Ed":
+			blank(no)
+		case "IP", "It":
+			blank(no)
+			if t := roffInline(strings.Join(args, " ")); strings.TrimSpace(t) != "" {
+				emit(t, no)
+				if req == "IP" {
+					brk()
+				}
+			}
+		case "br":
+			brk()
+		case "nf", "EX":
+			brk()
+			fill = false
+		case "fi", "EE":
+			brk()
+			fill = true
+		case "RS", "RE", "in", "ta", "ft", "ne", "ad", "na", "hy", "nh", "ll",
+			"if", "ie", "el", "ds", "nr", "so", "mso", "ti", "fam", "UE", "ME", "PD", "Os", "Dd", "cstyle", "ps", "vs", "tr", "cc", "hw", "ig":
+			if req == "ig" {
+				skipUntil = ".."
+			}
+		case "de", "de1", "am":
+			skipUntil = ".."
+		case "B", "I", "SM", "SB", "BR", "BI", "IR", "RB", "RI", "IB", "UR", "MT":
+			joined := strings.Join(args, " ")
+			if len(req) == 2 && req != "SM" && req != "SB" && req != "UR" && req != "MT" {
+				joined = strings.Join(args, "") // alternating fonts: no spaces between
+			}
+			if req == "UR" || req == "MT" {
+				joined = "<" + joined + ">"
+			}
+			emit(roffInline(joined), no)
+		case "Nm", "Nd", "Fl", "Ar", "Op", "Xr", "Pa", "Cm", "Ic", "Li", "Sq", "Dq", "Ql", "Em", "Sy", "Va", "Ev",
+			"Dv", "Er", "Fn", "Fa", "Ft", "Fd", "In", "Vt", "Ad", "An", "Lk", "Mt", "Ms", "Tn", "Ux", "Bx", "At", "St", "Rs", "Re", "%A", "%T", "D1", "Dl":
+			emit(mdocLine(req, args), no)
+		default:
+			// Unknown request: its arguments may be text (some pages use
+			// their own macros); keep them when they look like words.
+			if len(args) > 0 && len(req) > 2 {
+				emit(roffInline(strings.Join(args, " ")), no)
+			}
+		}
+	}
+	brk()
+	if m.title == "" {
+		m.title = thName
+	}
+	return m
+}
+
+// roffRequest splits a request line into its name and its arguments
+// (double quotes group words).
+func roffRequest(l string) (string, []string) {
+	l = strings.TrimSpace(l[1:])
+	if strings.HasPrefix(l, `\"`) {
+		return `\"`, nil
+	}
+	if strings.HasPrefix(l, `\}`) {
+		return `\}`, nil
+	}
+	name, rest, _ := strings.Cut(l, " ")
+	if i := strings.Index(rest, `\"`); i >= 0 {
+		rest = rest[:i]
+	}
+	var args []string
+	for rest = strings.TrimSpace(rest); rest != ""; rest = strings.TrimSpace(rest) {
+		if rest[0] == '"' {
+			end := strings.IndexByte(rest[1:], '"')
+			if end < 0 {
+				args = append(args, rest[1:])
+				break
+			}
+			args = append(args, rest[1:1+end])
+			rest = rest[2+end:]
+			continue
+		}
+		w, r, _ := strings.Cut(rest, " ")
+		args = append(args, w)
+		rest = r
+	}
+	return name, args
+}
+
+// mdocLine renders an mdoc macro line: flags get their dash, nested macro
+// names are dropped.
+func mdocLine(req string, args []string) string {
+	var out []string
+	flag := req == "Fl"
+	for _, a := range args {
+		if len(a) == 2 && a[0] >= 'A' && a[0] <= 'Z' && a[1] >= 'a' && a[1] <= 'z' {
+			flag = a == "Fl"
+			continue
+		}
+		if flag {
+			a = "-" + a
+		}
+		out = append(out, a)
+	}
+	s := roffInline(strings.Join(out, " "))
+	if req == "Nd" {
+		s = "- " + s
+	}
+	return s
+}
+
+// roffChars are roff's named characters as plain text.
+var roffChars = map[string]string{
+	"em": "—", "en": "–", "bu": "•", "aq": "'", "dq": `"`, "lq": "“", "rq": "”", "oq": "‘", "cq": "’",
+	"hy": "-", "mi": "-", "pl": "+", "eq": "=", "co": "©", "rg": "®", "tm": "™", "de": "°", "ti": "~",
+	"ha": "^", "rs": `\`, "sl": "/", "ga": "`", "aa": "´", "Aq": "'", "R": "®", "ba": "|", "br": "|",
+	"ul": "_", "->": "→", "<-": "←", "mu": "×", "<=": "≤", ">=": "≥", "!=": "≠", "sq": "□", "fm": "′",
+}
+
+// roffInline replaces roff escapes in a text line by plain characters.
+func roffInline(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 >= len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch e := s[i]; e {
+		case 'f', 's', 'm', 'M', 'n', 'k', 'F', 'g', 'Y', 'V': // font, size, colour, register: drop
+			i = skipEscapeArg(s, i+1, e == 's')
+		case '*': // string: a few are quotes
+			j := skipEscapeArg(s, i+1, false)
+			name := strings.Trim(s[i+1:j+1], "([]")
+			b.WriteString(roffChars[name])
+			i = j
+		case '(': // \(xx
+			if i+2 < len(s) {
+				b.WriteString(roffChars[s[i+1:i+3]])
+				i += 2
+			}
+		case '[': // \[name]
+			end := strings.IndexByte(s[i:], ']')
+			if end < 0 {
+				continue
+			}
+			b.WriteString(roffChars[s[i+1:i+end]])
+			i += end
+		case 'h', 'v', 'w', 'o', 'l', 'L', 'D', 'x', 'b', 'X', 'Z', 'R', 'A', 'B', 'C', 'N': // quoted argument: drop
+			if i+1 < len(s) {
+				q := s[i+1]
+				if end := strings.IndexByte(s[i+2:], q); end >= 0 {
+					i += end + 2
+				}
+			}
+		case '-':
+			b.WriteByte('-')
+		case 'e', '\\':
+			b.WriteByte('\\')
+		case '~', ' ', '0':
+			b.WriteByte(' ')
+		case '&', '|', '^', '%', 'c', ':', ')', '/', ',', 'd', 'u', 'p', 'r', 't', 'z', '{', '}', 'a':
+			// zero-width or layout: nothing
+		case '"':
+			return b.String() // comment to the end of the line
+		case '.':
+			b.WriteByte('.')
+		case '\'':
+			b.WriteByte('\'')
+		case '`':
+			b.WriteByte('`')
+		default:
+			b.WriteByte(e)
+		}
+	}
+	return b.String()
+}
+
+// skipEscapeArg returns the index of the last byte of an escape's argument
+// starting at i: one character, "(xx", "[name]", or for \s a signed number.
+func skipEscapeArg(s string, i int, size bool) int {
+	if i >= len(s) {
+		return len(s) - 1
+	}
+	switch s[i] {
+	case '(':
+		return min(i+2, len(s)-1)
+	case '[':
+		if end := strings.IndexByte(s[i:], ']'); end >= 0 {
+			return i + end
+		}
+		return len(s) - 1
+	case '\'':
+		if end := strings.IndexByte(s[i+1:], '\''); end >= 0 {
+			return i + 1 + end
+		}
+	}
+	if size {
+		j := i
+		if s[j] == '+' || s[j] == '-' {
+			j++
+		}
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		return max(i, j-1)
+	}
+	return i
+}

@@ -1,0 +1,134 @@
+package sqlite_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/graphrag/graphrag"
+	"github.com/graphrag/graphrag/ingest"
+	"github.com/graphrag/graphrag/retrievers/sqlite"
+)
+
+// TestRolesRankDefinitionsFirst: a test file that repeats a definition's
+// words ranks below the definition.
+func TestRolesRankDefinitionsFirst(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name    string
+		ranking *sqlite.Ranking
+		want    string
+	}{
+		{"default ranking", nil, "/src/reader.go"},
+		{"roles off", func() *sqlite.Ranking { r := sqlite.DefaultRanking(); r.Roles = nil; return &r }(), "/src/reader_test.go"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "s.db"), sqlite.Options{Ranking: tc.ranking})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			recs := []graphrag.Record{
+				{Doc: graphrag.Document{ID: "/src/reader.go", Path: "/src/reader.go", Title: "reader.go", Type: "go"},
+					Chunks: []graphrag.Chunk{{Text: "// NewReader returns a new Reader reading from s. It is similar to\n// bytes.NewBufferString but more efficient and non-writable.\nfunc NewReader(s string) *Reader { return &Reader{s, 0, -1} }"}}},
+				{Doc: graphrag.Document{ID: "/src/reader_test.go", Path: "/src/reader_test.go", Title: "reader.go", Type: "go",
+					Metadata: map[string]string{ingest.RoleKey: ingest.RoleTest}},
+					Chunks: []graphrag.Chunk{{Text: "func TestNewReader(t *testing.T) {\n\tr := NewReader(\"x\") // what NewReader returns\n\tif r == nil { t.Fatal(\"NewReader returns nil, want what NewReader does return\") }\n}"}}},
+			}
+			for i, w := range []string{"river", "market", "garden", "letter", "window", "forest"} {
+				id := "/notes/" + w + ".txt"
+				recs = append(recs, graphrag.Record{Doc: graphrag.Document{ID: id, Path: id, Title: w, Type: "txt"},
+					Chunks: []graphrag.Chunk{{Text: strings.Repeat(w+" ", i+3) + "is written down here for later."}}})
+			}
+			if err := s.Put(ctx, recs...); err != nil {
+				t.Fatal(err)
+			}
+			res, err := s.Search(ctx, graphrag.Query{Text: "what does NewReader return", Mode: graphrag.ModeKeyword})
+			if err != nil || len(res.Hits) == 0 {
+				t.Fatalf("hits %v err %v", res.Hits, err)
+			}
+			for _, h := range res.Hits {
+				t.Logf("%s %.4f", h.Source.Path, h.Score)
+			}
+			if got := res.Hits[0].Source.Path; got != tc.want {
+				t.Errorf("top = %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestRoleWeightOnGoroot measures Ranking.Roles on a real tree: it ingests
+// $(go env GOROOT)/src and reports, for questions about where
+// standard-library names are defined (written before the weight was
+// chosen), the reciprocal rank of the defining file with and without role
+// weights. It takes a minute, so it runs only when asked:
+//
+//	GRAPHRAG_GOROOT_EVAL=1 go test ./retrievers/sqlite -run RoleWeightOnGoroot -v
+func TestRoleWeightOnGoroot(t *testing.T) {
+	if os.Getenv("GRAPHRAG_GOROOT_EVAL") == "" {
+		t.Skip("set GRAPHRAG_GOROOT_EVAL=1 to ingest GOROOT/src and measure")
+	}
+	ctx := context.Background()
+	src := filepath.Join(runtime.GOROOT(), "src")
+	path := filepath.Join(t.TempDir(), "goroot.db")
+	s, err := sqlite.Open(ctx, path, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := ingest.New(s, ingest.Options{}).Run(ctx, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	t.Logf("ingested %d documents, %d chunks in %v", sum.Added, sum.Chunks, sum.Duration)
+	questions := []struct{ q, gold string }{
+		{"what does strings.NewReader return", "strings/reader.go"},
+		{"what is the value of http.StatusTeapot", "net/http/status.go"},
+		{"where is WithCancel defined", "context/context.go"},
+		{"how does bytes.Buffer Grow work", "bytes/buffer.go"},
+		{"what does json.Unmarshal do with unknown fields", "encoding/json/decode.go"},
+		{"sort.Slice less function", "sort/slice.go"},
+		{"filepath.WalkDir walk function", "path/filepath/path.go"},
+		{"time.ParseDuration valid units", "time/format.go"},
+		{"errors.Is unwrap chain", "errors/wrap.go"},
+		{"sync.Once Do function", "sync/once.go"},
+	}
+	off := sqlite.DefaultRanking()
+	off.Roles = nil
+	for _, cfg := range []struct {
+		name string
+		r    *sqlite.Ranking
+	}{{"roles off", &off}, {"roles on (default)", nil}} {
+		st, err := sqlite.Open(ctx, path, sqlite.Options{Ranking: cfg.r})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var mrr float64
+		for _, q := range questions {
+			res, err := st.Search(ctx, graphrag.Query{Text: q.q, Mode: graphrag.ModeKeyword, K: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rank := 0
+			for i, h := range res.Hits {
+				if strings.HasSuffix(h.Source.Path, "/src/"+q.gold) {
+					rank = i + 1
+					break
+				}
+			}
+			if rank > 0 {
+				mrr += 1 / float64(rank)
+			}
+			top := ""
+			if len(res.Hits) > 0 {
+				top = strings.TrimPrefix(res.Hits[0].Source.Path, src+"/")
+			}
+			t.Logf("%-20s %-48q rank %2d  top %s", cfg.name, q.q, rank, top)
+		}
+		t.Logf("%s: MRR@10 of the defining file %.3f", cfg.name, mrr/float64(len(questions)))
+		st.Close()
+	}
+}
