@@ -92,9 +92,16 @@ type Source struct {
 	// Kept is true for the hits evaluate kept to answer from.
 	Kept bool `json:"kept"`
 	// KeywordRank and VectorRank are 1-based positions in each ranked list; 0: absent.
-	KeywordRank int    `json:"keyword_rank,omitempty"`
-	VectorRank  int    `json:"vector_rank,omitempty"`
-	Text        string `json:"text,omitempty"`
+	KeywordRank int `json:"keyword_rank,omitempty"`
+	VectorRank  int `json:"vector_rank,omitempty"`
+	// StartLine and EndLine locate the passage in its file (1-based,
+	// inclusive; absent when unknown); Heading and Symbol name its section
+	// or declaration.
+	StartLine int    `json:"start_line,omitempty"`
+	EndLine   int    `json:"end_line,omitempty"`
+	Heading   string `json:"heading,omitempty"`
+	Symbol    string `json:"symbol,omitempty"`
+	Text      string `json:"text,omitempty"`
 }
 
 // Plan is the route node's decision.
@@ -240,6 +247,10 @@ func response(s nodes.State, tr Trace, withText bool) QueryResponse {
 			Score:       h.Score,
 			KeywordRank: h.Ranks.Keyword,
 			VectorRank:  h.Ranks.Vector,
+			StartLine:   h.Chunk.StartLine,
+			EndLine:     h.Chunk.EndLine,
+			Heading:     h.Chunk.Heading,
+			Symbol:      h.Chunk.Symbol,
 		}
 		if !h.Source.ModTime.IsZero() {
 			src.ModTime = h.Source.ModTime.UTC().Format("2006-01-02T15:04:05Z")

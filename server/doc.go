@@ -13,6 +13,7 @@
 //	                   "stream": "json" | "ndjson" | "sse"}
 //	POST /v1/ingest   {"paths": ["/abs/dir", ...]}   (none: every allowed root)
 //	GET  /v1/graph    the graph as Mermaid; ?format=dot for Graphviz
+//	GET  /            a web page: ask, watch the graph run, open the sources
 //	GET  /healthz     the process is up
 //	GET  /readyz      the store answers and the server is not shutting down
 //	GET  /metrics     Prometheus text format

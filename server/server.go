@@ -47,8 +47,12 @@ func New(cfg Config) (*Server, error) {
 	mux.HandleFunc("/readyz", s.handleReady)
 	mux.HandleFunc("/metrics", s.handleMetrics)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if isUIPath(r.URL.Path) {
+			s.handleUI(w, r)
+			return
+		}
 		writeError(w, newError(http.StatusNotFound, "not_found",
-			fmt.Sprintf("no endpoint %s; see /v1/query, /v1/ingest, /v1/graph, /healthz, /readyz, /metrics", r.URL.Path)))
+			fmt.Sprintf("no endpoint %s; see / (the web page), /v1/query, /v1/ingest, /v1/graph, /healthz, /readyz, /metrics", r.URL.Path)))
 	})
 	cop := http.NewCrossOriginProtection()
 	for _, o := range cfg.TrustedOrigins {
@@ -171,13 +175,13 @@ func (s *Server) crossOrigin(cop *http.CrossOriginProtection, next http.Handler)
 }
 
 // authenticate requires the bearer token, when one is configured, on every
-// path but the health checks.
+// path but the health checks and the page's static files.
 func (s *Server) authenticate(next http.Handler) http.Handler {
 	if s.cfg.Token == "" {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/healthz" || r.URL.Path == "/readyz" {
+		if r.URL.Path == "/healthz" || r.URL.Path == "/readyz" || isUIPath(r.URL.Path) {
 			next.ServeHTTP(w, r)
 			return
 		}

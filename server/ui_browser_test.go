@@ -1,0 +1,230 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/graphrag/graphrag"
+	"github.com/graphrag/graphrag/nodes"
+)
+
+// chromium finds a Chromium to drive, or skips the test saying how to get
+// one; with GRAPHRAG_REQUIRE_BROWSER=1 (CI) a missing browser fails it.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("GRAPHRAG_REQUIRE_BROWSER") == "1" {
+		t.Fatal("no Chromium found and GRAPHRAG_REQUIRE_BROWSER=1: install it (Debian: apt-get install chromium)")
+	}
+	t.Skip("no Chromium on PATH: the browser tests need it (Debian: apt-get install chromium)")
+	return ""
+}
+
+// browser starts a headless Chromium for one test, with the flags that keep
+// it off the network: only the test's loopback server is reachable.
+func browser(t *testing.T, width, height int) (context.Context, context.CancelFunc) {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium(t)),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(width, height),
+	)
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelCtx := chromedp.NewContext(actx)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	return ctx, func() { cancelTimeout(); cancelCtx(); cancelAlloc() }
+}
+
+// steps runs browser steps, failing the test on the first error.
+func steps(t *testing.T, ctx context.Context, actions ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	if err := chromedp.Do(ctx, actions...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// get runs one browser step that returns a value.
+func get[T any](t *testing.T, ctx context.Context, a chromedp.Action[T]) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// artifacts is where the browser tests save screenshots:
+// $GRAPHRAG_ARTIFACTS when set (CI keeps them), else the test's temp dir.
+func artifacts(t *testing.T) string {
+	dir := os.Getenv("GRAPHRAG_ARTIFACTS")
+	if dir == "" {
+		return t.TempDir()
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// uiServer serves the real RAG graph over a small fixture corpus.
+func uiServer(t *testing.T, token string) *httptest.Server {
+	t.Helper()
+	search := corpusSearcher{docs: []graphrag.Hit{
+		corpusDoc("/notes/acme-invoices.md", "acme-invoices.md", "Acme Corporation invoices are payable within 30 days of the invoice date. Late payments incur a 2% monthly fee."),
+		corpusDoc("/notes/garden.md", "garden.md", "The tomatoes in the garden need watering twice a week during the summer."),
+		corpusDoc("/notes/travel.md", "travel.md", "The passport renewal takes six weeks; book the appointment early."),
+	}}
+	search.docs[0].Chunk.StartLine, search.docs[0].Chunk.EndLine, search.docs[0].Chunk.Heading = 3, 4, "Invoices > Payment terms"
+	rag, err := nodes.Build(nodes.Deps{Searcher: search, Writer: tokenWriter{}}, nodes.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Config{Runner: rag, Token: token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s.Handler())
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+const uiQuestion = "Within how many days are Acme Corporation invoices payable?"
+
+// TestUIInBrowser asks a question on the page in a real Chromium: the
+// answer streams in, the citation opens the cited passage with its file,
+// lines and heading, and the graph lit exactly the nodes the run's trace
+// reports. Screenshots, desktop and narrow, are saved as artifacts.
+func TestUIInBrowser(t *testing.T) {
+	ts := uiServer(t, "")
+	// What the trace says the run visits, from the JSON API.
+	resp, err := postQuery(context.Background(), ts.URL, `{"query": "`+uiQuestion+`"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want QueryResponse
+	if err := json.NewDecoder(resp.Body).Decode(&want); err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	var wantNodes []string
+	for _, n := range want.Trace.Nodes {
+		if !slices.Contains(wantNodes, n.Node) {
+			wantNodes = append(wantNodes, n.Node)
+		}
+	}
+	slices.Sort(wantNodes)
+	out := artifacts(t)
+
+	for _, size := range []struct {
+		name          string
+		width, height int
+	}{{"desktop", 1280, 860}, {"narrow", 390, 844}} {
+		t.Run(size.name, func(t *testing.T) {
+			ctx, cancel := browser(t, size.width, size.height)
+			defer cancel()
+			steps(t, ctx,
+				chromedp.Navigate(ts.URL+"/"),
+				chromedp.WaitVisible(`#graph svg .node[data-node="route"]`),
+				chromedp.SendKeys(`#q`, uiQuestion),
+				chromedp.Click(`#send`),
+				chromedp.WaitVisible(`.answer.done`),
+			)
+			answer := get(t, ctx, chromedp.Text(`.answer.done`))
+			steps(t, ctx,
+				chromedp.Click(`.answer.done .cite[data-n="1"]`),
+				chromedp.WaitVisible(`#passage`),
+			)
+			where := get(t, ctx, chromedp.Text(`#passage-where`))
+			passage := get(t, ctx, chromedp.Text(`#passage-text`))
+			lit := get(t, ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("#graph .node")].filter(g => g.dataset.visits !== "0" && !g.dataset.node.startsWith("__")).map(g => g.dataset.node).sort()`))
+			shot := get(t, ctx, chromedp.FullScreenshot(100))
+			if !strings.Contains(answer, "30 days") {
+				t.Errorf("answer on the page %q, want the 30 days", answer)
+			}
+			if !strings.Contains(where, "/notes/acme-invoices.md:3-4") || !strings.Contains(where, "Payment terms") {
+				t.Errorf("citation opened %q, want the file with lines 3-4 and its heading", where)
+			}
+			if !strings.Contains(passage, "payable within 30 days") {
+				t.Errorf("passage panel shows %q", passage)
+			}
+			if !slices.Equal(lit, wantNodes) {
+				t.Errorf("graph lit %v, the trace visited %v", lit, wantNodes)
+			}
+			p := filepath.Join(out, "ui-"+size.name+".png")
+			if err := os.WriteFile(p, shot, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("screenshot: %s", p)
+		})
+	}
+}
+
+// TestUIToken: with a token the page loads without it (it holds no data),
+// the API refuses it until the user signs in, and then answers.
+func TestUIToken(t *testing.T) {
+	ts := uiServer(t, "s3cret")
+	ctx, cancel := browser(t, 1000, 800)
+	defer cancel()
+	steps(t, ctx,
+		chromedp.Navigate(ts.URL+"/"),
+		chromedp.WaitVisible(`#login`), // /v1/graph said 401
+		chromedp.SendKeys(`#token`, "s3cret"),
+		chromedp.Click(`#login button[type=submit]`),
+		chromedp.WaitVisible(`#graph svg`),
+		chromedp.SendKeys(`#q`, uiQuestion),
+		chromedp.Click(`#send`),
+		chromedp.WaitVisible(`.answer.done`),
+	)
+	answer := get(t, ctx, chromedp.Text(`.answer.done`))
+	if !strings.Contains(answer, "30 days") {
+		t.Errorf("answer %q", answer)
+	}
+}
+
+// The page's files are served without a token, with a strict CSP, and
+// nothing else is: the API still needs the token.
+func TestUIHeaders(t *testing.T) {
+	ts := uiServer(t, "s3cret")
+	for _, p := range []string{"/", "/ui/app.js", "/ui/style.css"} {
+		resp, err := http.Get(ts.URL + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		csp := resp.Header.Get("Content-Security-Policy")
+		if resp.StatusCode != 200 || !strings.Contains(csp, "default-src 'none'") || strings.Contains(csp, "unsafe-inline") || resp.Header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("%s: %d, CSP %q", p, resp.StatusCode, csp)
+		}
+	}
+	for _, p := range []string{"/v1/graph", "/ui/secret", "/ui/"} {
+		resp, err := http.Get(ts.URL + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusUnauthorized {
+			t.Errorf("%s without a token: %d, want 401", p, resp.StatusCode)
+		}
+	}
+}
