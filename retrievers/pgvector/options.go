@@ -22,8 +22,8 @@ const (
 	// DefaultConnectTimeout bounds opening one connection: a local or LAN
 	// server answers in milliseconds, a cloud one in well under a second.
 	DefaultConnectTimeout = 5 * time.Second
-	DefaultEfSearch         = 100
-	DefaultRRFK             = 60
+	DefaultEfSearch       = 100
+	DefaultRRFK           = 60
 )
 
 // Options configure a Store (and the pool Connect opens). The zero value is
