@@ -57,6 +57,13 @@ func (a *app) openStore(ctx context.Context, emb graphrag.Embedder, create bool)
 		return nil, fmt.Errorf("create the store's directory: %w", err)
 	}
 	s, err := sqlite.Open(ctx, path, sqlite.Options{Embedder: emb})
+	if err != nil && !create {
+		// Another user's store, or one on read-only media, cannot be
+		// opened for writing; questions only read it.
+		if ro, rerr := sqlite.Open(ctx, path, sqlite.Options{Embedder: emb, ReadOnly: true}); rerr == nil {
+			return ro, nil
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
