@@ -2,11 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/graphrag/graphrag"
 	"github.com/graphrag/graphrag/llm"
+	"github.com/graphrag/graphrag/retrievers/sqlite"
 	"github.com/spf13/cobra"
 )
 
@@ -15,8 +18,9 @@ func (a *app) doctorCmd() *cobra.Command {
 		Use:   "doctor",
 		Short: "Check the store and the configured models, and say how to fix what is wrong",
 		Long: `Check that each configured model's server is reachable and has the model,
-that the store opens, and that the embedding model matches the one the store
-was built with. For each problem it prints what to run to fix it.
+that the store opens and is intact (SQLite: quick_check and the keyword
+index's integrity check), and that the embedding model matches the one the
+store was built with. For each problem it prints what to run to fix it.
 Exits 1 when a check fails.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -83,8 +87,11 @@ func (a *app) storeCheck(ctx context.Context, emb graphrag.Embedder) llm.Check {
 	st, err := a.openStore(ctx, emb, false)
 	if err != nil {
 		c.Detail = err.Error()
-		if isPostgresURL(a.store) {
+		switch {
+		case isPostgresURL(a.store):
 			c.Fix = "start PostgreSQL (scripts/db-up.sh, or docker compose up -d db), then graphrag migrate --store URL"
+		case errors.Is(err, sqlite.ErrCorrupt) || strings.Contains(err.Error(), "malformed") || strings.Contains(err.Error(), "not a database"):
+			c.Fix = rebuildFix(a.store)
 		}
 		return c
 	}
@@ -94,6 +101,13 @@ func (a *app) storeCheck(ctx context.Context, emb graphrag.Embedder) llm.Check {
 		c.Detail = err.Error()
 		return c
 	}
+	if chk, ok := st.(interface{ Check(context.Context) error }); ok {
+		if err := chk.Check(ctx); err != nil {
+			c.Detail = err.Error()
+			c.Fix = rebuildFix(a.store)
+			return c
+		}
+	}
 	built := "no embedder (keyword search)"
 	if stats.Embedder != "" {
 		built = fmt.Sprintf("embedder %s, dimension %d", stats.Embedder, stats.Dimension)
@@ -101,4 +115,11 @@ func (a *app) storeCheck(ctx context.Context, emb graphrag.Embedder) llm.Check {
 	c.OK = true
 	c.Detail = fmt.Sprintf("%d documents, %d chunks, built with %s", stats.Documents, stats.Chunks, built)
 	return c
+}
+
+// rebuildFix says how to rebuild a damaged SQLite store: the ingested files
+// are the source, so nothing but the time to ingest is lost.
+func rebuildFix(store string) string {
+	return fmt.Sprintf("the store cannot be repaired in place; rebuild it from your files: mv %s %s.damaged, then graphrag ingest PATH... (the paths you ingested before; they are listed in %s.ingested.json)",
+		store, store, store)
 }

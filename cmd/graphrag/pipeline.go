@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -155,7 +153,7 @@ func (a *app) openPipeline(ctx context.Context, opts nodes.Options) (*pipeline, 
 // tools plugs in the filesystem tools over the ingested directories and the
 // web search provider, when configured.
 func (a *app) tools(st store, deps *nodes.Deps) error {
-	deps.Tools = &lazyTools{st: st}
+	deps.Tools = &lazyTools{st: st, paths: a.ingestedPathsFile()}
 	if a.web != "" {
 		ws, err := a.webSearcher()
 		if err != nil {
@@ -171,6 +169,7 @@ func (a *app) tools(st store, deps *nodes.Deps) error {
 // work that most questions never need.
 type lazyTools struct {
 	st    store
+	paths string // the record of ingested paths (app.ingestedPathsFile)
 	mu    sync.Mutex
 	tools *fstools.Tools
 	built bool
@@ -185,7 +184,7 @@ func (l *lazyTools) get(ctx context.Context) (*fstools.Tools, error) {
 	if l.built {
 		return l.tools, nil
 	}
-	roots, err := ingestedRoots(ctx, l.st)
+	roots, err := ingestedRoots(ctx, l.st, l.paths)
 	if err != nil {
 		return nil, err
 	}
@@ -229,38 +228,26 @@ func (a *app) webSearcher() (nodes.WebSearcher, error) {
 	return ws, nil
 }
 
-// ingestedRoots derives the directories the filesystem tools may see from the
-// store's documents: the smallest set of directories that holds every
-// ingested file that still exists. Corpus rows (JSONL) are not files of the
-// user's and are left out. Deriving rather than recording keeps the roots in
-// step with what the store holds, whichever backend it is.
-func ingestedRoots(ctx context.Context, st store) ([]string, error) {
+// ingestedRoots returns the paths the filesystem tools may see: exactly
+// what was given to ingest (recorded in file), and the store's files no
+// recorded path covers, each alone (see toolRoots). Corpus rows (JSONL) are
+// not files of the user's and are left out.
+func ingestedRoots(ctx context.Context, st store, file string) ([]string, error) {
+	recorded, err := readIngestedPaths(file)
+	if err != nil {
+		return nil, err
+	}
 	docs, err := st.Manifest(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("read the store's documents: %w", err)
 	}
-	seen := map[string]bool{}
+	var files []string
 	for _, d := range docs {
-		if d.Path == "" || strings.HasSuffix(strings.ToLower(d.Path), ".jsonl") || strings.HasSuffix(strings.ToLower(d.Path), ".jsonl.gz") {
-			continue
-		}
-		seen[filepath.Dir(d.Path)] = true
-	}
-	dirs := make([]string, 0, len(seen))
-	for d := range seen {
-		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
-			dirs = append(dirs, d)
+		if d.Path != "" && filepath.IsAbs(d.Path) && !isCorpusPath(d.Path) {
+			files = append(files, d.Path)
 		}
 	}
-	sort.Strings(dirs)
-	var roots []string
-	for _, d := range dirs {
-		if n := len(roots); n > 0 && within(roots[n-1], d) {
-			continue
-		}
-		roots = append(roots, d)
-	}
-	return roots, nil
+	return toolRoots(recorded, files), nil
 }
 
 // within reports whether path is dir or below it.

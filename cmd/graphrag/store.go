@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -37,6 +38,11 @@ func isPostgresURL(s string) bool {
 func (a *app) openStore(ctx context.Context, emb graphrag.Embedder, create bool) (store, error) {
 	if isPostgresURL(a.store) {
 		s, err := pgvector.Open(ctx, a.store, pgvector.Options{Schema: a.schema, Collection: a.collection, Embedder: emb})
+		if errors.Is(err, graphrag.ErrUnavailable) {
+			return nil, fmt.Errorf("open PostgreSQL store (collection %q): %w; is PostgreSQL running and reachable at that address? "+
+				"Start it (scripts/db-up.sh, or docker compose up -d db) or fix --store; the URL may set connect_timeout (seconds, default %d)",
+				a.collection, err, int(pgvector.DefaultConnectTimeout.Seconds()))
+		}
 		if err != nil {
 			return nil, fmt.Errorf("open PostgreSQL store (collection %q): %w", a.collection, err)
 		}
@@ -51,6 +57,13 @@ func (a *app) openStore(ctx context.Context, emb graphrag.Embedder, create bool)
 		return nil, fmt.Errorf("create the store's directory: %w", err)
 	}
 	s, err := sqlite.Open(ctx, path, sqlite.Options{Embedder: emb})
+	if err != nil && !create {
+		// Another user's store, or one on read-only media, cannot be
+		// opened for writing; questions only read it.
+		if ro, rerr := sqlite.Open(ctx, path, sqlite.Options{Embedder: emb, ReadOnly: true}); rerr == nil {
+			return ro, nil
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}

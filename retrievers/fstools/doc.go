@@ -1,6 +1,6 @@
 // Package fstools answers questions about the files themselves — how many,
 // which are newest or largest, what is called what, how big a folder is —
-// with plain Go (no shell), sandboxed to the directories that were ingested.
+// with plain Go (no shell), sandboxed to the paths that were ingested (a file given alone is seen alone).
 //
 // New takes the roots; every tool (Count, List, Find, Stat, Tree,
 // FolderSizes, UsageByType) walks only inside them. A path with a ".."

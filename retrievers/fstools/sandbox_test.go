@@ -3,17 +3,19 @@ package fstools
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/graphrag/graphrag"
 )
 
 func TestNew(t *testing.T) {
 	root, _ := fixture(t)
-	file := filepath.Join(root, "README")
 	tests := []struct {
 		name    string
 		roots   []string
@@ -23,7 +25,6 @@ func TestNew(t *testing.T) {
 		{name: "no roots", roots: nil, wantErr: ErrNoRoots},
 		{name: "blank roots", roots: []string{"", "  "}, wantErr: ErrNoRoots},
 		{name: "missing root", roots: []string{filepath.Join(root, "nope")}, wantErr: os.ErrNotExist},
-		{name: "file root", roots: []string{file}},
 		{name: "nested roots merge", roots: []string{filepath.Join(root, "docs"), root}, want: []string{root}},
 		{name: "unclean root", roots: []string{root + "/./docs/../photos/"}, want: []string{filepath.Join(root, "photos")}},
 	}
@@ -49,6 +50,60 @@ func TestNew(t *testing.T) {
 				t.Fatalf("Roots() = %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// A file given as a root is all the tools see of its directory: ingesting
+// one file must not let them list its neighbours or anything below.
+func TestFileRootShowsThatFileAlone(t *testing.T) {
+	root, _ := fixture(t)
+	readme, notes := filepath.Join(root, "README"), filepath.Join(root, "docs", "notes.md")
+	tools, err := New([]string{readme, notes, filepath.Join(root, "code")}, Options{Now: func() time.Time { return clock }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := tools.List(context.Background(), ListRequest{Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range res.Files {
+		got = append(got, f.Path)
+	}
+	sort.Strings(got)
+	want := []string{filepath.Join(root, "README"), filepath.Join(root, "code", "main.go"), filepath.Join(root, "code", "util.py"), notes}
+	sort.Strings(want)
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("listed %q\nwant %q", got, want)
+	}
+	for _, p := range []string{"empty.log", filepath.Join(root, "docs", "report.pdf"), "photos/cat.jpg", filepath.Join(root, "photos")} {
+		if _, err := tools.Resolve(p); !errors.Is(err, ErrOutsideRoots) && !errors.Is(err, graphrag.ErrNotFound) {
+			t.Errorf("Resolve(%q) = %v, want it refused", p, err)
+		}
+	}
+	for _, p := range []string{readme, "README", notes, "main.go"} {
+		if _, err := tools.Resolve(p); err != nil {
+			t.Errorf("Resolve(%q): %v", p, err)
+		}
+	}
+	tree, err := tools.Tree(context.Background(), TreeRequest{Depth: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := 0
+	for _, n := range tree.Trees {
+		files += n.Files
+	}
+	if files != 4 {
+		t.Errorf("the trees count %d files, want 4", files)
+	}
+	// A whole directory given too replaces the single files in it.
+	whole, err := New([]string{notes, filepath.Join(root, "docs")}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := whole.Roots(); len(r) != 1 || r[0] != filepath.Join(root, "docs") {
+		t.Errorf("Roots() = %q", r)
 	}
 }
 

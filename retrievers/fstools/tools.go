@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -44,14 +45,37 @@ type Tools struct {
 
 // root is one ingested directory: the absolute cleaned path as given and the
 // same with symbolic links resolved (they differ when the root's path goes
-// through a link, e.g. /tmp on macOS).
+// through a link, e.g. /tmp on macOS). When files is set the root stands for
+// files ingested one by one: the directory shows those files alone (by
+// path as given and resolved), nothing else in it or below it.
 type root struct {
 	path     string
 	resolved string
+	files    map[string]bool
 }
 
-// New returns tools that see only the given directories. Each root must be
-// an existing directory; roots inside other roots are merged away.
+// contains reports whether the clean absolute path p is visible through r,
+// lexically or resolved.
+func (r root) contains(p string) bool {
+	if r.files == nil {
+		return within(r.path, p) || within(r.resolved, p)
+	}
+	return p == r.path || p == r.resolved || r.files[p]
+}
+
+// containsResolved is contains for a path whose links are resolved.
+func (r root) containsResolved(p string) bool {
+	if r.files == nil {
+		return within(r.resolved, p)
+	}
+	return p == r.resolved || r.files[p]
+}
+
+// New returns tools that see only the given paths. Each root must be an
+// existing directory, whose whole tree the tools see, or a regular file,
+// which they see alone (its directory shows that file and no other):
+// ingesting one file must not open its neighbours to the tools. Roots inside
+// other roots are merged away.
 func New(roots []string, opts Options) (*Tools, error) {
 	if opts.MaxFiles <= 0 {
 		opts.MaxFiles = DefaultMaxFiles
@@ -82,21 +106,33 @@ func New(roots []string, opts Options) (*Tools, error) {
 		if err != nil {
 			return nil, fmt.Errorf("fstools: root %q: %w", r, err)
 		}
-		if !fi.IsDir() {
-			return nil, fmt.Errorf("fstools: root %q is not a directory: give the directories that were ingested", r)
+		switch {
+		case fi.IsDir():
+			rs = append(rs, root{path: abs, resolved: resolved})
+		case fi.Mode().IsRegular():
+			rs = append(rs, root{path: filepath.Dir(abs), resolved: filepath.Dir(resolved), files: map[string]bool{abs: true, resolved: true}})
+		default:
+			return nil, fmt.Errorf("fstools: root %q is neither a directory nor a regular file: give the paths that were ingested", r)
 		}
-		rs = append(rs, root{path: abs, resolved: resolved})
 	}
 	if len(rs) == 0 {
 		return nil, fmt.Errorf("fstools: %w: pass the directories given to ingest", ErrNoRoots)
 	}
-	// Drop roots inside other roots so nothing is walked twice.
-	sort.Slice(rs, func(i, j int) bool { return rs[i].resolved < rs[j].resolved })
-	kept := rs[:0]
+	// Drop roots inside whole directories so nothing is walked twice, and
+	// join the files of one directory into one root.
+	sort.SliceStable(rs, func(i, j int) bool { return rs[i].resolved < rs[j].resolved })
+	var kept []root
 	for _, r := range rs {
 		dup := false
-		for _, k := range kept {
-			if within(k.resolved, r.resolved) {
+		for i, k := range kept {
+			if k.files == nil && within(k.resolved, r.resolved) {
+				dup = true
+				break
+			}
+			if k.files != nil && r.files != nil && k.resolved == r.resolved {
+				for f := range r.files {
+					kept[i].files[f] = true
+				}
 				dup = true
 				break
 			}
@@ -105,6 +141,14 @@ func New(roots []string, opts Options) (*Tools, error) {
 			kept = append(kept, r)
 		}
 	}
+	// A whole directory replaces the files of the same directory.
+	whole := map[string]bool{}
+	for _, k := range kept {
+		if k.files == nil {
+			whole[k.resolved] = true
+		}
+	}
+	kept = slices.DeleteFunc(kept, func(k root) bool { return k.files != nil && whole[k.resolved] })
 	return &Tools{roots: kept, opts: opts}, nil
 }
 
@@ -142,7 +186,7 @@ func hasDotDot(p string) bool {
 // rootOf returns the root a clean absolute path is lexically inside.
 func (t *Tools) rootOf(p string) (root, bool) {
 	for _, r := range t.roots {
-		if within(r.path, p) || within(r.resolved, p) {
+		if r.contains(p) {
 			return r, true
 		}
 	}
@@ -152,7 +196,7 @@ func (t *Tools) rootOf(p string) (root, bool) {
 // insideResolved reports whether a fully resolved path is inside a root.
 func (t *Tools) insideResolved(p string) bool {
 	for _, r := range t.roots {
-		if within(r.resolved, p) {
+		if r.containsResolved(p) {
 			return true
 		}
 	}
@@ -180,7 +224,9 @@ func (t *Tools) Resolve(name string) (string, error) {
 		candidates = []string{p}
 	} else {
 		for _, r := range t.roots {
-			candidates = append(candidates, filepath.Join(r.path, name))
+			if p := filepath.Join(r.path, name); r.contains(p) {
+				candidates = append(candidates, p)
+			}
 		}
 	}
 	var firstErr error

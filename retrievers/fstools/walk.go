@@ -103,6 +103,13 @@ func (t *Tools) walk(ctx context.Context, m *matcher, starts []string, v visitor
 				w.Truncated = true
 				return errStop
 			}
+			if r.files != nil && p != start && (d.IsDir() || !r.files[p]) {
+				// A root of single files: nothing else in its directory.
+				if d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
 			w.Visited++
 			name := d.Name()
 			if p != start && !t.opts.IncludeHidden && strings.HasPrefix(name, ".") {

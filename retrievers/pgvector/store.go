@@ -100,7 +100,7 @@ func (s *Store) checkSchema(ctx context.Context) error {
 		return fmt.Errorf("%w: schema %q has no graphrag tables; run `graphrag migrate up` with the same --store URL first", ErrNotMigrated, s.opts.Schema)
 	}
 	if err != nil {
-		return fmt.Errorf("pgvector: check schema %q: %w", s.opts.Schema, err)
+		return unavailable(ctx, fmt.Errorf("pgvector: check schema %q: %w", s.opts.Schema, err))
 	}
 	if have == nil || *have < latest {
 		v := int64(0)
@@ -134,7 +134,7 @@ func (s *Store) loadCollection(ctx context.Context, q querier) (collection, bool
 		return c, false, nil
 	}
 	if err != nil {
-		return c, false, fmt.Errorf("pgvector: read collection %q: %w", s.opts.Collection, err)
+		return c, false, unavailable(ctx, fmt.Errorf("pgvector: read collection %q: %w", s.opts.Collection, err))
 	}
 	return c, true, nil
 }
@@ -210,7 +210,7 @@ func (s *Store) Stats(ctx context.Context) (graphrag.StoreStats, error) {
 		SELECT (SELECT count(*) FROM documents WHERE collection_id = $1),
 		       (SELECT count(*) FROM chunks WHERE collection_id = $1)`, c.id).Scan(&st.Documents, &st.Chunks)
 	if err != nil {
-		return graphrag.StoreStats{}, fmt.Errorf("pgvector: stats of collection %q: %w", s.opts.Collection, err)
+		return graphrag.StoreStats{}, unavailable(ctx, fmt.Errorf("pgvector: stats of collection %q: %w", s.opts.Collection, err))
 	}
 	return st, nil
 }
@@ -223,7 +223,7 @@ func (s *Store) Manifest(ctx context.Context) ([]graphrag.DocState, error) {
 	}
 	rows, err := s.pool.Query(ctx, `SELECT id, path, hash FROM documents WHERE collection_id = $1 ORDER BY id COLLATE "C"`, c.id)
 	if err != nil {
-		return nil, fmt.Errorf("pgvector: manifest of collection %q: %w", s.opts.Collection, err)
+		return nil, unavailable(ctx, fmt.Errorf("pgvector: manifest of collection %q: %w", s.opts.Collection, err))
 	}
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (graphrag.DocState, error) {
 		var d graphrag.DocState
@@ -336,5 +336,5 @@ func (s *Store) wrap(ctx context.Context, op string, err error) error {
 	if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
 		return fmt.Errorf("pgvector: %s in collection %q: %w (%v)", op, s.opts.Collection, cerr, err)
 	}
-	return fmt.Errorf("pgvector: %s in collection %q: %w", op, s.opts.Collection, err)
+	return unavailable(ctx, fmt.Errorf("pgvector: %s in collection %q: %w", op, s.opts.Collection, err))
 }

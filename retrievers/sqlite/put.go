@@ -26,6 +26,9 @@ func (s *Store) Put(ctx context.Context, recs ...graphrag.Record) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("sqlite put: %w", err)
 	}
+	if s.readOnly {
+		return fmt.Errorf("sqlite put: %w: %s", ErrReadOnly, s.path)
+	}
 	if len(recs) == 0 {
 		return nil
 	}
@@ -242,6 +245,9 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, recs []graphrag.Record) e
 func (s *Store) Delete(ctx context.Context, ids ...string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("sqlite delete: %w", err)
+	}
+	if s.readOnly {
+		return fmt.Errorf("sqlite delete: %w: %s", ErrReadOnly, s.path)
 	}
 	if len(ids) == 0 {
 		return nil

@@ -38,6 +38,9 @@ const schemaVersion = 2
 // ErrNewerSchema: the file was written by a newer graphrag.
 var ErrNewerSchema = errors.New("store file was written by a newer graphrag")
 
+// ErrReadOnly: a write to a store opened with Options.ReadOnly.
+var ErrReadOnly = errors.New("store is open read-only")
+
 // Options configure a Store.
 type Options struct {
 	// Embedder, when set, embeds chunks that come without embeddings and
@@ -47,6 +50,12 @@ type Options struct {
 	ReadConns int
 	// Ranking tunes keyword scoring; the zero value means DefaultRanking.
 	Ranking *Ranking
+	// ReadOnly opens an existing store for searching only, without
+	// writing anything: a file of another user's, or on read-only media.
+	// Put and Delete then fail. A store in WAL mode whose shared-memory
+	// file cannot be created is opened as immutable (no other process may
+	// write it meanwhile).
+	ReadOnly bool
 }
 
 // Store is a graphrag store in one SQLite file. It is safe for concurrent
@@ -58,6 +67,8 @@ type Store struct {
 	rank    Ranking
 	builtBy string // embedder name recorded in the file, "" for none
 	dim     int
+	// readOnly: opened with Options.ReadOnly; nothing is written.
+	readOnly bool
 
 	wmu sync.Mutex // one writer at a time
 
@@ -80,11 +91,37 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if path == "" || path == ":memory:" {
 		return nil, fmt.Errorf("open sqlite store: need a file path, got %q", path)
 	}
+	if opts.ReadOnly {
+		s, err := open(ctx, path, opts, "ro")
+		if err != nil {
+			// Read-only media: the WAL's shared memory cannot be made.
+			if s, ierr := open(ctx, path, opts, "immutable"); ierr == nil {
+				return s, nil
+			}
+		}
+		return s, err
+	}
+	return open(ctx, path, opts, "")
+}
+
+// open opens the store with mode "" (read-write), "ro" or "immutable".
+func open(ctx context.Context, path string, opts Options, mode string) (*Store, error) {
 	q := url.Values{}
-	for _, p := range []string{"busy_timeout(10000)", "journal_mode(WAL)", "cache_size(-32000)", "synchronous(NORMAL)", "foreign_keys(1)"} {
+	pragmas := []string{"busy_timeout(10000)", "journal_mode(WAL)", "cache_size(-32000)", "synchronous(NORMAL)", "foreign_keys(1)"}
+	switch mode {
+	case "":
+		q.Set("_txlock", "immediate")
+	case "ro":
+		q.Set("mode", "ro")
+		pragmas = []string{"busy_timeout(10000)", "cache_size(-32000)", "query_only(1)"}
+	case "immutable":
+		q.Set("mode", "ro")
+		q.Set("immutable", "1")
+		pragmas = []string{"cache_size(-32000)", "query_only(1)"}
+	}
+	for _, p := range pragmas {
 		q.Add("_pragma", p)
 	}
-	q.Set("_txlock", "immediate")
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
@@ -96,7 +133,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	}
 	db.SetMaxOpenConns(conns)
 	db.SetMaxIdleConns(conns)
-	s := &Store{db: db, path: path, emb: opts.Embedder, rank: DefaultRanking()}
+	s := &Store{db: db, path: path, emb: opts.Embedder, rank: DefaultRanking(), readOnly: mode != ""}
 	if opts.Ranking != nil {
 		s.rank = *opts.Ranking
 	}
@@ -167,6 +204,8 @@ func (s *Store) init(ctx context.Context) error {
 	switch {
 	case v > schemaVersion:
 		return fmt.Errorf("%w: schema version %d, this build reads up to %d; upgrade graphrag or use another --store", ErrNewerSchema, v, schemaVersion)
+	case v == 0 && s.readOnly:
+		return fmt.Errorf("%w: %s holds no graphrag store (opened read-only, so it was not created)", graphrag.ErrNotFound, s.path)
 	case v == 0:
 		if _, err := tx.ExecContext(ctx, schema); err != nil {
 			return fmt.Errorf("create schema: %w", err)
@@ -213,7 +252,7 @@ func (s *Store) init(ctx context.Context) error {
 		return fmt.Errorf("%w: %s was built with %s and is opened with %s; configure the same embedder, or ingest into a new store (another --store path)",
 			graphrag.ErrEmbedderMismatch, s.path, describe(haveName, haveDim), describe(wantName, wantDim))
 	}
-	if docs == 0 && (haveName != wantName || haveDim != wantDim || len(meta) == 0) {
+	if docs == 0 && !s.readOnly && (haveName != wantName || haveDim != wantDim || len(meta) == 0) {
 		for k, val := range map[string]string{"embedder": wantName, "dimension": strconv.Itoa(wantDim)} {
 			if _, err := tx.ExecContext(ctx, "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", k, val); err != nil {
 				return fmt.Errorf("write meta: %w", err)
