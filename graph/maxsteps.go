@@ -54,7 +54,9 @@ func (e *MaxStepsError) Error() string {
 func (e *MaxStepsError) Is(target error) bool { return target == ErrMaxSteps }
 
 // maxStepsError builds the step-limit error from the run's history; next
-// is the node that was due to run.
+// is the node that was due to run. Only edges taken between node runs
+// count: on a tie in a cycle, the router's edge, which kept the loop
+// going, is named.
 func (r *Runnable[S]) maxStepsError(h *stepHistory, step, next, limit int) error {
 	e := &MaxStepsError{Limit: limit, Next: r.nameOf(next)}
 	k := min(h.n, historyLen)
@@ -62,7 +64,6 @@ func (r *Runnable[S]) maxStepsError(h *stepHistory, step, next, limit int) error
 	for i := h.n - k; i < h.n; i++ {
 		seq = append(seq, int(h.nodes[i%historyLen]))
 	}
-	seq = append(seq, next)
 	type edge struct{ from, to int }
 	counts := make(map[edge]int)
 	var best edge
