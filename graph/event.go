@@ -80,6 +80,9 @@ type Event struct {
 	// subgraph's own run start and end are not sent: its node's
 	// NodeStart and NodeEnd in the parent stand for them.
 	Subgraph string
+	// Branch is the 1-based position of a fan-out branch (EventNodeStart,
+	// EventNodeEnd and events inside it); 0 outside a fan-out.
+	Branch int
 	// Attempt is the 1-based attempt of a node run under a retry policy
 	// (EventNodeEnd, EventRetry); 0 without one.
 	Attempt int
@@ -103,6 +106,7 @@ type emitter struct {
 type scope struct {
 	em     *emitter
 	path   string // subgraph path ("outer/inner"), "" at the top
+	branch int    // fan-out branch (1-based), 0 outside one
 	node   string
 	step   int
 	inNode bool // Emit is accepted only while a node or router runs
@@ -143,7 +147,7 @@ func (sc *scope) sendNode(e Event, inNode bool) {
 	em.mu.Lock()
 	defer em.mu.Unlock()
 	sc.step, sc.node, sc.inNode = e.Step, e.Node, inNode
-	e.Subgraph = sc.path
+	e.Subgraph, e.Branch = sc.path, sc.branch
 	em.deliver(e)
 }
 
@@ -179,7 +183,7 @@ func Emit(ctx context.Context, name string, payload any) {
 	if !sc.inNode {
 		return
 	}
-	em.deliver(Event{Kind: EventCustom, Step: sc.step, Node: sc.node, Subgraph: sc.path, Name: name, Payload: payload, Time: time.Now()})
+	em.deliver(Event{Kind: EventCustom, Step: sc.step, Node: sc.node, Subgraph: sc.path, Branch: sc.branch, Name: name, Payload: payload, Time: time.Now()})
 }
 
 // FinalState returns the state an EventRunEnd event carries: the final

@@ -323,7 +323,7 @@ func (r *Runnable[S]) fanOut(ctx context.Context, n *node[S], s S, step, used, m
 		}
 		var bsc *scope
 		if sc != nil {
-			bsc = &scope{em: sc.em, path: sc.path}
+			bsc = &scope{em: sc.em, path: sc.path, branch: i + 1}
 			bctx = context.WithValue(bctx, emitterKey{}, bsc)
 		}
 		wg.Add(1)
