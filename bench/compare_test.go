@@ -203,4 +203,14 @@ func TestRatio(t *testing.T) {
 		t.Logf("%-18s %9.1f ns/step %6.1f allocs/step %8.1f B/step   eino/this = %s",
 			r.name, ns, allocs, bytes, fmt.Sprintf("%.1fx", einoNs/ns))
 	}
+	// The fan-out workflow (fanout_test.go), per run: split, four parallel
+	// branches, join.
+	g, e := testing.Benchmark(BenchmarkFanOutGraphrag), testing.Benchmark(BenchmarkFanOutEino)
+	for _, r := range []struct {
+		name string
+		res  testing.BenchmarkResult
+	}{{"fan-out graphrag", g}, {"fan-out eino", e}} {
+		t.Logf("%-18s %9d ns/run  %6d allocs/run  %8d B/run    eino/this = %.1fx",
+			r.name, r.res.NsPerOp(), r.res.AllocsPerOp(), r.res.AllocedBytesPerOp(), float64(e.NsPerOp())/float64(r.res.NsPerOp()))
+	}
 }

@@ -177,3 +177,32 @@ func BenchmarkEmitNoObserver(b *testing.B) {
 		Emit(ctx, "token", "x")
 	}
 }
+
+// BenchmarkInvokeMemoryCheckpointer is the same run made durable with the
+// in-memory checkpointer: a JSON checkpoint per step, the thread pruned to
+// its last 20 checkpoints at the end of each run.
+func BenchmarkInvokeMemoryCheckpointer(b *testing.B) {
+	g := NewStateGraph[benchState]()
+	for _, n := range []string{"a", "b", "c", "d", "e"} {
+		g.AddNode(n, benchInc)
+	}
+	g.SetEntryPoint("a")
+	g.AddEdge("a", "b")
+	g.AddEdge("b", "c")
+	g.AddEdge("c", "d")
+	g.AddEdge("d", "e")
+	g.AddConditionalEdges("e", benchRoute, "a", END)
+	r, err := g.Compile(WithCheckpointer(NewMemorySaver()), WithRetention(Retention{KeepLast: 20}))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	opt := WithThread("bench")
+	perStep(b, func() int {
+		s, err := r.Invoke(ctx, benchState{}, opt)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return s.N
+	})
+}

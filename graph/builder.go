@@ -41,6 +41,11 @@ type StateGraph[S any] struct {
 	branches map[string]branch[S]
 	labels   map[edgeKey]string
 	entry    string
+
+	fanouts   map[string]fanOutDef[S]
+	reducers  map[string]reducerDef
+	policies  map[string]nodePolicy
+	subgraphs map[string]diagram
 }
 
 type branch[S any] struct {
@@ -57,7 +62,19 @@ func NewStateGraph[S any]() *StateGraph[S] {
 		static:   make(map[string]string),
 		branches: make(map[string]branch[S]),
 		labels:   make(map[edgeKey]string),
+
+		fanouts:   make(map[string]fanOutDef[S]),
+		reducers:  make(map[string]reducerDef),
+		policies:  make(map[string]nodePolicy),
+		subgraphs: make(map[string]diagram),
 	}
+}
+
+// hasWayOut reports whether from already has an edge, conditional edges
+// or a fan-out.
+func (g *StateGraph[S]) hasWayOut(from string) bool {
+	_, fan := g.fanouts[from]
+	return g.static[from] != "" || g.branches[from].router != nil || fan
 }
 
 func (g *StateGraph[S]) fail(err error) {
@@ -68,8 +85,9 @@ func (g *StateGraph[S]) fail(err error) {
 
 func reserved(name string) bool { return name == "" || name == START || name == END }
 
-// AddNode adds a node. Names must be unique and must not be "", START or END.
-func (g *StateGraph[S]) AddNode(name string, fn NodeFunc[S]) {
+// AddNode adds a node. Names must be unique and must not be "", START or
+// END. Options set the node's policy: WithTimeout, WithRetry.
+func (g *StateGraph[S]) AddNode(name string, fn NodeFunc[S], opts ...NodeOption) {
 	switch {
 	case reserved(name):
 		g.fail(fmt.Errorf("graph: AddNode(%q): %w; pick another name", name, ErrReservedName))
@@ -80,6 +98,13 @@ func (g *StateGraph[S]) AddNode(name string, fn NodeFunc[S]) {
 	default:
 		g.nodes[name] = fn
 		g.order = append(g.order, name)
+		if len(opts) > 0 {
+			var p nodePolicy
+			for _, o := range opts {
+				o(&p)
+			}
+			g.policies[name] = p
+		}
 	}
 }
 
@@ -100,6 +125,9 @@ func (g *StateGraph[S]) AddEdge(from, to string) {
 			from, to, from, g.static[from], ErrEdgeConflict))
 	case g.branches[from].router != nil:
 		g.fail(fmt.Errorf("graph: AddEdge(%q, %q): node %q already has conditional edges; add %q to their targets instead: %w",
+			from, to, from, to, ErrEdgeConflict))
+	case g.hasWayOut(from):
+		g.fail(fmt.Errorf("graph: AddEdge(%q, %q): node %q already fans out; add %q to its parallel targets instead: %w",
 			from, to, from, to, ErrEdgeConflict))
 	default:
 		g.static[from] = to
@@ -126,6 +154,9 @@ func (g *StateGraph[S]) AddConditionalEdges(from string, router RouterFunc[S], t
 		return
 	case g.branches[from].router != nil:
 		g.fail(fmt.Errorf("graph: AddConditionalEdges(%q): node %q already has conditional edges; declare all targets in one call: %w", from, from, ErrEdgeConflict))
+		return
+	case g.hasWayOut(from):
+		g.fail(fmt.Errorf("graph: AddConditionalEdges(%q): node %q already fans out: %w", from, from, ErrEdgeConflict))
 		return
 	}
 	seen := make(map[string]bool, len(targets))

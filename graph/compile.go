@@ -14,7 +14,16 @@ const DefaultMaxSteps = 25
 // CompileOption configures Compile.
 type CompileOption func(*compileConfig)
 
-type compileConfig struct{ maxSteps int }
+type compileConfig struct {
+	maxSteps        int
+	checkpointer    Checkpointer
+	stateVersion    int
+	migrate         MigrateFunc
+	retention       Retention
+	interruptBefore []string
+	interruptAfter  []string
+	parallelism     int
+}
 
 // WithMaxSteps sets how many node runs an Invoke may take before it stops
 // with ErrMaxSteps (default DefaultMaxSteps). Values below 1 are ignored.
@@ -32,6 +41,7 @@ type Edge struct {
 	From, To    string
 	Label       string // the label set with SetEdgeLabel; for conditional edges, the target's name by default
 	Conditional bool   // chosen by a router (drawn dashed)
+	Parallel    bool   // one branch of a fan-out (AddParallelEdges, AddSendEdges)
 }
 
 // endIndex is the index of END in a compiled graph's successor fields.
@@ -45,6 +55,11 @@ type node[S any] struct {
 	targets   []string       // declared targets, in declaration order
 	targetIdx []int          // their indices (endIndex for END)
 	targetSet map[string]int // for nodes with many targets
+
+	fanout []int       // AddParallelEdges targets; next is their join
+	sender SendFunc[S] // AddSendEdges; targets declared in targets
+	before bool        // WithInterruptBefore
+	after  bool        // WithInterruptAfter
 }
 
 // Runnable is a compiled graph. It is immutable and safe for concurrent use:
@@ -55,6 +70,15 @@ type Runnable[S any] struct {
 	maxSteps int
 	names    []string // sorted
 	edges    []Edge   // sorted, START edge first
+	index    map[string]int
+
+	checkpointer Checkpointer
+	stateVersion int
+	migrate      MigrateFunc
+	retention    Retention
+	parallelism  int
+	merger       *merger
+	subgraphs    map[string]diagram
 }
 
 // Compile checks the graph and returns a runnable copy of it. It returns the
@@ -66,12 +90,19 @@ func (g *StateGraph[S]) Compile(opts ...CompileOption) (*Runnable[S], error) {
 	if g.err != nil {
 		return nil, g.err
 	}
-	cfg := compileConfig{maxSteps: DefaultMaxSteps}
+	cfg := compileConfig{maxSteps: DefaultMaxSteps, stateVersion: 1, parallelism: DefaultParallelism}
 	for _, o := range opts {
 		o(&cfg)
 	}
-	if err := g.validate(); err != nil {
+	if err := g.validate(&cfg); err != nil {
 		return nil, err
+	}
+	var m *merger
+	if len(g.fanouts) > 0 {
+		var err error
+		if m, err = newMerger[S](g.reducers); err != nil {
+			return nil, err
+		}
 	}
 
 	names := slices.Clone(g.order)
@@ -91,11 +122,48 @@ func (g *StateGraph[S]) Compile(opts ...CompileOption) (*Runnable[S], error) {
 		entry:    index[g.entry],
 		maxSteps: cfg.maxSteps,
 		names:    names,
+		index:    index,
+
+		checkpointer: cfg.checkpointer,
+		stateVersion: cfg.stateVersion,
+		migrate:      cfg.migrate,
+		retention:    cfg.retention,
+		parallelism:  cfg.parallelism,
+		merger:       m,
+		subgraphs:    make(map[string]diagram, len(g.subgraphs)),
+	}
+	for k, v := range g.subgraphs {
+		r.subgraphs[k] = v
 	}
 	r.edges = append(r.edges, Edge{From: START, To: g.entry, Label: g.labels[edgeKey{START, g.entry}]})
 	for i, name := range names {
 		n := node[S]{name: name, fn: g.nodes[name], next: endIndex}
-		if to, ok := g.static[name]; ok {
+		if p, ok := g.policies[name]; ok {
+			n.fn = withPolicy(n.fn, p)
+		}
+		n.before = slices.Contains(cfg.interruptBefore, name)
+		n.after = slices.Contains(cfg.interruptAfter, name)
+		if f, ok := g.fanouts[name]; ok {
+			sorted := slices.Clone(f.targets)
+			slices.Sort(sorted)
+			for _, t := range sorted {
+				r.edges = append(r.edges, Edge{From: name, To: t, Label: g.labels[edgeKey{name, t}], Parallel: true})
+			}
+			n.next = idx(g.static[f.targets[0]]) // the join, checked by validate
+			if f.send != nil {
+				n.sender = f.send
+				n.targets = slices.Clone(f.targets)
+				n.targetIdx = make([]int, len(f.targets))
+				for j, t := range f.targets {
+					n.targetIdx[j] = idx(t)
+				}
+			} else {
+				n.fanout = make([]int, len(f.targets))
+				for j, t := range f.targets {
+					n.fanout[j] = idx(t)
+				}
+			}
+		} else if to, ok := g.static[name]; ok {
 			n.next = idx(to)
 			r.edges = append(r.edges, Edge{From: name, To: to, Label: g.labels[edgeKey{name, to}]})
 		} else {
@@ -151,7 +219,7 @@ func displayName(name string) string {
 }
 
 // validate collects every structural problem, in a deterministic order.
-func (g *StateGraph[S]) validate() error {
+func (g *StateGraph[S]) validate(cfg *compileConfig) error {
 	var errs []error
 	known := func(name string) bool { return name == END || g.nodes[name] != nil }
 
@@ -180,6 +248,40 @@ func (g *StateGraph[S]) validate() error {
 			}
 		}
 	}
+	for _, from := range sortedKeys(g.fanouts) {
+		f := g.fanouts[from]
+		if !known(from) {
+			errs = append(errs, fmt.Errorf("graph: fan-out from %q: %q: %w", from, from, ErrUnknownNode))
+		}
+		join := ""
+		for _, t := range f.targets {
+			switch {
+			case !known(t):
+				errs = append(errs, fmt.Errorf("graph: fan-out from %q: target %q: %w", from, t, ErrUnknownNode))
+				continue
+			case t == from:
+				errs = append(errs, fmt.Errorf("graph: fan-out from %q: a node cannot be its own branch: %w", from, ErrFanOut))
+				continue
+			}
+			to, ok := g.static[t]
+			if !ok {
+				errs = append(errs, fmt.Errorf("graph: fan-out from %q: branch %q needs a static edge to the join node (AddEdge(%q, join)): %w", from, t, t, ErrFanOut))
+				continue
+			}
+			if join == "" {
+				join = to
+			} else if to != join {
+				errs = append(errs, fmt.Errorf("graph: fan-out from %q: branches join at %q and %q; every branch must have an edge to the same join node: %w", from, join, to, ErrFanOut))
+			}
+		}
+	}
+	for _, list := range [][]string{cfg.interruptBefore, cfg.interruptAfter} {
+		for _, n := range list {
+			if g.nodes[n] == nil {
+				errs = append(errs, fmt.Errorf("graph: interrupt at %q: %w", n, ErrUnknownNode))
+			}
+		}
+	}
 	labelKeys := make([]edgeKey, 0, len(g.labels))
 	for k := range g.labels {
 		labelKeys = append(labelKeys, k)
@@ -203,6 +305,9 @@ func (g *StateGraph[S]) validate() error {
 	succ := func(name string) []string {
 		if to, ok := g.static[name]; ok {
 			return []string{to}
+		}
+		if f, ok := g.fanouts[name]; ok {
+			return f.targets
 		}
 		return g.branches[name].targets
 	}
@@ -265,7 +370,7 @@ func (g *StateGraph[S]) hasEdge(from, to string) bool {
 	if g.static[from] == to {
 		return true
 	}
-	return slices.Contains(g.branches[from].targets, to)
+	return slices.Contains(g.branches[from].targets, to) || slices.Contains(g.fanouts[from].targets, to)
 }
 
 func join(errs []error) error {

@@ -50,10 +50,55 @@
 // Without an observer a run allocates nothing per step and Emit is a
 // single ctx lookup.
 //
+// # Durable runs
+//
+// Compiled WithCheckpointer, a run given a thread (WithThread) saves a
+// Checkpoint after every step: the state as JSON with a schema version
+// (WithStateVersion migrates older ones), the node that completed and the
+// node to run next. A run of a thread whose latest checkpoint is unfinished
+// (the process crashed or was killed, a node failed, the run paused)
+// resumes at the step after the last completed one; a thread whose run
+// finished starts a new run, appending to its history. State reads a
+// thread's latest state, List its history; WithCheckpoint resumes from an
+// earlier checkpoint and UpdateState writes an edited one (time travel).
+// WithRetention prunes each thread at the end of its runs. MemorySaver
+// keeps checkpoints in memory; graph/checkpoint/sqlite and
+// graph/checkpoint/postgres store them in a database.
+//
+// # Interrupts
+//
+// WithInterruptBefore and WithInterruptAfter pause a durable run at named
+// nodes; a node pauses it itself with Interrupt(ctx, payload). The run
+// returns an *Interrupted (matching ErrInterrupted) with the payload and a
+// resume token; Resume(token, value) continues it, and the node's Interrupt
+// call then returns value.
+//
+// # Parallel branches
+//
+// AddParallelEdges fans out to several nodes, AddSendEdges to a list of
+// (node, state) pairs chosen at run time. Branches run concurrently
+// (WithParallelism bounds them) and join at the one node they all lead to;
+// their states merge field by field, in declaration (or Send) order.
+// AddReducer folds a field several branches write; two branches writing a
+// field without one fail the run with ErrMergeConflict naming both.
+//
+// # Subgraphs and node policies
+//
+// AddSubgraph runs a compiled graph as a node; its events reach the
+// parent's observers with Event.Subgraph set. AddNode takes WithTimeout
+// and WithRetry (for errors marked Retryable). A run stopped at its step
+// limit returns a *MaxStepsError naming the loop that ran away.
+//
 // # Diagrams
 //
 // Mermaid and DOT render a compiled graph deterministically: static edges
-// solid, conditional edges dashed with their labels, START and END drawn.
+// solid, conditional edges dashed with their labels, fan-out branches
+// thick, subgraphs drawn inside their node, START and END drawn.
 // A Trace, used as an observer, records visited nodes and edges; WithTrace
 // overlays it on the diagram with counts.
+//
+// # Observability
+//
+// graph/otelgraph turns a run's events into OpenTelemetry spans; this
+// package itself stays free of dependencies.
 package graph

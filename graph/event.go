@@ -28,16 +28,28 @@ const (
 	// EventRunEnd closes every run. Payload holds the final state S (the last
 	// good state when the run failed) and Err the run's error, if any.
 	EventRunEnd
+	// EventCheckpoint: the run saved a checkpoint after Node (Step); Payload
+	// is the Checkpoint without its state.
+	EventCheckpoint
+	// EventInterrupt: the run paused at Node; Payload is the *Interrupted,
+	// also returned as the run's error.
+	EventInterrupt
+	// EventRetry: Node failed with a retryable error (Err) and runs again
+	// after Duration.
+	EventRetry
 )
 
 var kindNames = [...]string{
-	EventRunStart:  "run_start",
-	EventNodeStart: "node_start",
-	EventNodeEnd:   "node_end",
-	EventDecision:  "decision",
-	EventCustom:    "custom",
-	EventError:     "error",
-	EventRunEnd:    "run_end",
+	EventRunStart:   "run_start",
+	EventNodeStart:  "node_start",
+	EventNodeEnd:    "node_end",
+	EventDecision:   "decision",
+	EventCustom:     "custom",
+	EventError:      "error",
+	EventRunEnd:     "run_end",
+	EventCheckpoint: "checkpoint",
+	EventInterrupt:  "interrupt",
+	EventRetry:      "retry",
 }
 
 func (k EventKind) String() string {
@@ -61,23 +73,43 @@ type Event struct {
 	Duration time.Duration // EventNodeEnd: how long the node ran; EventRunEnd: the whole run
 	Err      error         // EventError and EventRunEnd: the run's error; EventNodeEnd: the node's failure
 	Name     string        // EventCustom: the name given to Emit
-	Payload  any           // EventCustom: the payload; EventRunEnd: the final state S
+	Payload  any           // EventCustom: the payload; EventRunEnd: the final state S; EventInterrupt: the *Interrupted
 	Time     time.Time     // when the event happened
+	// Subgraph is the path of the subgraph node(s) the event comes from
+	// ("outer/inner"), or "" for the graph that was invoked. Events of a
+	// subgraph's own run start and end are not sent: its node's
+	// NodeStart and NodeEnd in the parent stand for them.
+	Subgraph string
+	// Branch is the 1-based position of a fan-out branch (EventNodeStart,
+	// EventNodeEnd and events inside it); 0 outside a fan-out.
+	Branch int
+	// Attempt is the 1-based attempt of a node run under a retry policy
+	// (EventNodeEnd, EventRetry); 0 without one.
+	Attempt int
 }
 
 type emitterKey struct{}
 
-// emitter delivers a run's events to its observer. It is carried in the
-// ctx handed to nodes only when the run has an observer, so Emit costs one
-// ctx lookup otherwise.
+// emitter delivers a run's events to its observer. The ctx handed to nodes
+// carries a *scope pointing at it only when the run has an observer, so
+// Emit costs one ctx lookup otherwise.
 type emitter struct {
 	mu        sync.Mutex
 	observe   func(Event)
-	node      string
-	step      int
-	inNode    bool // Emit is accepted only while a node or router runs
 	panicked  bool // the observer panicked: the panic is not ours to recover
 	cancelled bool // a Stream consumer stopped: deliver nothing more
+}
+
+// scope is where custom events are tagged: the node running (and its step)
+// in one goroutine of a run. A run has one scope; each parallel branch and
+// each subgraph run gets its own, sharing the run's emitter and lock.
+type scope struct {
+	em     *emitter
+	path   string // subgraph path ("outer/inner"), "" at the top
+	branch int    // fan-out branch (1-based), 0 outside one
+	node   string
+	step   int
+	inNode bool // Emit is accepted only while a node or router runs
 }
 
 func (em *emitter) send(e Event) {
@@ -101,20 +133,28 @@ func (em *emitter) deliver(e Event) {
 	done = true
 }
 
+// send delivers e tagged with the scope's subgraph path.
+func (sc *scope) send(e Event) {
+	e.Subgraph = sc.path
+	sc.em.send(e)
+}
+
 // sendNode delivers e, an event of the running node, and sets whether Emit
 // is accepted after it (a node and its router accept custom events). One
 // lock per event keeps an observed step cheap.
-func (em *emitter) sendNode(e Event, inNode bool) {
+func (sc *scope) sendNode(e Event, inNode bool) {
+	em := sc.em
 	em.mu.Lock()
 	defer em.mu.Unlock()
-	em.step, em.node, em.inNode = e.Step, e.Node, inNode
+	sc.step, sc.node, sc.inNode = e.Step, e.Node, inNode
+	e.Subgraph, e.Branch = sc.path, sc.branch
 	em.deliver(e)
 }
 
-func (em *emitter) leave() {
-	em.mu.Lock()
-	em.inNode = false
-	em.mu.Unlock()
+func (sc *scope) leave() {
+	sc.em.mu.Lock()
+	sc.inNode = false
+	sc.em.mu.Unlock()
 }
 
 func (em *emitter) observerPanicked() bool {
@@ -130,18 +170,20 @@ func (em *emitter) observerPanicked() bool {
 //
 // Emit is for the node's own goroutine, or goroutines it starts and waits
 // for: events are serialised, tagged with the running node and step, and
-// dropped once the node has returned.
+// dropped once the node has returned. Events emitted inside a subgraph or a
+// parallel branch reach the observers of the outermost run.
 func Emit(ctx context.Context, name string, payload any) {
-	em, _ := ctx.Value(emitterKey{}).(*emitter)
-	if em == nil {
+	sc, _ := ctx.Value(emitterKey{}).(*scope)
+	if sc == nil {
 		return
 	}
+	em := sc.em
 	em.mu.Lock()
 	defer em.mu.Unlock()
-	if !em.inNode {
+	if !sc.inNode {
 		return
 	}
-	em.deliver(Event{Kind: EventCustom, Step: em.step, Node: em.node, Name: name, Payload: payload, Time: time.Now()})
+	em.deliver(Event{Kind: EventCustom, Step: sc.step, Node: sc.node, Subgraph: sc.path, Branch: sc.branch, Name: name, Payload: payload, Time: time.Now()})
 }
 
 // FinalState returns the state an EventRunEnd event carries: the final

@@ -8,41 +8,21 @@ import (
 
 // Mermaid renders the graph as a Mermaid flowchart. Nodes are declared in
 // sorted order between START and END; static edges are solid, conditional
-// edges dashed and labelled, so loops show as dashed back-edges. Node ids
-// are derived from names and made safe for Mermaid; names are shown as
-// quoted labels. The output is deterministic.
+// edges dashed and labelled, so loops show as dashed back-edges, and the
+// branches of a fan-out thick. A subgraph node is drawn as a Mermaid
+// subgraph holding the child graph. Node ids are derived from names and
+// made safe for Mermaid; names are shown as quoted labels. The output is
+// deterministic.
 func (r *Runnable[S]) Mermaid(opts ...RenderOption) string {
 	cfg := renderOptions(opts)
 	o := cfg.overlay()
-	ids := mermaidIDs(r.names)
 	var b strings.Builder
 	fmt.Fprintf(&b, "flowchart %s\n", cfg.direction)
-	for _, n := range r.allNodes() {
-		switch n {
-		case START, END:
-			fmt.Fprintf(&b, "    %s([\"%s\"])\n", ids[n], displayName(n))
-		default:
-			fmt.Fprintf(&b, "    %s[\"%s\"]\n", ids[n], mermaidText(n))
-		}
-	}
-	var visited []string
-	for i, e := range r.edges {
-		arrow := "-->"
-		if e.Conditional {
-			arrow = "-.->"
-		}
-		label, count := edgeLabel(e, o)
-		if label != "" {
-			fmt.Fprintf(&b, "    %s %s|\"%s\"| %s\n", ids[e.From], arrow, mermaidText(label), ids[e.To])
-		} else {
-			fmt.Fprintf(&b, "    %s %s %s\n", ids[e.From], arrow, ids[e.To])
-		}
-		if count > 0 {
-			visited = append(visited, strconv.Itoa(i))
-		}
-	}
+	m := &mermaidWriter{b: &b, o: o}
+	m.graph(r, "", "    ", cfg.direction)
 	if o != nil {
 		var nodes []string
+		ids := mermaidIDs(r.names)
 		for _, n := range r.allNodes() {
 			if o.nodes[n] > 0 {
 				nodes = append(nodes, ids[n])
@@ -52,11 +32,69 @@ func (r *Runnable[S]) Mermaid(opts ...RenderOption) string {
 		if len(nodes) > 0 {
 			fmt.Fprintf(&b, "    class %s visited\n", strings.Join(nodes, ","))
 		}
-		if len(visited) > 0 {
-			fmt.Fprintf(&b, "    linkStyle %s stroke:#1e7b34,stroke-width:3px\n", strings.Join(visited, ","))
+		if len(m.visited) > 0 {
+			fmt.Fprintf(&b, "    linkStyle %s stroke:#1e7b34,stroke-width:3px\n", strings.Join(m.visited, ","))
 		}
 	}
 	return b.String()
+}
+
+// mermaidWriter writes a graph and its subgraphs, numbering links as
+// Mermaid does (in order of appearance) for linkStyle.
+type mermaidWriter struct {
+	b       *strings.Builder
+	o       *overlay // the top level's trace; nil inside subgraphs
+	links   int
+	visited []string
+}
+
+// graph writes d's nodes and edges; prefix makes a subgraph's ids unique.
+func (m *mermaidWriter) graph(d diagram, prefix, indent, direction string) {
+	names := d.Nodes()
+	subs := d.subgraphDiagrams()
+	ids := mermaidIDs(names)
+	if prefix != "" {
+		for k, v := range ids {
+			ids[k] = prefix + "__" + v
+		}
+	}
+	all := append(append([]string{START}, names...), END)
+	for _, n := range all {
+		switch {
+		case n == START || n == END:
+			fmt.Fprintf(m.b, "%s%s([\"%s\"])\n", indent, ids[n], displayName(n))
+		case subs[n] != nil:
+			fmt.Fprintf(m.b, "%ssubgraph %s [\"%s\"]\n", indent, ids[n], mermaidText(n))
+			fmt.Fprintf(m.b, "%s    direction %s\n", indent, direction)
+			m.graph(subs[n], ids[n], indent+"    ", direction)
+			fmt.Fprintf(m.b, "%send\n", indent)
+		default:
+			fmt.Fprintf(m.b, "%s%s[\"%s\"]\n", indent, ids[n], mermaidText(n))
+		}
+	}
+	o := m.o
+	if prefix != "" {
+		o = nil
+	}
+	for _, e := range d.Edges() {
+		arrow := "-->"
+		switch {
+		case e.Conditional:
+			arrow = "-.->"
+		case e.Parallel:
+			arrow = "==>"
+		}
+		label, count := edgeLabel(e, o)
+		if label != "" {
+			fmt.Fprintf(m.b, "%s%s %s|\"%s\"| %s\n", indent, ids[e.From], arrow, mermaidText(label), ids[e.To])
+		} else {
+			fmt.Fprintf(m.b, "%s%s %s %s\n", indent, ids[e.From], arrow, ids[e.To])
+		}
+		if count > 0 {
+			m.visited = append(m.visited, strconv.Itoa(m.links))
+		}
+		m.links++
+	}
 }
 
 // mermaidIDs maps node names to ids Mermaid accepts: "n_" plus the name

@@ -2,6 +2,8 @@ package graph
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"iter"
 	"runtime/debug"
@@ -15,6 +17,13 @@ type RunOption func(*runConfig)
 type runConfig struct {
 	maxSteps  int
 	observers []func(Event)
+
+	thread     string
+	fromSeq    int64 // resume from this checkpoint instead of the latest
+	strictFrom bool  // fromSeq must still be the latest (a resume token)
+	resume     any
+	hasResume  bool
+	err        error // a malformed option, reported by the run
 }
 
 // WithObserver calls fn with every event of the run, in order, one call at
@@ -43,6 +52,25 @@ func WithRunMaxSteps(n int) RunOption {
 	}
 }
 
+// WithThread makes the run durable under the thread id (the graph must be
+// compiled WithCheckpointer): a checkpoint is saved after every step. If
+// the thread's latest checkpoint is of an unfinished run (a crash, an
+// interrupt), the run resumes from it and the state passed to Invoke is
+// not used; otherwise a new run starts from the entry point with that
+// state, appending to the thread's history.
+func WithThread(id string) RunOption {
+	return func(c *runConfig) { c.thread = id }
+}
+
+// WithCheckpoint resumes the thread from its checkpoint seq instead of its
+// latest: time travel. The run appends new checkpoints after the latest,
+// leaving the history it branched from in place. To resume with an edited
+// state, write it with UpdateState and resume from the checkpoint that
+// returns.
+func WithCheckpoint(seq int64) RunOption {
+	return func(c *runConfig) { c.fromSeq, c.strictFrom = seq, false }
+}
+
 func (r *Runnable[S]) config(opts []RunOption) runConfig {
 	c := runConfig{maxSteps: r.maxSteps}
 	for _, o := range opts {
@@ -55,12 +83,14 @@ func (r *Runnable[S]) config(opts []RunOption) runConfig {
 // a node routes to END, and returns the final state.
 //
 // On failure it returns the last good state with the error: ctx's error
-// (wrapped) when ctx ends between steps, ErrMaxSteps (wrapped) past the step
-// limit, or a *NodeError when a node or its router fails, panics, or a
-// router answers an undeclared target (ErrUndeclaredTarget).
+// (wrapped) when ctx ends between steps, ErrMaxSteps (wrapped, as a
+// *MaxStepsError naming the loop that ran away) past the step limit, a
+// *NodeError when a node or its router fails, panics, or a router answers
+// an undeclared target (ErrUndeclaredTarget), or an *Interrupted when a
+// durable run pauses.
 func (r *Runnable[S]) Invoke(ctx context.Context, s S, opts ...RunOption) (S, error) {
 	if len(opts) == 0 {
-		return r.run(ctx, s, r.maxSteps, nil, time.Time{})
+		return r.run(ctx, s, position{cur: r.entry}, r.maxSteps, nil, time.Time{}, nil)
 	}
 	cfg := r.config(opts)
 	var em *emitter
@@ -76,7 +106,7 @@ func (r *Runnable[S]) Invoke(ctx context.Context, s S, opts ...RunOption) (S, er
 			}
 		}}
 	}
-	return r.observed(ctx, s, cfg.maxSteps, em)
+	return r.observed(ctx, s, &cfg, em)
 }
 
 // Stream runs the graph like Invoke and yields its events as they happen.
@@ -84,6 +114,8 @@ func (r *Runnable[S]) Invoke(ctx context.Context, s S, opts ...RunOption) (S, er
 // consumer slows the run and nothing is buffered. Every event is yielded
 // with a nil error except EventError, which is yielded with the run's error;
 // the last event is always EventRunEnd, whose Payload is the final state.
+// A paused run yields EventInterrupt (its Payload is the *Interrupted) and
+// then EventRunEnd with the *Interrupted as Err.
 // Breaking out of the loop cancels the run's context and stops the run
 // before its next step; no event is yielded after that.
 func (r *Runnable[S]) Stream(ctx context.Context, s S, opts ...RunOption) iter.Seq2[Event, error] {
@@ -106,82 +138,209 @@ func (r *Runnable[S]) Stream(ctx context.Context, s S, opts ...RunOption) iter.S
 				cancel()
 			}
 		}
-		r.observed(ctx, s, cfg.maxSteps, em)
+		r.observed(ctx, s, &cfg, em)
 	}
 }
 
-// observed runs with an emitter, adding the run's start and end events.
-func (r *Runnable[S]) observed(ctx context.Context, s S, maxSteps int, em *emitter) (S, error) {
-	if em == nil {
-		return r.run(ctx, s, maxSteps, nil, time.Time{})
+// observed runs with options: an emitter (adding the run's start and end
+// events) and/or a thread.
+func (r *Runnable[S]) observed(ctx context.Context, s S, cfg *runConfig, em *emitter) (S, error) {
+	var sc *scope
+	var start time.Time
+	if em != nil {
+		sc = &scope{em: em}
+		ctx = context.WithValue(ctx, emitterKey{}, sc)
+		start = time.Now()
+		em.send(Event{Kind: EventRunStart, Node: START, Time: start})
 	}
-	ctx = context.WithValue(ctx, emitterKey{}, em)
-	start := time.Now()
-	em.send(Event{Kind: EventRunStart, Node: START, Time: start})
-	out, err := r.run(ctx, s, maxSteps, em, start)
+	var (
+		out = s
+		err = cfg.err
+		d   *durable
+		pos = position{cur: r.entry}
+	)
+	if err == nil && cfg.thread != "" {
+		d, pos, out, err = r.begin(ctx, s, cfg)
+	} else if err == nil && (cfg.hasResume || cfg.fromSeq != 0) {
+		err = fmt.Errorf("graph: resuming needs a thread; add WithThread")
+	}
+	if err == nil {
+		out, err = r.run(ctx, out, pos, cfg.maxSteps, sc, start, d)
+		if d != nil && r.retention != (Retention{}) && !errors.Is(err, ErrCheckpointConflict) {
+			if st, ok := d.cp.(CheckpointStore); ok {
+				if _, perr := st.Prune(context.WithoutCancel(ctx), d.thread, r.retention); perr != nil && err == nil {
+					err = fmt.Errorf("graph: prune thread %q: %w", d.thread, perr)
+				}
+			}
+		}
+	}
+	if em == nil {
+		return out, err
+	}
 	now := time.Now()
-	if err != nil {
+	var in *Interrupted
+	switch {
+	case errors.As(err, &in):
+		em.send(Event{Kind: EventInterrupt, Step: stepOf(err), Node: in.Node, Payload: in, Time: now})
+	case err != nil:
 		em.send(Event{Kind: EventError, Step: stepOf(err), Node: nodeOf(err), Err: err, Time: now})
 	}
 	em.send(Event{Kind: EventRunEnd, Node: END, Err: err, Payload: out, Duration: now.Sub(start), Time: now})
 	return out, err
 }
 
-// run is the step loop. em is nil when nobody observes the run; the loop
-// then does no allocation and reads no clock. last is the time of the
-// previous event (RunStart).
-func (r *Runnable[S]) run(ctx context.Context, s S, maxSteps int, em *emitter, last time.Time) (S, error) {
-	cur := r.entry
-	for step := 1; ; step++ {
+// position is where a run starts: before node cur, or, with after set,
+// past it with only its edges left to take (a fan-out not yet run).
+type position struct {
+	cur   int
+	after bool
+	step  int // steps the thread's run had taken before
+}
+
+// nameOf returns the name of node i, or END.
+func (r *Runnable[S]) nameOf(i int) string {
+	if i == endIndex {
+		return END
+	}
+	return r.nodes[i].name
+}
+
+// checkpoint saves s after step.
+func (r *Runnable[S]) checkpoint(ctx context.Context, d *durable, s S, step int, node, next string, pi *PendingInterrupt, sc *scope) error {
+	return d.save(ctx, func() (json.RawMessage, error) { return r.encodeState(s) }, r.stateVersion, step, node, next, pi, sc)
+}
+
+// pauseAt saves the checkpoint a run pauses at, holding s, the state
+// before the interrupted node or fan-out, and returns the *Interrupted.
+func (r *Runnable[S]) pauseAt(ctx context.Context, d *durable, s S, step int, cpNode, next, node string, when InterruptWhen, payload any, sc *scope) error {
+	return d.pause(ctx, func() (json.RawMessage, error) { return r.encodeState(s) }, r.stateVersion, step, cpNode, next, node, when, payload, sc)
+}
+
+// noThread is the error of a run without a thread that reaches an
+// interrupt point.
+func (r *Runnable[S]) noThread(node string, step int, option string) error {
+	return &NodeError{Node: node, Step: step, Err: fmt.Errorf("%s names this node, but only a run with WithThread on a graph compiled WithCheckpointer can pause: %w", option, ErrNoCheckpointer)}
+}
+
+// run is the step loop. sc is nil when nobody observes the run; without
+// it and without a thread (d nil) the loop does no allocation and reads no
+// clock. last is the time of the previous event (RunStart).
+func (r *Runnable[S]) run(ctx context.Context, s S, pos position, maxSteps int, sc *scope, last time.Time, d *durable) (S, error) {
+	cur := pos.cur
+	after := pos.after
+	resumedFanOut := pos.after // its checkpoint before the fan-out exists
+	first := pos.step + 1
+	// The last nodes run, to name the loop that ran away at the step limit.
+	var hist stepHistory
+	for step := first; ; step++ {
 		n := &r.nodes[cur]
-		if err := ctx.Err(); err != nil {
-			return s, &stepError{step: step, node: n.name, err: fmt.Errorf("graph: run stopped before step %d (node %q): %w", step, n.name, err)}
-		}
-		if step > maxSteps {
-			return s, &stepError{step: step, node: n.name, err: fmt.Errorf("graph: %w: %d steps run without reaching END; next node was %q (raise it with WithMaxSteps or WithRunMaxSteps)", ErrMaxSteps, maxSteps, n.name)}
-		}
-		var start time.Time
-		if em != nil {
-			// The previous event's time stands for this one: nothing but
-			// the loop ran in between, and the clock is not free.
-			start = last
-			em.sendNode(Event{Kind: EventNodeStart, Step: step, Node: n.name, Time: start}, true)
-		}
-		out, err := callNode(ctx, n.fn, s, em)
-		if err != nil {
-			nerr := &NodeError{Node: n.name, Step: step, Err: err}
-			if em != nil {
-				now := time.Now()
-				em.sendNode(Event{Kind: EventNodeEnd, Step: step, Node: n.name, Duration: now.Sub(start), Err: nerr, Time: now}, false)
+		if !after {
+			if err := ctx.Err(); err != nil {
+				return s, &stepError{step: step, node: n.name, err: fmt.Errorf("graph: run stopped before step %d (node %q): %w", step, n.name, err)}
 			}
-			return s, nerr
-		}
-		s = out
-		if em != nil {
-			last = time.Now()
-			em.sendNode(Event{Kind: EventNodeEnd, Step: step, Node: n.name, Duration: last.Sub(start), Time: last}, n.router != nil)
-		}
-		next := n.next
-		if n.router != nil {
-			d, err := callRouter(ctx, n.router, s, em)
+			if step-first >= maxSteps {
+				return s, r.maxStepsError(&hist, step, cur, maxSteps)
+			}
+			hist.add(cur)
+			if n.before {
+				if d == nil {
+					return s, r.noThread(n.name, step, "WithInterruptBefore")
+				}
+				if d.skipBefore != cur {
+					return s, r.pauseAt(ctx, d, s, step-1, d.node, n.name, n.name, InterruptBefore, nil, sc)
+				}
+				d.skipBefore = -1
+			}
+			var start time.Time
+			if sc != nil {
+				// The previous event's time stands for this one: nothing but
+				// the loop ran in between, and the clock is not free.
+				start = last
+				sc.sendNode(Event{Kind: EventNodeStart, Step: step, Node: n.name, Time: start}, true)
+			}
+			nctx := ctx
+			if d != nil {
+				nctx = d.nodeContext(ctx, cur)
+			}
+			out, err := callNode(nctx, n.fn, s, sc)
 			if err != nil {
-				if em != nil {
-					em.leave()
+				nerr := &NodeError{Node: n.name, Step: step, Err: err}
+				if sc != nil {
+					now := time.Now()
+					sc.sendNode(Event{Kind: EventNodeEnd, Step: step, Node: n.name, Duration: now.Sub(start), Err: nerr, Time: now}, false)
+				}
+				var sig *interruptSignal
+				if errors.As(err, &sig) {
+					if d != nil {
+						return s, r.pauseAt(ctx, d, s, step-1, d.node, n.name, n.name, InterruptInside, sig.payload, sc)
+					}
+					if sc == nil || sc.path == "" {
+						nerr.Err = fmt.Errorf("%w; the node called Interrupt but only a run with WithThread on a graph compiled WithCheckpointer can pause: %w", ErrNoCheckpointer, err)
+					}
+				}
+				return s, nerr
+			}
+			s = out
+			if sc != nil {
+				last = time.Now()
+				sc.sendNode(Event{Kind: EventNodeEnd, Step: step, Node: n.name, Duration: last.Sub(start), Time: last}, n.router != nil)
+			}
+		}
+		after = false
+		var next int
+		switch {
+		case n.router != nil:
+			dec, err := callRouter(ctx, n.router, s, sc)
+			if err != nil {
+				if sc != nil {
+					sc.leave()
 				}
 				return s, &NodeError{Node: n.name, Step: step, Err: fmt.Errorf("router: %w", err)}
 			}
 			var ok bool
-			if next, ok = n.target(d.To); !ok {
-				if em != nil {
-					em.leave()
+			if next, ok = n.target(dec.To); !ok {
+				if sc != nil {
+					sc.leave()
 				}
 				return s, &NodeError{Node: n.name, Step: step, Err: fmt.Errorf("router answered %q, which is not among its declared targets [%s]: %w",
-					d.To, strings.Join(n.targets, " "), ErrUndeclaredTarget)}
+					dec.To, strings.Join(n.targets, " "), ErrUndeclaredTarget)}
 			}
-			if em != nil {
+			if sc != nil {
 				last = time.Now()
-				em.sendNode(Event{Kind: EventDecision, Step: step, Node: n.name, To: d.To, Reason: d.Reason, Time: last}, false)
+				sc.sendNode(Event{Kind: EventDecision, Step: step, Node: n.name, To: dec.To, Reason: dec.Reason, Time: last}, false)
 			}
+		case n.fanout != nil || n.sender != nil:
+			if d != nil && !resumedFanOut {
+				if err := r.checkpoint(ctx, d, s, step, n.name, "", nil, sc); err != nil {
+					return s, err
+				}
+			}
+			resumedFanOut = false
+			var err error
+			var ran int
+			s, ran, err = r.fanOut(ctx, n, s, step, step-first, maxSteps, sc, d)
+			if err != nil {
+				return s, err
+			}
+			step += ran
+			next = n.next
+		default:
+			next = n.next
+		}
+		if d != nil {
+			var pi *PendingInterrupt
+			pause := n.after && next != endIndex
+			if pause {
+				pi = &PendingInterrupt{Node: n.name, When: InterruptAfter}
+			}
+			if err := r.checkpoint(ctx, d, s, step, n.name, r.nameOf(next), pi, sc); err != nil {
+				return s, err
+			}
+			if pause {
+				return s, d.interrupted(n.name, InterruptAfter, nil, step)
+			}
+		} else if n.after && next != endIndex {
+			return s, r.noThread(n.name, step, "WithInterruptAfter")
 		}
 		if next == endIndex {
 			return s, nil
@@ -203,19 +362,19 @@ func (n *node[S]) target(to string) (int, bool) {
 	return 0, false
 }
 
-func callNode[S any](ctx context.Context, fn NodeFunc[S], s S, em *emitter) (out S, err error) {
+func callNode[S any](ctx context.Context, fn NodeFunc[S], s S, sc *scope) (out S, err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			err = recovered(v, em)
+			err = recovered(v, sc)
 		}
 	}()
 	return fn(ctx, s)
 }
 
-func callRouter[S any](ctx context.Context, fn RouterFunc[S], s S, em *emitter) (d Decision, err error) {
+func callRouter[S any](ctx context.Context, fn RouterFunc[S], s S, sc *scope) (d Decision, err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			err = recovered(v, em)
+			err = recovered(v, sc)
 		}
 	}()
 	return fn(ctx, s)
@@ -224,8 +383,8 @@ func callRouter[S any](ctx context.Context, fn RouterFunc[S], s S, em *emitter) 
 // recovered turns a node's panic into an error. A panic raised by the
 // observer (or a Stream consumer) while a node emitted an event is not the
 // node's fault and is re-raised.
-func recovered(v any, em *emitter) error {
-	if em != nil && em.observerPanicked() {
+func recovered(v any, sc *scope) error {
+	if sc != nil && sc.em.observerPanicked() {
 		panic(v)
 	}
 	return &PanicError{Value: v, Stack: debug.Stack()}
@@ -245,6 +404,8 @@ func (e *stepError) Unwrap() error { return e.err }
 
 func stepOf(err error) int {
 	switch e := err.(type) {
+	case *Interrupted:
+		return e.step
 	case *NodeError:
 		return e.Step
 	case *stepError:
@@ -255,6 +416,8 @@ func stepOf(err error) int {
 
 func nodeOf(err error) string {
 	switch e := err.(type) {
+	case *Interrupted:
+		return e.Node
 	case *NodeError:
 		return e.Node
 	case *stepError:

@@ -18,6 +18,9 @@ type Trace struct {
 	path  []string
 	prev  string
 	runs  int
+
+	fanFrom string   // the node a fan-out left from
+	fan     []string // the branches running since
 }
 
 // NewTrace returns an empty trace.
@@ -27,6 +30,9 @@ func NewTrace() *Trace {
 
 // Observe records e. It has the signature WithObserver expects.
 func (t *Trace) Observe(e Event) {
+	if e.Subgraph != "" {
+		return // the diagram shows the invoked graph's nodes
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	switch e.Kind {
@@ -35,18 +41,43 @@ func (t *Trace) Observe(e Event) {
 		t.nodes[START]++
 		t.prev = START
 		t.path = t.path[:0]
+		t.fan = t.fan[:0]
 	case EventNodeStart:
-		t.edges[edgeKey{t.prev, e.Node}]++
+		if e.Branch > 0 {
+			if len(t.fan) == 0 {
+				t.fanFrom = t.prev
+			}
+			t.edges[edgeKey{t.fanFrom, e.Node}]++
+			t.fan = append(t.fan, e.Node)
+		} else {
+			t.join(e.Node)
+			t.edges[edgeKey{t.prev, e.Node}]++
+		}
 		t.nodes[e.Node]++
 		t.prev = e.Node
 		t.path = append(t.path, e.Node)
 	case EventRunEnd:
 		if e.Err == nil && t.prev != "" {
+			t.join(END)
 			t.edges[edgeKey{t.prev, END}]++
 			t.nodes[END]++
 		}
 		t.prev = ""
+		t.fan = t.fan[:0]
 	}
+}
+
+// join counts the edges from the branches of a fan-out to its join node
+// and leaves the join node as the one before next.
+func (t *Trace) join(next string) {
+	if len(t.fan) == 0 {
+		return
+	}
+	for _, b := range t.fan[:len(t.fan)-1] {
+		t.edges[edgeKey{b, next}]++
+	}
+	t.prev = t.fan[len(t.fan)-1]
+	t.fan = t.fan[:0]
 }
 
 // NodeCount returns how many times name ran (START and END count runs that
