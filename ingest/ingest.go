@@ -488,8 +488,11 @@ func (in *Ingester) process(ctx context.Context, f file, stored map[string]graph
 	if ctx.Err() != nil {
 		return false
 	}
-	fh, err := os.Open(f.path)
-	if err != nil {
+	fh, err := openRegular(f.path)
+	switch {
+	case errors.Is(err, errNotRegular):
+		return skip(ReasonNotRegular, errDetail(err))
+	case err != nil:
 		res.keepPath = true // maybe a passing problem: keep what is stored
 		return skip(ReasonUnreadable, errDetail(err))
 	}
