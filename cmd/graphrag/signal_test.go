@@ -53,19 +53,30 @@ func TestSecondInterruptExits(t *testing.T) {
 	expect("ready")
 	cmd.Process.Signal(syscall.SIGINT)
 	expect("cancelled")
-	cmd.Process.Signal(syscall.SIGINT)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) {
-			t.Fatalf("child exited with %v, want killed by SIGINT", err)
+	// The handler lets go just after the cancellation, not before the
+	// child says "cancelled": interrupt again until the process ends, as a
+	// user would (before the fix no number of interrupts ended it).
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(2 * time.Minute)
+	for {
+		select {
+		case <-tick.C:
+			cmd.Process.Signal(syscall.SIGINT)
+			continue
+		case err := <-done:
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) {
+				t.Fatalf("child exited with %v, want killed by SIGINT", err)
+			}
+			if ws, ok := ee.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGINT {
+				t.Fatalf("child ended with %v, want killed by SIGINT", err)
+			}
+		case <-deadline:
+			t.Fatal("a second SIGINT did not end the process")
 		}
-		if ws, ok := ee.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGINT {
-			t.Fatalf("child ended with %v, want killed by SIGINT", err)
-		}
-	case <-time.After(2 * time.Minute):
-		t.Fatal("a second SIGINT did not end the process")
+		return
 	}
 }
