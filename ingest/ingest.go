@@ -622,8 +622,9 @@ func (in *Ingester) processCorpus(ctx context.Context, f file, r io.Reader, stor
 			ok = false
 			return false
 		}
-		res.seen = append(res.seen, row.id)
-		prev, stale := stored[row.id]
+		id := graphrag.RowDocID(f.path, row.id)
+		res.seen = append(res.seen, id)
+		prev, stale := stored[id]
 		if stale && prev.Hash == row.hash && prev.Path == f.path {
 			res.unchanged++
 		} else {
@@ -631,7 +632,7 @@ func (in *Ingester) processCorpus(ctx context.Context, f file, r io.Reader, stor
 			if title == "" {
 				title = row.id
 			}
-			doc := graphrag.Document{ID: row.id, Path: f.path, Title: title, Type: "jsonl", Hash: row.hash,
+			doc := graphrag.Document{ID: id, Path: f.path, Title: title, Type: "jsonl", Hash: row.hash,
 				Size: int64(len(row.text)), ModTime: f.mod, Metadata: row.meta}
 			res.items = append(res.items, item{rec: in.record(doc, row.text), updated: stale, line: row.line})
 		}
@@ -649,7 +650,9 @@ func (in *Ingester) processCorpus(ctx context.Context, f file, r io.Reader, stor
 	res.final = true
 	// Rows of lines that could not be read stay stored: a bad or unreadable
 	// line is reported, never turned into a deletion.
-	res.keep = append(res.keep, read.badIDs...)
+	for _, id := range read.badIDs {
+		res.keep = append(res.keep, graphrag.RowDocID(f.path, id))
+	}
 	res.keepPath = read.unknown > 0 || read.err != nil
 	return emit(res)
 }
