@@ -1,11 +1,14 @@
 package graphrag
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Document is one ingested unit: a file, or one row of a JSONL corpus.
 type Document struct {
 	// ID is stable across ingests: the absolute, cleaned path for a file,
-	// the row's own id for a JSONL corpus row.
+	// RowDocID(corpus path, row id) for a JSONL corpus row.
 	ID string
 	// Path is where the document came from (a file path; for a JSONL row, the
 	// corpus file's path).
@@ -67,4 +70,19 @@ type StoreStats struct {
 	// Embedder is the name of the embedder that built the store, "" for none.
 	Embedder  string
 	Dimension int
+}
+
+// RowDocID is the document id of the row rowID of the JSONL corpus at
+// path. A row's id is scoped by the file it comes from, so rows of two
+// corpora with the same id, or a row whose id is a file's path, are
+// different documents.
+func RowDocID(path, rowID string) string { return path + "#" + rowID }
+
+// RowID is the corpus row id inside a document id made by RowDocID with
+// this path (the document's Path); ok is false for any other id.
+func RowID(docID, path string) (rowID string, ok bool) {
+	if rowID, ok = strings.CutPrefix(docID, path+"#"); !ok || path == "" {
+		return "", false
+	}
+	return rowID, true
 }

@@ -104,7 +104,8 @@ func CoarsePredictions(preds []Prediction) []Prediction {
 }
 
 // RankedDocs turns hits into document ids, best first, each once: a
-// document's rank is that of its best chunk.
+// document's rank is that of its best chunk. A corpus row's document id
+// (graphrag.RowDocID) becomes the row's own id, the one gold passages name.
 func RankedDocs(hits []graphrag.Hit) []string {
 	seen := map[string]bool{}
 	var ids []string
@@ -112,6 +113,9 @@ func RankedDocs(hits []graphrag.Hit) []string {
 		id := h.Chunk.DocID
 		if id == "" {
 			id = h.Source.DocID
+		}
+		if row, ok := graphrag.RowID(id, h.Source.Path); ok {
+			id = row
 		}
 		if id == "" || seen[id] {
 			continue

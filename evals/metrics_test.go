@@ -105,8 +105,14 @@ func TestRetrievalMetrics(t *testing.T) {
 
 func TestRankedDocs(t *testing.T) {
 	hit := func(doc string) graphrag.Hit { return graphrag.Hit{Chunk: graphrag.Chunk{DocID: doc}} }
-	got := RankedDocs([]graphrag.Hit{hit("a"), hit("b"), hit("a"), {Source: graphrag.Source{DocID: "c"}}, hit("")})
-	want := []string{"a", "b", "c"}
+	// A corpus row's document id (graphrag.RowDocID, as ingest makes it)
+	// counts as the row's own id, the one gold passages name.
+	row := func(path, id string) graphrag.Hit {
+		return graphrag.Hit{Chunk: graphrag.Chunk{DocID: graphrag.RowDocID(path, id)}, Source: graphrag.Source{Path: path}}
+	}
+	got := RankedDocs([]graphrag.Hit{hit("a"), hit("b"), hit("a"), {Source: graphrag.Source{DocID: "c"}}, hit(""),
+		row("/data/corpus.jsonl", "d"), row("/data/corpus.jsonl", "a"), row("/data/c#2.jsonl", "e#1")})
+	want := []string{"a", "b", "c", "d", "e#1"}
 	if len(got) != len(want) {
 		t.Fatalf("RankedDocs = %v, want %v", got, want)
 	}

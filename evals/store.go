@@ -65,8 +65,9 @@ func (t *tempStore) Close() error {
 const putBatch = 500
 
 // IngestCorpus reads corpus files (see LoadCorpus) and writes every row as
-// one document with one chunk, whose DocID is the row's id, so that hits
-// map back to gold passage ids. It returns the rows it skipped.
+// one document with one chunk, whose DocID is graphrag.RowDocID(file, row
+// id) as graphrag ingest makes it; RankedDocs maps hits back to the row ids
+// the gold passages name. It returns the rows it skipped.
 func IngestCorpus(ctx context.Context, store Store, paths []string) ([]RowError, error) {
 	return ingestCorpus(ctx, store, paths, nil)
 }
@@ -106,12 +107,13 @@ func ingestCorpus(ctx context.Context, store Store, paths []string, progress Pro
 // CorpusRecord turns a corpus row into a one-chunk record.
 func CorpusRecord(r CorpusRow) graphrag.Record {
 	sum := sha256.Sum256([]byte(r.Title + "\x00" + r.Text))
+	id := graphrag.RowDocID(r.At.File, r.ID)
 	doc := graphrag.Document{
-		ID: r.ID, Path: r.At.File, Title: r.Title, Type: "jsonl",
+		ID: id, Path: r.At.File, Title: r.Title, Type: "jsonl",
 		Hash: hex.EncodeToString(sum[:]), Size: int64(len(r.Text)),
 	}
 	if r.Source != "" {
 		doc.Metadata = map[string]string{"source": r.Source}
 	}
-	return graphrag.Record{Doc: doc, Chunks: []graphrag.Chunk{{ID: graphrag.ChunkID(r.ID, 0), DocID: r.ID, Text: r.Text}}}
+	return graphrag.Record{Doc: doc, Chunks: []graphrag.Chunk{{ID: graphrag.ChunkID(id, 0), DocID: id, Text: r.Text}}}
 }

@@ -18,6 +18,17 @@
 // ingested again, moved, copied or put in a new store. A failed caption
 // skips its image, never the run.
 //
+// Nothing a file contains may hang ingest or exhaust memory: only regular
+// files are opened (never a FIFO or device), each file's parse has a
+// deadline (Options.ParseTimeout) and its text a cap
+// (Options.MaxTextSize), and PDFs are parsed in a worker process — the
+// running binary started again — that is killed at the deadline or on
+// cancellation and runs with a memory budget (Options.ParseMemory). Page
+// trees are walked with cycle and depth bounds, and page contents expand
+// to at most Options.MaxDecompressedSize, before the PDF library sees the
+// file. A file past a limit is skipped with the reason. See isolate.go for
+// the trade-off of the worker process.
+//
 // Writes go to the store in batches of whole documents, each batch one
 // atomic Put, so cancelling the context (Ctrl-C) stops between batches and
 // leaves nothing half written; the next run picks up where it stopped.

@@ -44,6 +44,25 @@ type Options struct {
 	Workers int
 	// MaxFileSize skips larger files; 0 means 64 MiB.
 	MaxFileSize int64
+	// MaxTextSize skips a file that yields more text (a PDF whose pages
+	// expand to hundreds of megabytes); 0 means DefaultMaxTextSize.
+	MaxTextSize int64
+	// MaxDecompressedSize skips a file whose compressed streams (a PDF's
+	// page contents) expand to more, summed over the file; 0 means
+	// DefaultMaxDecompressedSize.
+	MaxDecompressedSize int64
+	// ParseTimeout bounds the parse of one file; 0 means
+	// DefaultParseTimeout. A file not parsed in time is skipped.
+	ParseTimeout time.Duration
+	// ParseMemory is the memory budget of a parser worker process (see
+	// ParseInProcess); 0 means DefaultParseMemory.
+	ParseMemory int64
+	// ParseInProcess parses PDFs in this process instead of a worker
+	// process (the running binary started again). A worker can be stopped
+	// at the deadline and held to ParseMemory; a parse in this process that
+	// never returns (a hostile PDF) can only be abandoned, and goes on
+	// using a CPU until the process exits.
+	ParseInProcess bool
 	// Progress, when set, is called from one goroutine at a time as files
 	// are done and batches written (a CLI draws a progress bar from it).
 	Progress func(Progress)
@@ -140,6 +159,8 @@ type Ingester struct {
 	opts    Options
 	loaders map[string]Loader
 	images  map[string]bool // extensions captioned as images
+	// isolated are the extensions parsed in a worker process (isolate.go).
+	isolated map[string]bool
 }
 
 // New returns an Ingester writing to store.
@@ -159,6 +180,18 @@ func New(store Store, opts Options) *Ingester {
 	if opts.MaxFileSize <= 0 {
 		opts.MaxFileSize = 64 << 20
 	}
+	if opts.MaxTextSize <= 0 {
+		opts.MaxTextSize = DefaultMaxTextSize
+	}
+	if opts.MaxDecompressedSize <= 0 {
+		opts.MaxDecompressedSize = DefaultMaxDecompressedSize
+	}
+	if opts.ParseTimeout <= 0 {
+		opts.ParseTimeout = DefaultParseTimeout
+	}
+	if opts.ParseMemory <= 0 {
+		opts.ParseMemory = DefaultParseMemory
+	}
 	if opts.MaxImageSize <= 0 {
 		opts.MaxImageSize = DefaultMaxImageSize
 	}
@@ -169,6 +202,10 @@ func New(store Store, opts Options) *Ingester {
 		opts.MaxCaptionFailures = DefaultMaxCaptionFailures
 	}
 	loaders := DefaultLoaders()
+	isolated := map[string]bool{}
+	for ext := range isolatedExts {
+		isolated[ext] = true
+	}
 	images := map[string]bool{}
 	for ext := range imageExts {
 		images[ext] = true
@@ -176,13 +213,14 @@ func New(store Store, opts Options) *Ingester {
 	for ext, l := range opts.Loaders {
 		ext = strings.ToLower(strings.TrimPrefix(ext, "."))
 		delete(images, ext)
+		delete(isolated, ext) // a loader of the caller's runs in this process
 		if l == nil {
 			delete(loaders, ext)
 		} else {
 			loaders[ext] = l
 		}
 	}
-	return &Ingester{store: store, opts: opts, loaders: loaders, images: images}
+	return &Ingester{store: store, opts: opts, loaders: loaders, images: images, isolated: isolated}
 }
 
 // item is one document ready to be written.
@@ -488,8 +526,11 @@ func (in *Ingester) process(ctx context.Context, f file, stored map[string]graph
 	if ctx.Err() != nil {
 		return false
 	}
-	fh, err := os.Open(f.path)
-	if err != nil {
+	fh, err := openRegular(f.path)
+	switch {
+	case errors.Is(err, errNotRegular):
+		return skip(ReasonNotRegular, errDetail(err))
+	case err != nil:
 		res.keepPath = true // maybe a passing problem: keep what is stored
 		return skip(ReasonUnreadable, errDetail(err))
 	}
@@ -551,10 +592,17 @@ func (in *Ingester) process(ctx context.Context, f file, stored map[string]graph
 	if loader == nil {
 		loader = loadText // unknown extension: text if it looks like text
 	}
-	l, err := loader(ctx, name, data)
+	l, err := in.load(ctx, ext, loader, name, data)
 	switch {
+	case ctx.Err() != nil:
+		return false
 	case errors.Is(err, ErrNotText):
 		return skip(ReasonBinary, "")
+	case errors.Is(err, errOverLimit):
+		return skip(ReasonTooLarge, err.Error())
+	case errors.Is(err, errParseTimeout):
+		res.keepPath = true // a busy machine may parse it next time: keep what is stored
+		return skip(ReasonParseFailed, err.Error())
 	case err != nil:
 		return skip(ReasonParseFailed, errDetail(err))
 	case strings.TrimSpace(l.Text) == "":
@@ -605,8 +653,9 @@ func (in *Ingester) processCorpus(ctx context.Context, f file, r io.Reader, stor
 			ok = false
 			return false
 		}
-		res.seen = append(res.seen, row.id)
-		prev, stale := stored[row.id]
+		id := graphrag.RowDocID(f.path, row.id)
+		res.seen = append(res.seen, id)
+		prev, stale := stored[id]
 		if stale && prev.Hash == row.hash && prev.Path == f.path {
 			res.unchanged++
 		} else {
@@ -614,7 +663,7 @@ func (in *Ingester) processCorpus(ctx context.Context, f file, r io.Reader, stor
 			if title == "" {
 				title = row.id
 			}
-			doc := graphrag.Document{ID: row.id, Path: f.path, Title: title, Type: "jsonl", Hash: row.hash,
+			doc := graphrag.Document{ID: id, Path: f.path, Title: title, Type: "jsonl", Hash: row.hash,
 				Size: int64(len(row.text)), ModTime: f.mod, Metadata: row.meta}
 			res.items = append(res.items, item{rec: in.record(doc, row.text), updated: stale, line: row.line})
 		}
@@ -632,7 +681,9 @@ func (in *Ingester) processCorpus(ctx context.Context, f file, r io.Reader, stor
 	res.final = true
 	// Rows of lines that could not be read stay stored: a bad or unreadable
 	// line is reported, never turned into a deletion.
-	res.keep = append(res.keep, read.badIDs...)
+	for _, id := range read.badIDs {
+		res.keep = append(res.keep, graphrag.RowDocID(f.path, id))
+	}
 	res.keepPath = read.unknown > 0 || read.err != nil
 	return emit(res)
 }

@@ -187,7 +187,8 @@ func TestRunMixedDirectory(t *testing.T) {
 			t.Errorf("%q found %q: it should not have been ingested", q, hits[0].Chunk.DocID)
 		}
 	}
-	if hits := find("axolotl"); len(hits) != 1 || hits[0].Chunk.DocID != "row-1" || hits[0].Source.Path != filepath.Join(realDir(t, dir), "corpus.jsonl") {
+	corpus := filepath.Join(realDir(t, dir), "corpus.jsonl")
+	if hits := find("axolotl"); len(hits) != 1 || hits[0].Chunk.DocID != graphrag.RowDocID(corpus, "row-1") || hits[0].Source.Path != corpus {
 		t.Errorf("corpus row: %+v", hits)
 	}
 }
@@ -387,21 +388,52 @@ func TestLoadersOption(t *testing.T) {
 	}
 }
 
-func TestRunDuplicateIDsAcrossFiles(t *testing.T) {
-	dir := t.TempDir()
-	write(t, filepath.Join(dir, "a.jsonl"), []byte(`{"id": "same", "text": "from a"}`+"\n"+`{"id": "only-a", "text": "alpha"}`))
-	write(t, filepath.Join(dir, "b.jsonl"), []byte(`{"id": "other", "text": "beta"}`+"\n"+`{"id": "same", "text": "from b"}`))
+// TestRunJSONLIDsScopedByFile: a row's id is scoped by its corpus. Rows
+// of two corpora with the same id, and a row whose id is a file's path,
+// are different documents; before, the later one replaced the earlier and
+// they flipped on each re-ingest.
+func TestRunJSONLIDsScopedByFile(t *testing.T) {
+	dir := realDir(t, t.TempDir())
+	notes := filepath.Join(dir, "notes.txt")
+	write(t, notes, []byte("The file about the pangolin."))
+	write(t, filepath.Join(dir, "a.jsonl"), []byte(`{"id": "shared", "text": "from a, about the axolotl"}`+"\n"+`{"id": "only-a", "text": "alpha"}`))
+	row := fmt.Sprintf(`{"id": %q, "text": "a row whose id is a path, about the okapi"}`, notes)
+	write(t, filepath.Join(dir, "b.jsonl"), []byte(`{"id": "shared", "text": "from b, about the narwhal"}`+"\n"+row))
 	st := openStore(t, nil)
-	sum, err := ingest.New(st, ingest.Options{Workers: 1}).Run(context.Background(), dir)
+	in := ingest.New(st, ingest.Options{})
+	sum, err := in.Run(context.Background(), dir)
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
-	if sum.Added != 3 || sum.Skipped[ingest.ReasonDuplicateID] != 1 {
-		t.Fatalf("added %d, duplicates %d; want 3 and 1", sum.Added, sum.Skipped[ingest.ReasonDuplicateID])
+	if sum.Added != 5 || len(sum.Problems) != 0 {
+		t.Fatalf("added %d (problems %v), want every row and the file: 5", sum.Added, sum.Problems)
 	}
-	p := sum.Problems[0]
-	if filepath.Base(p.Path) != "b.jsonl" || p.Line != 2 || !strings.Contains(p.Detail, "a.jsonl") {
-		t.Errorf("problem = %+v, want b.jsonl line 2 naming a.jsonl", p)
+	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+	for _, tc := range []struct{ word, doc, path, row string }{
+		{"pangolin", notes, notes, ""},
+		{"axolotl", graphrag.RowDocID(a, "shared"), a, "shared"},
+		{"narwhal", graphrag.RowDocID(b, "shared"), b, "shared"},
+		{"okapi", graphrag.RowDocID(b, notes), b, notes},
+	} {
+		res, err := st.Search(context.Background(), graphrag.Query{Text: tc.word, Mode: graphrag.ModeKeyword, K: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Hits) != 1 || res.Hits[0].Chunk.DocID != tc.doc || res.Hits[0].Source.Path != tc.path {
+			t.Errorf("%s: hits %v, want one in %s", tc.word, res.Hits, tc.doc)
+			continue
+		}
+		// A citation names the row by its own id.
+		if row, ok := graphrag.RowID(tc.doc, tc.path); row != tc.row || ok != (tc.row != "") {
+			t.Errorf("%s: RowID = %q, %v; want %q", tc.word, row, ok, tc.row)
+		}
+	}
+	sum, err = in.Run(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Unchanged != 5 || sum.Added+sum.Updated+sum.Deleted != 0 {
+		t.Errorf("second run: %+v, want all 5 unchanged", sum)
 	}
 }
 

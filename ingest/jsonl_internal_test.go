@@ -74,7 +74,7 @@ func TestCorpusReadErrorKeepsStoredRows(t *testing.T) {
 	for _, fr := range results {
 		seen = append(seen, fr.seen...)
 	}
-	if strings.Join(seen, ",") != "r1,r2" {
+	if strings.Join(seen, ",") != "/x/c.jsonl#r1,/x/c.jsonl#r2" {
 		t.Errorf("seen %v, want the two whole rows before the error (not the partial third)", seen)
 	}
 	if len(last.problems) != 1 || last.problems[0].Reason != ReasonUnreadable {

@@ -67,10 +67,15 @@ func walk(roots []root, limit func(path string) int64) (files []file, skipped []
 				skipped = append(skipped, Problem{Path: r.path, Reason: ReasonUnreadable, Detail: errDetail(err)})
 				continue
 			}
-			if !seen[r.path] {
-				seen[r.path] = true
-				files = append(files, file{path: r.path, rel: filepath.Base(r.path), mod: fi.ModTime()})
+			if seen[r.path] {
+				continue
 			}
+			seen[r.path] = true
+			if !fi.Mode().IsRegular() { // a FIFO given by name would block open
+				skipped = append(skipped, Problem{Path: r.path, Reason: ReasonNotRegular, Detail: fileKind(fi.Mode())})
+				continue
+			}
+			files = append(files, file{path: r.path, rel: filepath.Base(r.path), mod: fi.ModTime()})
 			continue
 		}
 		ig := newIgnorer()

@@ -17,8 +17,21 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := notifyInterrupt(context.Background())
 	code := Run(ctx, os.Args[1:], stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr}, os.Getenv)
 	stop()
 	os.Exit(code)
+}
+
+// notifyInterrupt returns a context cancelled by the first SIGINT or
+// SIGTERM, which stops the command cleanly. Then it lets go of the
+// signals, so a second Ctrl-C ends the process at once, the system's
+// default, even if something does not honour the cancellation.
+func notifyInterrupt(parent context.Context) (context.Context, context.CancelFunc) {
+	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
+	return ctx, stop
 }

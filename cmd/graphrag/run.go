@@ -172,7 +172,11 @@ func describeSource(h graphrag.Hit) string {
 	case src.URL != "":
 		return fmt.Sprintf("%s — %s", src.Title, src.URL)
 	case src.Type == "jsonl":
-		return fmt.Sprintf("%s (%s: %s)", src.Title, filepath.Base(src.Path), src.DocID)
+		id := src.DocID
+		if row, ok := graphrag.RowID(id, src.Path); ok {
+			id = row
+		}
+		return fmt.Sprintf("%s (%s: %s)", src.Title, filepath.Base(src.Path), id)
 	}
 	where := displayRel(src.Path)
 	if where == "" {
