@@ -7,6 +7,7 @@ func (a *app) commands() []*cobra.Command {
 	return []*cobra.Command{
 		a.ingestCmd(),
 		a.runCmd(),
+		a.searchCmd(),
 		a.chatCmd(),
 		a.serveCmd(),
 		a.evalCmd(),
