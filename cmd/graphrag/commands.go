@@ -8,6 +8,8 @@ func (a *app) commands() []*cobra.Command {
 		a.ingestCmd(),
 		a.runCmd(),
 		a.searchCmd(),
+		a.sourcesCmd(),
+		a.forgetCmd(),
 		a.chatCmd(),
 		a.serveCmd(),
 		a.evalCmd(),
