@@ -49,9 +49,6 @@ A query that starts with "-" goes after "--": graphrag search -- -race flag`,
 			if q == "" {
 				return errNoQuery
 			}
-			if err := checkK(k); err != nil {
-				return err
-			}
 			if color != "auto" && color != "always" && color != "never" {
 				return fmt.Errorf("--color %q: want auto, always or never", color)
 			}
@@ -96,7 +93,7 @@ A query that starts with "-" goes after "--": graphrag search -- -race flag`,
 			return nil
 		},
 	}
-	cmd.Flags().IntVar(&k, "k", 10, "how many passages to show")
+	cmd.Flags().Var(newAtLeast(&k, 10, 1, "how many passages to show"), "k", "how many passages to show")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array of hits (path, lines, heading, symbol, score, snippet, text)")
 	cmd.Flags().StringSliceVar(&types, "type", nil, "only these file types, e.g. --type go,md (repeatable)")
 	cmd.Flags().StringVar(&path, "path", "", "only files under this path (an existing directory or file), or whose path contains this text")
@@ -105,14 +102,6 @@ A query that starts with "-" goes after "--": graphrag search -- -race flag`,
 	cmd.Flags().StringVar(&color, "color", "auto", "highlight the query's words: auto (on a terminal), always or never")
 	cmd.Flags().BoolVar(&fullChunks, "full", false, "print each passage whole instead of a snippet")
 	return cmd
-}
-
-// checkK rejects a passage count that cannot mean anything.
-func checkK(k int) error {
-	if k < 1 {
-		return fmt.Errorf("--k %d: want how many passages to retrieve, 1 or more (default 10)", k)
-	}
-	return nil
 }
 
 func parseMode(s string) (graphrag.SearchMode, error) {

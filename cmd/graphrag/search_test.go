@@ -72,7 +72,7 @@ func TestSearchCommand(t *testing.T) {
 	t.Run("k must be positive", func(t *testing.T) {
 		for _, k := range []string{"0", "-5"} {
 			_, errs, code := c.run("", "search", "--k", k, "backup")
-			if code == 0 || !strings.Contains(errs, "--k "+k) || !strings.Contains(errs, "1 or more") {
+			if code == 0 || !strings.Contains(errs, `"--k" flag`) || !strings.Contains(errs, "1 or more") {
 				t.Errorf("--k %s: exit %d, stderr %q; want a clear error", k, code, errs)
 			}
 		}

@@ -51,7 +51,7 @@ Nothing else is ever written to stdout; logs go to stderr.`,
 				return err
 			}
 			defer p.Close()
-			logger := slog.New(slog.NewTextHandler(a.io.err, nil))
+			logger := slog.New(slog.NewTextHandler(a.io.err, &slog.HandlerOptions{Level: a.logLevel()}))
 			ingestOpts := &ingestOptions{}
 			closeCaptions, err := a.captioner(ctx, ingestOpts)
 			if err != nil {
@@ -107,7 +107,7 @@ Nothing else is ever written to stdout; logs go to stderr.`,
 	cmd.Flags().BoolVar(&stdioMode, "stdio", false, "speak newline-delimited JSON on stdin/stdout instead of HTTP")
 	cmd.Flags().StringSliceVar(&roots, "ingest-root", nil, "directory POST /v1/ingest may read (repeatable; none: ingest is refused)")
 	cmd.Flags().IntVar(&maxConc, "max-concurrent", 8, "queries run at once; more are answered 429")
-	f.bind(cmd)
+	f.bindServe(cmd)
 	return cmd
 }
 

@@ -539,22 +539,22 @@ func printSourcesReport(out io.Writer, rep sourcesReport, now time.Time) {
 		fmt.Fprintln(out, "nothing ingested yet: graphrag ingest PATH...")
 		return
 	}
-	tw := tabwriter.NewWriter(out, 2, 8, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "FILES\tCHUNKS\tLAST INGEST\t\tPATH\t")
-	for _, r := range rep.Roots {
-		when := "not finished"
-		if r.LastIngest != nil {
-			when = r.LastIngest.Local().Format("2006-01-02 15:04") + "\t(" + ago(now.Sub(*r.LastIngest)) + ")"
-		} else {
-			when += "\t"
+	if len(rep.Roots) > 0 {
+		tw := tabwriter.NewWriter(out, 0, 8, 2, ' ', 0)
+		fmt.Fprintln(tw, "PATH\tFILES\tCHUNKS\tLAST INGEST")
+		for _, r := range rep.Roots {
+			when := "not finished"
+			if r.LastIngest != nil {
+				when = r.LastIngest.Local().Format("2006-01-02 15:04") + " (" + ago(now.Sub(*r.LastIngest)) + ")"
+			}
+			path := displayPath(r.Path)
+			if !r.Exists {
+				path += " (missing)"
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%s\n", path, r.Files, r.Chunks, when)
 		}
-		path := displayPath(r.Path)
-		if !r.Exists {
-			path += "  (missing)"
-		}
-		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t\n", r.Files, r.Chunks, when, path)
+		tw.Flush()
 	}
-	tw.Flush()
 	for _, r := range rep.Roots {
 		if len(r.Skipped) == 0 && len(r.Excluded) == 0 {
 			continue
