@@ -17,8 +17,10 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := Run(ctx, os.Args[1:], stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr, env: os.Environ()}, os.Getenv)
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	ctx, sigint, stopInterrupts := withInterrupts(ctx)
+	code := Run(ctx, os.Args[1:], stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr, env: os.Environ(), interrupts: sigint}, os.Getenv)
+	stopInterrupts()
 	stop()
 	os.Exit(code)
 }

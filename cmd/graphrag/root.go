@@ -20,6 +20,9 @@ type stdio struct {
 	// env lists the environment's NAME=value pairs, only to warn of
 	// misspelt GRAPHRAG_* names; settings are read through getenv.
 	env []string
+	// interrupts lets chat take Ctrl-C over; nil where there is no terminal
+	// to press it in (tests).
+	interrupts *interrupts
 }
 
 // exitError carries a process exit code through cobra.
