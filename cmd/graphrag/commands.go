@@ -10,6 +10,7 @@ func (a *app) commands() []*cobra.Command {
 		a.searchCmd(),
 		a.sourcesCmd(),
 		a.forgetCmd(),
+		a.watchCmd(),
 		a.chatCmd(),
 		a.serveCmd(),
 		a.evalCmd(),
