@@ -101,6 +101,9 @@ A query that starts with "-" goes after "--": graphrag search -- -race flag`,
 	cmd.Flags().StringVar(&mode, "mode", "hybrid", "ranking: keyword, vector or hybrid (a store without embeddings always uses keyword)")
 	cmd.Flags().StringVar(&color, "color", "auto", "highlight the query's words: auto (on a terminal), always or never")
 	cmd.Flags().BoolVar(&fullChunks, "full", false, "print each passage whole instead of a snippet")
+	completeWords(cmd, "mode", "keyword", "vector", "hybrid")
+	completeWords(cmd, "color", "auto", "always", "never")
+	completeWords(cmd, "since", "1d", "7d", "2w", "30d")
 	return cmd
 }
 
