@@ -22,6 +22,7 @@ var (
 	me my i we our you your it its this that these those they them their he she him her his there
 	is are was were be been being do does did done has have had can could should would will shall may might must
 	what how why when where who whom whose which tell explain describe show give please about`)
+	articles = wordSet(`the a an`)
 	// singular and plural pronouns that may stand for the previous subject.
 	singularRef = wordSet(`it this that`)
 	pluralRef   = wordSet(`they them these those`)
@@ -105,7 +106,11 @@ func subjectOf(question string) string {
 	if doAux[aux] && len(run) > 1 && (j == len(toks) || toks[j].lower != "do" && toks[j].lower != "does") {
 		run = run[:len(run)-1]
 	}
-	return strings.TrimSpace(question[run[0].start:run[len(run)-1].end])
+	start := run[0].start
+	if i > 0 && articles[toks[i-1].lower] {
+		start = toks[i-1].start // "the nightly backup" reads better in its place
+	}
+	return strings.TrimSpace(question[start:run[len(run)-1].end])
 }
 
 // maxFollowUpWords bounds the questions treated as follow-ups: a long

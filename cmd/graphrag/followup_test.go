@@ -14,8 +14,9 @@ func TestSubjectOf(t *testing.T) {
 	for q, want := range map[string]string{
 		"what does VACUUM FULL do?":             "VACUUM FULL",
 		"Where do ospreys nest in Scandinavia?": "ospreys",
-		"how does the kayak trip start":         "kayak trip",
-		"what is the RPO of the order service?": "RPO",
+		"how does the kayak trip start":         "the kayak trip",
+		"what is the RPO of the order service?": "the RPO",
+		"when does the nightly backup run?":     "the nightly backup",
 		"what does shared_buffers control?":     "shared_buffers",
 		"tell me about invoice INV-2024-0117":   "invoice INV-2024-0117",
 		"why?":                                  "",

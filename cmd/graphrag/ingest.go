@@ -284,8 +284,8 @@ func printSummary(out io.Writer, s ingest.Summary, problems bool, filesDone int)
 	if filesDone >= 0 {
 		files = fmt.Sprintf("stopped after %d of %s", filesDone, files)
 	}
-	fmt.Fprintf(out, "%s: %d added, %d updated, %d unchanged, %d deleted; %d chunks written in %s\n",
-		files, s.Added, s.Updated, s.Unchanged, s.Deleted, s.Chunks, s.Duration.Round(time.Millisecond))
+	fmt.Fprintf(out, "%s: %d added, %d updated, %d unchanged, %d deleted; %s written in %s\n",
+		files, s.Added, s.Updated, s.Unchanged, s.Deleted, plural(s.Chunks, "chunk", "chunks"), s.Duration.Round(time.Millisecond))
 	if s.Captioned+s.CaptionsCached > 0 {
 		fmt.Fprintf(out, "images: %d captioned, %s from the cache\n", s.Captioned, plural(s.CaptionsCached, "caption", "captions"))
 	}
