@@ -1,11 +1,13 @@
 package main
 
 import (
-	"bufio"
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/chzyer/readline"
 	"github.com/graphrag/graphrag"
 	"github.com/graphrag/graphrag/nodes"
 	"github.com/spf13/cobra"
@@ -16,11 +18,16 @@ const chatHelp = `Ask questions about your files; follow-ups may refer to earlie
   /trace     the path the last question took through the graph
   /reset     forget the conversation
   /help      this text
-  /quit      leave (or Ctrl-D)`
+  /quit      leave (or Ctrl-D)
+On a terminal: arrows edit the line and walk the history (kept between
+sessions), Ctrl-R searches it, Ctrl-C stops an answer that is running.
+A follow-up with "it", "that" or "they" is taken to mean the previous
+question's subject, and chat says how it read it.`
 
 func (a *app) chatCmd() *cobra.Command {
 	var f runFlags
 	var turns int
+	var noHistory bool
 	cmd := &cobra.Command{
 		Use:   "chat",
 		Short: "Ask questions in a conversation, with /sources and /trace",
@@ -43,19 +50,30 @@ func (a *app) chatCmd() *cobra.Command {
 				last    *nodes.State
 				lastLog *traceLog
 			)
-			in := bufio.NewScanner(a.io.in)
-			in.Buffer(make([]byte, 64*1024), 1<<20)
+			lines, err := a.lineReader(noHistory)
+			if err != nil {
+				return err
+			}
+			defer lines.Close()
 			for {
-				if !a.quiet {
-					fmt.Fprint(a.io.err, "\n› ")
+				raw, err := lines.Readline()
+				if errors.Is(err, readline.ErrInterrupt) {
+					// Ctrl-C at the prompt clears the line; it never leaves.
+					if !a.quiet && strings.TrimSpace(raw) == "" {
+						fmt.Fprintln(a.io.err, "(Ctrl-D or /quit leaves)")
+					}
+					continue
 				}
-				if !in.Scan() {
+				if errors.Is(err, io.EOF) {
 					if !a.quiet {
 						fmt.Fprintln(a.io.err)
 					}
-					return in.Err()
+					return nil
 				}
-				line := strings.TrimSpace(in.Text())
+				if err != nil {
+					return err
+				}
+				line := strings.TrimSpace(raw)
 				switch {
 				case line == "":
 					continue
@@ -86,7 +104,26 @@ func (a *app) chatCmd() *cobra.Command {
 					fmt.Fprintf(out, "unknown command %s; /help lists them\n", line)
 					continue
 				}
-				final, tl, err := a.askState(ctx, p, &f, nodes.State{Query: line, History: history}, out)
+				asked := line
+				if len(history) > 0 {
+					if q, ok := resolveFollowUp(line, history[len(history)-1].Query); ok {
+						asked = q
+						if !a.quiet {
+							fmt.Fprintf(a.io.err, "(taking it as: %s)\n", q)
+						}
+					}
+				}
+				// Ctrl-C while the answer runs stops the answer, not chat.
+				qctx, cancel := context.WithCancel(ctx)
+				restore := a.io.interrupts.takeOver(cancel)
+				final, tl, err := a.askState(qctx, p, &f, nodes.State{Query: asked, History: history}, out)
+				restore()
+				stopped := qctx.Err() != nil && ctx.Err() == nil
+				cancel()
+				if stopped {
+					fmt.Fprintln(a.io.err, "\n(stopped)")
+					continue
+				}
 				if err != nil {
 					if ctx.Err() != nil {
 						return ctx.Err()
@@ -95,7 +132,7 @@ func (a *app) chatCmd() *cobra.Command {
 					continue
 				}
 				last, lastLog = &final, tl
-				history = append(history, graphrag.Turn{Query: line, Answer: final.Answer.Text})
+				history = append(history, graphrag.Turn{Query: asked, Answer: final.Answer.Text})
 				if len(history) > turns {
 					history = history[len(history)-turns:]
 				}
@@ -104,6 +141,7 @@ func (a *app) chatCmd() *cobra.Command {
 	}
 	f.bind(cmd)
 	cmd.Flags().IntVar(&turns, "history", 6, "how many past turns the models see")
+	cmd.Flags().BoolVar(&noHistory, "no-history", false, "do not read or write the history of typed lines ("+displayPath(chatHistoryPath(a.getenv))+")")
 	return cmd
 }
 

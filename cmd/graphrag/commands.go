@@ -7,6 +7,10 @@ func (a *app) commands() []*cobra.Command {
 	return []*cobra.Command{
 		a.ingestCmd(),
 		a.runCmd(),
+		a.searchCmd(),
+		a.sourcesCmd(),
+		a.forgetCmd(),
+		a.watchCmd(),
 		a.chatCmd(),
 		a.serveCmd(),
 		a.evalCmd(),

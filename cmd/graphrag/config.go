@@ -80,6 +80,11 @@ func (a *app) resolve(flags *pflag.FlagSet) error {
 		return fmt.Errorf("config file: %w", err)
 	}
 	a.file = file
+	fileKeys := make([]string, 0, len(file))
+	for k := range file {
+		fileKeys = append(fileKeys, k)
+	}
+	a.notify(a.configWarnings(fileKeys, a.io.env)...)
 	for _, s := range a.settings() {
 		if flags.Changed(s.flag) {
 			continue

@@ -99,6 +99,9 @@ func (a *app) storeCheck(ctx context.Context, emb graphrag.Embedder) llm.Check {
 	stats, err := st.Stats(ctx)
 	if err != nil {
 		c.Detail = err.Error()
+		if !isPostgresURL(a.store) && (errors.Is(err, sqlite.ErrCorrupt) || strings.Contains(err.Error(), "malformed")) {
+			c.Fix = rebuildFix(a.store)
+		}
 		return c
 	}
 	if chk, ok := st.(interface{ Check(context.Context) error }); ok {

@@ -21,9 +21,14 @@ func TestDoctorFindsADamagedStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	fi, _ := f.Stat()
+	// Garbage across every other page but the first (the schema), so the
+	// file still opens: where in a page it lands depends on the layout,
+	// so it lands in several places of each.
 	for off := int64(2 * 4096); off+4096 <= fi.Size(); off += 2 * 4096 {
-		if _, err := f.WriteAt([]byte("\xde\xad\xbe\xef\xde\xad\xbe\xef\xde\xad\xbe\xef"), off+100); err != nil {
-			t.Fatal(err)
+		for _, at := range []int64{100, 1000, 2000, 3000, 4000} {
+			if _, err := f.WriteAt([]byte("\xde\xad\xbe\xef\xde\xad\xbe\xef\xde\xad\xbe\xef"), off+at); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	f.Close()

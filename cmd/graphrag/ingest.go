@@ -23,10 +23,11 @@ func (a *app) ingestCmd() *cobra.Command {
 	var (
 		chunkSize, overlap int
 		showProblems       bool
+		keepMissing        bool
 	)
 	cmd := &cobra.Command{
-		Use:   "ingest PATH...",
-		Short: "Add files, directories or JSONL corpora to the store (incremental)",
+		Use:   "ingest [PATH...]",
+		Short: "Add files, directories or JSONL corpora to the store (incremental); no PATH re-scans the known ones",
 		Long: `Read files and directories into the store: text, Markdown, HTML, source code
 and PDF, and JSONL corpora with one {"id", "title", "text"} object per line.
 With --vision, images (jpg, png, gif, webp, bmp, tiff) are captioned by a
@@ -37,36 +38,61 @@ Ingest is incremental: unchanged files are skipped, changed ones replaced, and
 files that disappeared from under the given paths removed. Binary, empty,
 oversized and unreadable files, hidden directories and symbolic links that
 leave a path are skipped and counted with the reason. Ctrl-C stops cleanly
-between writes; what was written stays whole, and the next run goes on.`,
+between writes; what was written stays whole, and the next run goes on.
+
+The store remembers the paths it was given (` + "`graphrag sources`" + ` lists them):
+` + "`graphrag ingest`" + ` with no PATH re-scans them all. A remembered folder that no
+longer exists is forgotten, with a message, unless --keep-missing.
+A folder with no file that can be read exits with status 1.`,
 		Example: `  graphrag ingest ~/notes ~/Documents/invoices
+  graphrag ingest                                         # re-scan every known folder
   graphrag ingest --store team.db corpus.jsonl
   graphrag ingest --embed ollama:nomic-embed-text ~/notes   # with vectors
   graphrag ingest --vision ollama:moondream ~/Pictures      # caption images`,
-		Args: cobra.MinimumNArgs(1),
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			for _, p := range args {
-				if _, err := os.Stat(p); err != nil {
-					return fmt.Errorf("ingest %s: %w", p, err)
-				}
-			}
+			out := cmd.OutOrStdout()
 			emb, err := a.embedder(ctx)
 			if err != nil {
 				return err
 			}
-			st, err := a.openStore(ctx, emb, true)
+			st, err := a.openStore(ctx, emb, len(args) > 0)
 			if err != nil {
 				return err
 			}
 			defer st.Close()
+			plan, err := a.planIngest(ctx, st, args, keepMissing, out)
+			if err != nil {
+				return err
+			}
+			if len(plan.walk) == 0 {
+				return nil // every path given was gone, and is forgotten
+			}
 			opts := &ingestOptions{chunkSize: chunkSize, overlap: overlap, progress: !a.quiet}
 			closeCaptions, err := a.captioner(ctx, opts)
 			if err != nil {
 				return err
 			}
 			defer closeCaptions()
-			sum, err := a.ingestInto(ctx, st, emb, args, opts)
-			printSummary(cmd.OutOrStdout(), sum, showProblems)
+			sum, err := a.ingestInto(ctx, st, emb, plan.walk, opts)
+			if err == nil && plan.rescan {
+				n, perr := pruneOutsideWalk(ctx, st, plan)
+				sum.Deleted += n
+				err = perr
+			}
+			indexed := sum.Added + sum.Updated + sum.Unchanged
+			if indexed > 0 || sum.Deleted > 0 || plan.rescan {
+				plan.record(sum, err == nil, time.Now())
+				if serr := saveSources(context.WithoutCancel(ctx), st, plan.rec); serr != nil && err == nil {
+					err = serr
+				}
+			}
+			filesDone := -1
+			if err != nil {
+				filesDone = opts.filesDone
+			}
+			printSummary(out, sum, showProblems, filesDone)
 			a.notify(a.imageNotices(sum, opts.captioner != nil)...)
 			if err != nil {
 				if errors.Is(err, context.Canceled) {
@@ -74,12 +100,17 @@ between writes; what was written stays whole, and the next run goes on.`,
 				}
 				return err
 			}
+			if indexed == 0 && sum.Deleted == 0 {
+				return &exitError{code: 1, err: fmt.Errorf("nothing ingested: no supported files under %s (%s found; --problems says why each was skipped)",
+					strings.Join(displayPaths(plan.paths), ", "), plural(sum.Files, "file", "files"))}
+			}
 			return nil
 		},
 	}
 	cmd.Flags().IntVar(&chunkSize, "chunk-size", ingest.DefaultChunkSize, "chunk size in characters")
 	cmd.Flags().IntVar(&overlap, "chunk-overlap", ingest.DefaultChunkOverlap, "overlap between chunks in characters")
 	cmd.Flags().BoolVar(&showProblems, "problems", false, "list every skipped file and bad line with its reason")
+	cmd.Flags().BoolVar(&keepMissing, "keep-missing", false, "keep what was ingested from folders that no longer exist (e.g. an unplugged disk) instead of forgetting it")
 	return cmd
 }
 
@@ -88,6 +119,9 @@ type ingestOptions struct {
 	progress           bool
 	captioner          ingest.Captioner // nil: images are skipped
 	captions           ingest.CaptionCache
+	// filesDone is filled by ingestInto: the files finished, for a truthful
+	// count when a run is interrupted.
+	filesDone int
 }
 
 // captioner builds the --vision model into opts, with the caption cache.
@@ -150,7 +184,7 @@ func classifyCaptionError(err error) ingest.CaptionFailure {
 func (a *app) imageNotices(sum ingest.Summary, captioning bool) []string {
 	var notes []string
 	if n := sum.Skipped[ingest.ReasonNoCaptioner]; n > 0 && a.vision == "" {
-		notes = append(notes, fmt.Sprintf("%d images skipped: pass --vision ollama:moondream (or set GRAPHRAG_VISION) to caption them", n))
+		notes = append(notes, fmt.Sprintf("%s skipped: pass --vision ollama:moondream (or set GRAPHRAG_VISION) to caption them", plural(n, "image", "images")))
 	}
 	if n := sum.Skipped[ingest.ReasonCaptionsStopped]; n > 0 && captioning {
 		why := ""
@@ -160,9 +194,18 @@ func (a *app) imageNotices(sum ingest.Summary, captioning bool) []string {
 				break
 			}
 		}
-		notes = append(notes, fmt.Sprintf("captioning stopped%s; %d images not captioned: check the vision model with `graphrag doctor`, then ingest again", why, n))
+		notes = append(notes, fmt.Sprintf("captioning stopped%s; %s not captioned: check the vision model with `graphrag doctor`, then ingest again", why, plural(n, "image", "images")))
 	}
 	return notes
+}
+
+// displayPaths shortens paths for a message.
+func displayPaths(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = displayRel(p)
+	}
+	return out
 }
 
 // ingestInto runs an ingest of paths into st, drawing a progress bar on a
@@ -174,10 +217,16 @@ func (a *app) ingestInto(ctx context.Context, st ingest.Store, emb graphrag.Embe
 		if opts.captioner != nil {
 			o.Captioner, o.CaptionCache, o.ClassifyCaptionError = opts.captioner, opts.captions, classifyCaptionError
 		}
+		var bar *ingestBar
 		if opts.progress && isTerminal(a.io.err) {
-			bar := newIngestBar(a.io.err)
-			o.Progress = bar.update
+			bar = newIngestBar(a.io.err)
 			defer bar.finish()
+		}
+		o.Progress = func(p ingest.Progress) {
+			opts.filesDone = p.FilesDone
+			if bar != nil {
+				bar.update(p)
+			}
 		}
 	}
 	checked := &checkedIDs{Store: st}
@@ -235,15 +284,17 @@ func (b *ingestBar) finish() {
 	}
 }
 
-func printSummary(out io.Writer, s ingest.Summary, problems bool) {
-	files := fmt.Sprintf("%d files", s.Files)
-	if s.Files == 1 {
-		files = "1 file"
+// printSummary prints what an ingest did; filesDone >= 0 says it was
+// interrupted after that many of s.Files.
+func printSummary(out io.Writer, s ingest.Summary, problems bool, filesDone int) {
+	files := plural(s.Files, "file", "files")
+	if filesDone >= 0 {
+		files = fmt.Sprintf("stopped after %d of %s", filesDone, files)
 	}
-	fmt.Fprintf(out, "%s: %d added, %d updated, %d unchanged, %d deleted; %d chunks written in %s\n",
-		files, s.Added, s.Updated, s.Unchanged, s.Deleted, s.Chunks, s.Duration.Round(time.Millisecond))
+	fmt.Fprintf(out, "%s: %d added, %d updated, %d unchanged, %d deleted; %s written in %s\n",
+		files, s.Added, s.Updated, s.Unchanged, s.Deleted, plural(s.Chunks, "chunk", "chunks"), s.Duration.Round(time.Millisecond))
 	if s.Captioned+s.CaptionsCached > 0 {
-		fmt.Fprintf(out, "images: %d captioned, %d captions from the cache\n", s.Captioned, s.CaptionsCached)
+		fmt.Fprintf(out, "images: %d captioned, %s from the cache\n", s.Captioned, plural(s.CaptionsCached, "caption", "captions"))
 	}
 	if len(s.Skipped) > 0 {
 		reasons := make([]string, 0, len(s.Skipped))

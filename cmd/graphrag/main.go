@@ -17,21 +17,23 @@ import (
 )
 
 func main() {
-	ctx, stop := notifyInterrupt(context.Background())
-	code := Run(ctx, os.Args[1:], stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr}, os.Getenv)
+	ctx, sigint, stop := notifyInterrupt(context.Background())
+	code := Run(ctx, os.Args[1:], stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr, env: os.Environ(), interrupts: sigint}, os.Getenv)
 	stop()
 	os.Exit(code)
 }
 
-// notifyInterrupt returns a context cancelled by the first SIGINT or
-// SIGTERM, which stops the command cleanly. Then it lets go of the
-// signals, so a second Ctrl-C ends the process at once, the system's
-// default, even if something does not honour the cancellation.
-func notifyInterrupt(parent context.Context) (context.Context, context.CancelFunc) {
-	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+// notifyInterrupt returns a context cancelled by the first SIGTERM, or by
+// the first Ctrl-C (SIGINT) that no command has taken over (chat takes it
+// over to stop one answer). Once cancelled it lets go of the signal, so a
+// second Ctrl-C ends the process at once, the system's default, even if
+// something does not honour the cancellation.
+func notifyInterrupt(parent context.Context) (context.Context, *interrupts, func()) {
+	ctx, stopTerm := signal.NotifyContext(parent, syscall.SIGTERM)
 	go func() {
 		<-ctx.Done()
-		stop()
+		stopTerm()
 	}()
-	return ctx, stop
+	ctx, in, stopInt := withInterrupts(ctx)
+	return ctx, in, func() { stopInt(); stopTerm() }
 }

@@ -9,13 +9,20 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
+// version is set at build time with -ldflags "-X main.version=..."; without
+// it, buildVersion reads the module's build information.
 var version = "dev"
 
 // stdio is where a command reads and writes; tests pass buffers.
 type stdio struct {
 	in       io.Reader
 	out, err io.Writer
+	// env lists the environment's NAME=value pairs, only to warn of
+	// misspelt GRAPHRAG_* names; settings are read through getenv.
+	env []string
+	// interrupts lets chat take Ctrl-C over; nil where there is no terminal
+	// to press it in (tests).
+	interrupts *interrupts
 }
 
 // exitError carries a process exit code through cobra.
@@ -72,9 +79,10 @@ Quick start:
   graphrag run "what did I decide about the backup plan?"`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Version:       version,
+		Version:       buildVersion(),
 	}
 	root.SetVersionTemplate("graphrag {{.Version}}\n")
+	root.SetFlagErrorFunc(flagError)
 	a.bindGlobalFlags(root)
 	root.AddCommand(a.versionCmd())
 	root.AddCommand(a.commands()...)
@@ -87,7 +95,7 @@ func (a *app) versionCmd() *cobra.Command {
 		Short: "Print graphrag's version",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			fmt.Fprintf(cmd.OutOrStdout(), "graphrag %s\n", version)
+			fmt.Fprintf(cmd.OutOrStdout(), "graphrag %s\n", buildVersion())
 			return nil
 		},
 	}

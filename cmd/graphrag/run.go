@@ -29,7 +29,7 @@ func (f *runFlags) bind(cmd *cobra.Command) {
 	def := nodes.DefaultOptions()
 	cmd.Flags().BoolVar(&f.trace, "trace", false, "show the path through the graph: each step, decision, reason and timing")
 	cmd.Flags().BoolVar(&f.json, "json", false, "print one JSON object (answer, sources, route, plan, trace, notes) instead of text")
-	cmd.Flags().IntVar(&f.k, "k", def.K, "how many passages to retrieve")
+	cmd.Flags().Var(newAtLeast(&f.k, def.K, 1, "how many passages to retrieve"), "k", "how many passages to retrieve")
 	cmd.Flags().IntVar(&f.retries, "retries", def.Budget.Retrieve, "retry budget of each loop (refine the query, rewrite the answer, route again)")
 	cmd.Flags().IntVar(&f.maxSteps, "max-steps", def.MaxSteps, "stop a run after this many steps")
 }
@@ -48,7 +48,8 @@ func (a *app) runCmd() *cobra.Command {
 		Use:   "run QUESTION",
 		Short: "Answer one question from your ingested files",
 		Long: `Run one question through the RAG graph and print the answer, its sources and
-a confidence note.
+a confidence note. A question that starts with "-" goes after --:
+  graphrag run -- "-race: what does it find?"
 
 Without a language model the answer is extractive: the sentences of your files
 that best answer the question, each with a citation [n]. With --llm (Ollama or

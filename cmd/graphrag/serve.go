@@ -54,7 +54,7 @@ Nothing else is ever written to stdout; logs go to stderr.`,
 				return err
 			}
 			defer p.Close()
-			logger := slog.New(slog.NewTextHandler(a.io.err, nil))
+			logger := slog.New(slog.NewTextHandler(a.io.err, &slog.HandlerOptions{Level: a.logLevel()}))
 			ingestOpts := &ingestOptions{}
 			closeCaptions, err := a.captioner(ctx, ingestOpts)
 			if err != nil {
@@ -114,7 +114,7 @@ Nothing else is ever written to stdout; logs go to stderr.`,
 	cmd.Flags().IntVar(&maxConc, "max-concurrent", 8, "queries run at once; more wait in the queue")
 	cmd.Flags().IntVar(&queueLen, "queue", 256, "queries that may wait for a worker; past it they are answered 429 (-1: no queue)")
 	cmd.Flags().DurationVar(&queueWait, "queue-wait", 30*time.Second, "longest a query waits for a worker before it is answered 429")
-	f.bind(cmd)
+	f.bindServe(cmd)
 	return cmd
 }
 

@@ -24,7 +24,7 @@ const signalChildEnv = "GRAPHRAG_TEST_SIGNAL_CHILD"
 // and only kill -9 stopped graphrag.
 func TestSecondInterruptExits(t *testing.T) {
 	if os.Getenv(signalChildEnv) != "" {
-		ctx, _ := notifyInterrupt(context.Background())
+		ctx, _, _ := notifyInterrupt(context.Background())
 		fmt.Println("ready")
 		<-ctx.Done()
 		fmt.Println("cancelled")

@@ -68,6 +68,7 @@ func Run(t *testing.T, open OpenFunc, reopen ReopenFunc) {
 		{"cancelled context", s.cancelled},
 		{"concurrent search and put", s.concurrent},
 		{"large put and delete", s.large},
+		{"meta and chunk counts", s.meta},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, tc.fn)
