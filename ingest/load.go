@@ -118,12 +118,15 @@ func loadText(_ context.Context, _ string, data []byte) (Loaded, error) {
 	return Loaded{Text: text}, nil
 }
 
+// loadHTML reads an HTML page's text, cut into sections at its h1-h6
+// headings, with lines that map to the page source.
 func loadHTML(_ context.Context, _ string, data []byte) (Loaded, error) {
-	if !isText(data) {
+	src, ok := decodeText(data)
+	if !ok {
 		return Loaded{}, ErrNotText
 	}
-	title, text := htmlText(strings.ToValidUTF8(string(data), "\uFFFD"))
-	return Loaded{Title: title, Text: text}, nil
+	p := parseHTML(src)
+	return Loaded{Title: p.title, Text: strings.Join(p.lines, "\n"), Sections: headingSections(p.lines, p.heads, p.lineNos)}, nil
 }
 
 // loadPDF extracts the text of each page, pages separated by blank lines.
