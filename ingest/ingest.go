@@ -548,6 +548,8 @@ func (in *Ingester) process(ctx context.Context, f file, stored map[string]graph
 	switch {
 	case errors.Is(err, ErrNotText):
 		return skip(ReasonBinary, "")
+	case errors.Is(err, errContainerTooLarge):
+		return skip(ReasonTooLarge, errDetail(err))
 	case err != nil:
 		return skip(ReasonParseFailed, errDetail(err))
 	case strings.TrimSpace(l.Text) == "":

@@ -53,7 +53,9 @@ const (
 )
 
 // DefaultLoaders maps lower-case extensions (without the dot) to loaders:
-// plain text and Markdown, HTML, PDF and common source code. Files with
+// plain text and Markdown, HTML, PDF, Word (docx), OpenDocument text
+// (odt), EPUB and common source code; manual pages (.1 to .9) are found by
+// their content. Files with
 // other extensions are loaded as text if their content is text, and
 // skipped as binary otherwise. JSONL corpora (.jsonl, .ndjson) are handled
 // apart, one document per line.
@@ -66,6 +68,9 @@ func DefaultLoaders() map[string]Loader {
 		m[ext] = loadHTML
 	}
 	m["pdf"] = loadPDF
+	m["docx"] = loadDocx
+	m["odt"] = loadODT
+	m["epub"] = loadEPUB
 	return m
 }
 
