@@ -155,9 +155,12 @@ func loadPDF(ctx context.Context, path string, data []byte) (l Loaded, err error
 		if p.V.IsNull() {
 			continue
 		}
-		txt, err := p.GetPlainText(nil)
-		if err != nil {
-			return Loaded{}, fmt.Errorf("pdf page %d: %w", i, err)
+		txt := pdfPageText(p)
+		if strings.TrimSpace(txt) == "" {
+			var err error
+			if txt, err = p.GetPlainText(nil); err != nil {
+				return Loaded{}, fmt.Errorf("pdf page %d: %w", i, err)
+			}
 		}
 		if txt = strings.TrimSpace(txt); txt != "" {
 			if b.Len() > 0 {
