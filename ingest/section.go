@@ -282,8 +282,9 @@ func packBlocks(blocks []block, size, overlap int) []block {
 		}
 		out = append(out, block{text: sb.String(), first: bs[0].first, end: bs[len(bs)-1].end, runes: length(bs)})
 	}
+	n := 0 // length(cur), kept up to date so packing stays linear
 	for _, b := range blocks {
-		if len(cur) > 0 && length(cur)+2+b.runes > size {
+		if len(cur) > 0 && n+2+b.runes > size {
 			var next []block
 			if last := cur[len(cur)-1]; last.leadIn && len(cur) > 1 && last.runes+2+b.runes <= size {
 				cur, next = cur[:len(cur)-1], []block{last}
@@ -296,9 +297,13 @@ func packBlocks(blocks []block, size, overlap int) []block {
 				}
 				next = with
 			}
-			cur = next
+			cur, n = next, length(next)
+		}
+		if len(cur) > 0 {
+			n += 2
 		}
 		cur = append(cur, b)
+		n += b.runes
 	}
 	if len(cur) > 0 {
 		emit(cur)
