@@ -65,7 +65,7 @@ func chunkSections(docID string, secs []Section, size, overlap int) []graphrag.C
 			switch {
 			case s.Lines != nil && i < len(s.Lines):
 				return s.Lines[i]
-			case s.Lines != nil && len(s.Lines) > 0:
+			case len(s.Lines) > 0:
 				return s.Lines[len(s.Lines)-1]
 			case s.StartLine > 0:
 				return s.StartLine + i
