@@ -1,14 +1,57 @@
 // Package ingest walks files and directories into a graphrag store:
-// walk -> load (text, Markdown, HTML, PDF, source code; JSONL corpora one
-// document per line) -> chunk -> embed (optional) -> store.
+// walk -> load (text, Markdown, reStructuredText, HTML, manual pages, PDF,
+// docx, odt, epub, source code; JSONL corpora one document per line) ->
+// sections -> chunk -> embed (optional) -> store.
 //
 // Ingest is incremental: each document carries the SHA-256 of its content,
 // so on a second run unchanged documents are skipped, changed ones
 // replaced and those that disappeared from under the given paths deleted.
 // Binary, empty, oversized and unreadable files, hidden files and
-// directories (and node_modules), and symbolic links are skipped and
-// counted in the Summary with the reason; a bad JSONL line is reported with
-// its line number and skipped.
+// directories, and symbolic links are skipped and counted in the Summary
+// with the reason; a bad JSONL line is reported with its line number and
+// skipped.
+//
+// # What is skipped
+//
+// Every directory walked skips DefaultIgnore (vendor/, testdata/,
+// node_modules/, ...) and the gitignore-syntax patterns of its
+// .graphragignore file (IgnoreFile), where a "!" line takes a path back;
+// an ignored directory is reported once (ReasonIgnored). Files compressed
+// with anything but gzip are ReasonCompressed, archives (zip, tar, 7z,
+// rar) ReasonArchive.
+//
+// # Formats
+//
+// A gzip file is read as the file it holds (NEWS.gz, pg_dump.1.gz), its
+// decompressed size capped by MaxFileSize (a bomb is skipped as too
+// large). Text that is not UTF-8 is read as Windows-1252 (Latin-1) when it
+// looks like Western text; terminal colour codes are removed from logs.
+// Manual pages (roff, .1 to .9) are rendered as text; PDF text gets its
+// word spaces from glyph positions; docx, odt and epub are read from their
+// XML, each part and the whole capped.
+//
+// # Chunks
+//
+// A file is cut into sections that chunks never straddle, and each chunk
+// records its Heading, Symbol, Kind and line range (graphrag.Chunk):
+//   - Go: one section per top-level declaration with its doc comment
+//     (go/parser), Symbol "pkg.Name" or "pkg.Type.Method"; licence
+//     headers, build constraints and imports are left out.
+//   - Python, JavaScript/TypeScript, C, Rust, Java, shell: one section per
+//     top-level definition, found by a light heuristic (codeLangs).
+//   - Markdown, reStructuredText, HTML, manual pages, docx, odt, epub: one
+//     section per heading, Heading the path of titles ("Install > From
+//     source"); a heading with nothing under it leads the next section.
+//
+// Inside a section, chunks are cut between paragraphs, then lines, keeping
+// newlines and indentation, and a paragraph ending in ':' stays with the
+// code block or list after it.
+//
+// Documents that are tests, test fixtures, vendored or generated code get
+// Metadata[RoleKey] (RoleTest, RoleTestdata, RoleVendor, RoleGenerated),
+// from their path or content, so search can rank the definitions first.
+//
+// # Images
 //
 // Images (jpg, png, gif, webp, bmp, tiff) are described by an optional
 // Captioner (a vision model) and stored as documents whose text is the

@@ -54,6 +54,8 @@ $ burrow \-\-check mydb
 .RS 4
 Remove the old burrow first\&.
 .RE
+.IP "\-\-jobs N" 4
+Dig with N paws\&.
 `
 
 // TestFormats: gzip is read transparently (a manual page inside it too),
@@ -122,6 +124,9 @@ func TestFormats(t *testing.T) {
 	}
 	if opt := chunkWith(t, man, "Remove the old burrow first."); opt.Heading != "EXAMPLES > Options" || !strings.Contains(opt.Text, "--clean") {
 		t.Errorf("option chunk: heading %q text %q", opt.Heading, opt.Text)
+	}
+	if jobs := chunkWith(t, man, "--jobs N"); !strings.Contains(jobs.Text, "--jobs N\nDig with N paws.") {
+		t.Errorf(".IP tag: %q, want the tag without its indent on a line of its own", jobs.Text)
 	}
 	for _, c := range man.Chunks {
 		if strings.ContainsAny(c.Text, `\`) || strings.Contains(c.Text, ".RS") {

@@ -1,145 +1,195 @@
 package ingest
 
 import (
-	"html"
 	"strings"
+
+	"golang.org/x/net/html"
 )
 
-// htmlText extracts the readable text and the <title> of an HTML page: tags
-// are dropped, script, style, noscript, template, svg and head content
-// skipped (except the title), block elements become line breaks, and
-// entities are decoded. It is a small tolerant scanner, not a full HTML5
-// parser: malformed markup degrades to more or less text, never an error.
-func htmlText(src string) (title, text string) {
-	var b, t strings.Builder
-	skip := "" // the element whose content is being skipped
-	inTitle := false
-	i := 0
-	for i < len(src) {
-		lt := strings.IndexByte(src[i:], '<')
-		if lt < 0 {
-			lt = len(src) - i
-		}
-		if lt > 0 {
-			chunk := src[i : i+lt]
-			switch {
-			case inTitle:
-				t.WriteString(chunk)
-			case skip == "":
-				b.WriteString(chunk)
-			}
-			i += lt
-			if i >= len(src) {
-				break
-			}
-		}
-		// src[i] == '<'
-		rest := src[i:]
-		if strings.HasPrefix(rest, "<!--") {
-			end := strings.Index(rest[4:], "-->")
-			if end < 0 {
-				break
-			}
-			i += 4 + end + 3
-			continue
-		}
-		gt := tagEnd(rest)
-		if gt < 0 {
-			// A lone '<' in text.
-			if skip == "" && !inTitle {
-				b.WriteByte('<')
-			}
-			i++
-			continue
-		}
-		tag := rest[1:gt]
-		i += gt + 1
-		closing := strings.HasPrefix(tag, "/")
-		name := strings.ToLower(strings.TrimLeft(tag, "/!?"))
-		if j := strings.IndexAny(name, " \t\r\n/>"); j >= 0 {
-			name = name[:j]
-		}
-		if skip != "" {
-			if closing && name == skip {
-				skip = ""
-			}
-			continue
-		}
-		switch name {
-		case "title":
-			inTitle = !closing
-			continue
-		case "script", "style", "noscript", "template", "svg", "head":
-			if !closing && !strings.HasSuffix(tag, "/") {
-				if name == "head" {
-					continue // keep scanning head for its title
-				}
-				skip = name
-			}
-			continue
-		}
-		if blockTags[name] {
-			b.WriteString("\n\n")
-		} else if name == "br" || name == "td" || name == "th" {
-			b.WriteByte('\n')
-		}
-	}
-	return collapse(html.UnescapeString(t.String())), tidy(html.UnescapeString(b.String()))
+// htmlPage is the readable text of an HTML page as lines, each with the
+// source line it starts on, and its headings (h1-h6).
+type htmlPage struct {
+	title   string
+	lines   []string
+	lineNos []int
+	heads   []heading
 }
 
-// tagEnd returns the index of the '>' closing the tag at the start of s,
-// honouring quoted attribute values; -1 if s does not start a tag.
-func tagEnd(s string) int {
-	if len(s) < 2 {
-		return -1
-	}
-	c := s[1]
-	if !(c == '/' || c == '!' || c == '?' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
-		return -1
-	}
-	var quote byte
-	for j := 1; j < len(s); j++ {
-		switch {
-		case quote != 0:
-			if s[j] == quote {
-				quote = 0
-			}
-		case s[j] == '"' || s[j] == '\'':
-			quote = s[j]
-		case s[j] == '>':
-			return j
-		}
-	}
-	return -1
-}
+// skippedElements hold no readable text.
+var skippedElements = map[string]bool{"script": true, "style": true, "noscript": true, "template": true, "svg": true, "math": true, "iframe": true, "object": true}
 
 var blockTags = map[string]bool{}
 
 func init() {
-	for _, t := range strings.Fields("p div section article header footer nav aside main h1 h2 h3 h4 h5 h6 ul ol li dl dt dd table tr thead tbody blockquote pre hr figure figcaption form fieldset address details summary body html") {
+	for _, t := range strings.Fields("p div section article header footer nav aside main h1 h2 h3 h4 h5 h6 ul ol li dl dt dd table tr thead tbody tfoot caption blockquote pre hr figure figcaption form fieldset address details summary body html") {
 		blockTags[t] = true
 	}
 }
 
+// parseHTML extracts the readable text, the <title> and the headings of an
+// HTML page with golang.org/x/net/html's tokenizer, in one pass (linear in
+// the input, however malformed): tags are dropped, script, style and
+// similar elements skipped, block elements become paragraph breaks, <br>,
+// table cells and <pre> lines become line breaks, entities are decoded.
+func parseHTML(src string) htmlPage {
+	var p htmlPage
+	z := html.NewTokenizer(strings.NewReader(src))
+	line := 1
+	var cur strings.Builder
+	curNo := 0
+	skip := "" // element whose content is skipped
+	inTitle := false
+	var title strings.Builder
+	inHead := false
+	pre := 0
+	headLevel := 0
+	put := func(l string, no int) {
+		p.lines = append(p.lines, l)
+		p.lineNos = append(p.lineNos, no)
+	}
+	flush := func() {
+		text := cur.String()
+		cur.Reset()
+		if pre == 0 {
+			text = collapse(text)
+		} else {
+			text = strings.TrimRight(text, " \t\r")
+		}
+		if text != "" || pre > 0 {
+			put(text, curNo)
+		}
+		curNo = 0
+	}
+	para := func() {
+		flush()
+		if n := len(p.lines); n > 0 && p.lines[n-1] != "" {
+			put("", line)
+		}
+	}
+	write := func(s string) {
+		if curNo == 0 {
+			curNo = line
+		}
+		cur.WriteString(s)
+	}
+	for {
+		tt := z.Next()
+		if tt == html.ErrorToken {
+			break
+		}
+		raw := z.Raw()
+		here := line
+		for _, c := range raw {
+			if c == '\n' {
+				line++
+			}
+		}
+		switch tt {
+		case html.TextToken:
+			text := string(z.Text())
+			switch {
+			case skip != "":
+			case inTitle:
+				title.WriteString(text)
+			case inHead:
+			case pre > 0:
+				parts := strings.Split(text, "\n")
+				for i, part := range parts {
+					if i > 0 {
+						flush()
+						curNo = here + i
+					}
+					if part != "" {
+						if curNo == 0 {
+							curNo = here + i
+						}
+						cur.WriteString(part)
+					}
+				}
+			default:
+				if strings.TrimSpace(text) != "" && curNo == 0 {
+					curNo = here + strings.Count(text[:len(text)-len(strings.TrimLeft(text, " \t\r\n"))], "\n")
+				}
+				cur.WriteString(text)
+			}
+		case html.StartTagToken, html.SelfClosingTagToken, html.EndTagToken:
+			name, _ := z.TagName()
+			tag := string(name)
+			end := tt == html.EndTagToken
+			if skip != "" {
+				if end && tag == skip {
+					skip = ""
+				}
+				continue
+			}
+			switch {
+			case skippedElements[tag]:
+				if !end && tt != html.SelfClosingTagToken {
+					skip = tag
+				}
+			case tag == "title":
+				inTitle = !end && tt != html.SelfClosingTagToken
+			case tag == "head":
+				inHead = !end
+			case tag == "body":
+				inHead = false
+				para()
+			case tag == "br":
+				flush()
+			case tag == "td" || tag == "th":
+				if !end {
+					flush()
+				}
+			case tag == "pre":
+				para()
+				if end {
+					pre = max(0, pre-1)
+				} else {
+					pre++
+				}
+			case len(tag) == 2 && tag[0] == 'h' && tag[1] >= '1' && tag[1] <= '6':
+				if !end {
+					para()
+					headLevel = int(tag[1] - '0')
+					continue
+				}
+				if headLevel > 0 {
+					if t := collapse(cur.String()); t != "" {
+						p.heads = append(p.heads, heading{at: len(p.lines), level: headLevel, title: t})
+					}
+					headLevel = 0
+				}
+				para()
+			case blockTags[tag]:
+				para()
+			default:
+				if tag == "img" && !end {
+					for {
+						k, v, more := z.TagAttr()
+						if string(k) == "alt" && len(v) > 0 {
+							write(" " + string(v) + " ")
+						}
+						if !more {
+							break
+						}
+					}
+				}
+			}
+		}
+	}
+	flush()
+	for len(p.lines) > 0 && p.lines[len(p.lines)-1] == "" {
+		p.lines, p.lineNos = p.lines[:len(p.lines)-1], p.lineNos[:len(p.lineNos)-1]
+	}
+	p.title = collapse(title.String())
+	return p
+}
+
+// htmlText is the <title> and the readable text of an HTML page.
+func htmlText(src string) (title, text string) {
+	p := parseHTML(src)
+	return p.title, strings.Join(p.lines, "\n")
+}
+
 // collapse turns runs of white space into one space.
 func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-// tidy collapses white space within lines and keeps at most one blank line
-// between paragraphs.
-func tidy(s string) string {
-	var out []string
-	blank := false
-	for _, l := range strings.Split(s, "\n") {
-		l = collapse(l)
-		if l == "" {
-			blank = len(out) > 0
-			continue
-		}
-		if blank {
-			out = append(out, "")
-			blank = false
-		}
-		out = append(out, l)
-	}
-	return strings.Join(out, "\n")
-}

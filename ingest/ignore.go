@@ -30,7 +30,6 @@ const ReasonIgnored = "ignored"
 // ignorer matches paths relative to one root against the default list and
 // the IgnoreFiles met so far, in order (a later pattern wins).
 type ignorer struct {
-	def      gitignore.Matcher
 	patterns []gitignore.Pattern
 	user     []gitignore.Pattern
 	all      gitignore.Matcher

@@ -600,6 +600,8 @@ func (in *Ingester) process(ctx context.Context, f file, stored map[string]graph
 		return skip(ReasonBinary, "")
 	case errors.Is(err, errOverLimit):
 		return skip(ReasonTooLarge, err.Error())
+	case errors.Is(err, errContainerTooLarge):
+		return skip(ReasonTooLarge, errDetail(err))
 	case errors.Is(err, errParseTimeout):
 		res.keepPath = true // a busy machine may parse it next time: keep what is stored
 		return skip(ReasonParseFailed, err.Error())

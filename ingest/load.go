@@ -53,7 +53,9 @@ const (
 )
 
 // DefaultLoaders maps lower-case extensions (without the dot) to loaders:
-// plain text and Markdown, HTML, PDF and common source code. Files with
+// plain text and Markdown, HTML, PDF, Word (docx), OpenDocument text
+// (odt), EPUB and common source code; manual pages (.1 to .9) are found by
+// their content. Files with
 // other extensions are loaded as text if their content is text, and
 // skipped as binary otherwise. JSONL corpora (.jsonl, .ndjson) are handled
 // apart, one document per line.
@@ -66,6 +68,9 @@ func DefaultLoaders() map[string]Loader {
 		m[ext] = loadHTML
 	}
 	m["pdf"] = loadPDF
+	m["docx"] = loadDocx
+	m["odt"] = loadODT
+	m["epub"] = loadEPUB
 	return m
 }
 
@@ -118,12 +123,15 @@ func loadText(_ context.Context, _ string, data []byte) (Loaded, error) {
 	return Loaded{Text: text}, nil
 }
 
+// loadHTML reads an HTML page's text, cut into sections at its h1-h6
+// headings, with lines that map to the page source.
 func loadHTML(_ context.Context, _ string, data []byte) (Loaded, error) {
-	if !isText(data) {
+	src, ok := decodeText(data)
+	if !ok {
 		return Loaded{}, ErrNotText
 	}
-	title, text := htmlText(strings.ToValidUTF8(string(data), "\uFFFD"))
-	return Loaded{Title: title, Text: text}, nil
+	p := parseHTML(src)
+	return Loaded{Title: p.title, Text: strings.Join(p.lines, "\n"), Sections: headingSections(p.lines, p.heads, p.lineNos)}, nil
 }
 
 // loadPDF extracts the text of each page, pages separated by blank lines.
@@ -147,9 +155,12 @@ func loadPDF(ctx context.Context, path string, data []byte) (l Loaded, err error
 		if p.V.IsNull() {
 			continue
 		}
-		txt, err := p.GetPlainText(nil)
-		if err != nil {
-			return Loaded{}, fmt.Errorf("pdf page %d: %w", i, err)
+		txt := pdfPageText(p)
+		if strings.TrimSpace(txt) == "" {
+			var err error
+			if txt, err = p.GetPlainText(nil); err != nil {
+				return Loaded{}, fmt.Errorf("pdf page %d: %w", i, err)
+			}
 		}
 		if txt = strings.TrimSpace(txt); txt != "" {
 			if b.Len() > 0 {

@@ -144,6 +144,9 @@ func roffText(src string) manPage {
 			blank(no)
 		case "IP", "It":
 			blank(no)
+			if req == "IP" && len(args) > 1 {
+				args = args[:1] // .IP tag indent: the indent is not text
+			}
 			if t := roffInline(strings.Join(args, " ")); strings.TrimSpace(t) != "" {
 				emit(t, no)
 				if req == "IP" {

@@ -65,7 +65,7 @@ func chunkSections(docID string, secs []Section, size, overlap int) []graphrag.C
 			switch {
 			case s.Lines != nil && i < len(s.Lines):
 				return s.Lines[i]
-			case s.Lines != nil && len(s.Lines) > 0:
+			case len(s.Lines) > 0:
 				return s.Lines[len(s.Lines)-1]
 			case s.StartLine > 0:
 				return s.StartLine + i
@@ -282,8 +282,9 @@ func packBlocks(blocks []block, size, overlap int) []block {
 		}
 		out = append(out, block{text: sb.String(), first: bs[0].first, end: bs[len(bs)-1].end, runes: length(bs)})
 	}
+	n := 0 // length(cur), kept up to date so packing stays linear
 	for _, b := range blocks {
-		if len(cur) > 0 && length(cur)+2+b.runes > size {
+		if len(cur) > 0 && n+2+b.runes > size {
 			var next []block
 			if last := cur[len(cur)-1]; last.leadIn && len(cur) > 1 && last.runes+2+b.runes <= size {
 				cur, next = cur[:len(cur)-1], []block{last}
@@ -296,9 +297,13 @@ func packBlocks(blocks []block, size, overlap int) []block {
 				}
 				next = with
 			}
-			cur = next
+			cur, n = next, length(next)
+		}
+		if len(cur) > 0 {
+			n += 2
 		}
 		cur = append(cur, b)
+		n += b.runes
 	}
 	if len(cur) > 0 {
 		emit(cur)

@@ -3,8 +3,8 @@ package sqlite_test
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -72,7 +72,7 @@ func TestRoleWeightOnGoroot(t *testing.T) {
 		t.Skip("set GRAPHRAG_GOROOT_EVAL=1 to ingest GOROOT/src and measure")
 	}
 	ctx := context.Background()
-	src := filepath.Join(runtime.GOROOT(), "src")
+	src := filepath.Join(goroot(t), "src")
 	path := filepath.Join(t.TempDir(), "goroot.db")
 	s, err := sqlite.Open(ctx, path, sqlite.Options{})
 	if err != nil {
@@ -131,4 +131,14 @@ func TestRoleWeightOnGoroot(t *testing.T) {
 		t.Logf("%s: MRR@10 of the defining file %.3f", cfg.name, mrr/float64(len(questions)))
 		st.Close()
 	}
+}
+
+// goroot is $(go env GOROOT).
+func goroot(tb testing.TB) string {
+	tb.Helper()
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		tb.Skipf("go env GOROOT: %v", err)
+	}
+	return strings.TrimSpace(string(out))
 }
