@@ -78,7 +78,8 @@ type Oracle struct {
 	others []string // every gold answer, for fluent wrong ones
 
 	mu    sync.Mutex
-	calls map[string]int // by operation
+	calls map[string]int    // by operation
+	wrote map[string]string // the last answer written, by normalised question
 }
 
 // NewOracle builds an oracle over gold.
@@ -89,7 +90,7 @@ func NewOracle(cfg OracleConfig) *Oracle {
 	if cfg.WrongShare == 0 {
 		cfg.WrongShare = DefaultWrongShare
 	}
-	o := &Oracle{cfg: cfg, byQ: map[string]int{}, calls: map[string]int{}}
+	o := &Oracle{cfg: cfg, byQ: map[string]int{}, calls: map[string]int{}, wrote: map[string]string{}}
 	for i, g := range cfg.Gold {
 		o.byQ[norm(g.Question)] = i
 		if len(g.Answers) > 0 && !isYesNo(g.Answers[0]) {
@@ -119,6 +120,15 @@ func (o *Oracle) Calls() map[string]int {
 		out[k] = v
 	}
 	return out
+}
+
+// Wrote returns the last answer the oracle wrote for question, and
+// whether it wrote one.
+func (o *Oracle) Wrote(question string) (string, bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	a, ok := o.wrote[norm(question)]
+	return a, ok
 }
 
 // Wrong reports whether the oracle answers question wrongly, and the
@@ -179,7 +189,11 @@ func (o *Oracle) Respond(r Request) Reply {
 	case "rewrite":
 		return jsonReply(map[string]any{"query": strings.TrimSpace(q + " " + strings.Join(g.Passages, " "))})
 	case "write":
-		return Reply{Text: o.write(p, q, g, known)}
+		a := o.write(p, q, g, known)
+		o.mu.Lock()
+		o.wrote[norm(q)] = a
+		o.mu.Unlock()
+		return Reply{Text: a}
 	case "judge":
 		return o.judge(p, g, known)
 	case "direct":
