@@ -23,13 +23,20 @@ type Gold struct {
 	// Passages are the titles of the passages that answer the question, as
 	// the prompts show them: "[n] (Title) text".
 	Passages []string
+	// Texts are those passages' texts (optional): a numbered line whose
+	// text is part of one is gold too (the write prompt shows facts
+	// without titles).
+	Texts []string
 }
 
 // OracleMode is how an oracle model writes its answers.
 type OracleMode string
 
 const (
-	// Perfect writes "The answer is X [n]." citing the excerpt that holds X.
+	// Perfect writes "The answer is X [n]." citing the excerpt that holds X;
+	// when none does (and X is not an inference from the gold passages,
+	// as yes or no is) it says the excerpts do not answer, as a grounded
+	// model should.
 	Perfect OracleMode = "perfect"
 	// Terse writes "X [n]".
 	Terse OracleMode = "terse"
@@ -290,8 +297,37 @@ func useful(ps passage, g Gold) bool {
 			return true
 		}
 	}
+	if n := norm(strings.TrimSuffix(ps.text, "…")); len(n) >= minQuote {
+		for _, t := range g.Texts {
+			if strings.Contains(norm(t), n) {
+				return true
+			}
+		}
+	}
 	return holds(ps, g)
 }
+
+// inferable reports whether the answer must be inferred, not read: it is
+// yes or no, or no gold passage holds it word for word. A grounded model
+// answers such a question from the gold passages it sees; any other
+// question only from the passage that holds the answer.
+func inferable(g Gold) bool {
+	for _, a := range g.Answers {
+		if isYesNo(a) {
+			return true
+		}
+		for _, t := range g.Texts {
+			if containsAny(t, []string{a}) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// minQuote is the shortest text (normalised, in bytes) recognised as part
+// of a gold passage: shorter ones match by chance.
+const minQuote = 20
 
 func holds(ps passage, g Gold) bool {
 	for _, a := range g.Answers {
@@ -359,7 +395,9 @@ func (o *Oracle) write(p, q string, g Gold, known bool) string {
 			break
 		}
 	}
-	if cite == 0 {
+	if cite == 0 && inferable(g) {
+		// The answer is not written in any passage (yes or no, a name
+		// spelled otherwise): a gold passage is enough to answer from.
 		for _, x := range ps {
 			if useful(x, g) {
 				cite, title = x.n, x.title
