@@ -62,7 +62,7 @@ type oracleTally struct {
 	// RightPassed: of those, the ones returned as the model's answer,
 	// not flagged.
 	RightWritten, RightPassed int
-	// ModelAnswers counts final answers written by the model; Unchecked
+	// ModelAnswers counts final answers written by the model; Checked
 	// those of them on a route with passages to check against (not direct).
 	ModelAnswers, Checked int
 }
