@@ -1,6 +1,7 @@
 package nodes
 
 import (
+	"context"
 	"slices"
 	"testing"
 
@@ -52,5 +53,35 @@ func TestCheckAnswer(t *testing.T) {
 				t.Errorf("check = %+v (%s), supported %v; want missing %q, kind %s, fits %v, supported %v", c, c, c.Supported(DefaultOptions().LowConfidence), tt.missing, tt.kind, tt.fits, tt.supported)
 			}
 		})
+	}
+}
+
+// modelWriter answers every question with a fixed answer.
+type modelWriter struct{ answer graphrag.Answer }
+
+func (w modelWriter) Write(context.Context, graphrag.WriteRequest, func(string)) (graphrag.Answer, error) {
+	a := w.answer
+	a.Usage = graphrag.Usage{Calls: 1}
+	return a, nil
+}
+
+// TestModelAbstentions: a model that says it does not know abstains on
+// the direct route; one that finds no answer in passages that match the
+// question well gets the extractive answer from them, flagged.
+func TestModelAbstentions(t *testing.T) {
+	ctx := context.Background()
+	p, _ := newPipeline(Deps{Searcher: smallCorpus(), Writer: modelWriter{graphrag.Answer{Text: "I do not know."}}}, DefaultOptions())
+	s := State{Query: "Who painted the ceiling of the Sistine Chapel?", Plan: graphrag.Plan{Route: graphrag.RouteDirect}}
+	if a := p.direct(ctx, &s); !a.Abstained {
+		t.Errorf("direct answer %q not an abstention", a.Text)
+	}
+	hit := doc("osprey", "Osprey", "Ospreys nest near lakes and rivers across Scandinavia.")
+	p, _ = newPipeline(Deps{Searcher: smallCorpus(), Writer: modelWriter{graphrag.Answer{Text: "No relevant information found.", Abstained: true}}}, DefaultOptions())
+	got, err := p.generate(ctx, State{Query: "Where do ospreys nest?", Plan: graphrag.Plan{Route: graphrag.RouteVector}, Retrieval: RetrievalGood, Kept: []graphrag.Hit{hit}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Answer.Abstained || got.Answer.By != "extractive" || !got.Answer.LowConfidence {
+		t.Errorf("answer %q by %s abstained %v low confidence %v; want the extractive answer, flagged", got.Answer.Text, got.Answer.By, got.Answer.Abstained, got.Answer.LowConfidence)
 	}
 }

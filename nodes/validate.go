@@ -64,10 +64,11 @@ func (p *pipeline) validate(ctx context.Context, s State) (State, error) {
 		}
 		s.Stop = stopOr(s.Stop, stopAnswered)
 	case graphrag.VerdictUnsupported:
+		// A written answer is asked for again while the budget lasts,
+		// unless it cites nothing: that model did not follow the prompt at
+		// all, and asking again is seconds lost.
 		switch {
 		case a.By == "llm" && len(a.Citations) > 0 && p.deps.Writer != nil && !s.modelDown && s.Budget.Generate > 0:
-			// An answer citing nothing did not follow the prompt at all:
-			// asking again is seconds lost, so it falls back at once.
 			s.Budget.Generate--
 			s.Loops.Generate++
 			graph.Emit(ctx, EventDraftRejected, "not supported by its sources: "+c.String())
