@@ -5,7 +5,7 @@ STATICCHECK ?= $(shell $(GO) env GOPATH)/bin/staticcheck
 VERSION     ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS     := -s -w -X main.version=$(VERSION)
 
-.PHONY: help build install test test-nodb test-race golden check-mermaid bench bench-pg lint db-up eval eval-ci demo clean
+.PHONY: help build install test test-nodb test-race golden check-mermaid bench bench-pg lint db-up eval eval-ci eval-oracle demo clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -66,6 +66,10 @@ eval: build ## score the bundled eval set (routing, and RAG with ablations) into
 eval-ci: build ## the eval gate CI runs: fails when the deterministic path regresses
 	$(BIN) eval routing --min-hard-coarse 0.95 --min-coarse-accuracy 0.94
 	$(BIN) eval rag --min-recall 0.93 --min-both-gold 0.90 --min-mrr 0.90 --min-abstain 0.90 --max-false-abstain 0.10
+
+ORACLE ?= all
+eval-oracle: ## the LLM path with an oracle model (ORACLE=perfect,terse,verbose,noisy,garbage) over both protocols, on the whole dev set; reports in .eval/oracle/
+	$(GO) test ./evals -run '^TestOracleEval$$' -count=1 -v -timeout 30m -evals.oracle=$(ORACLE) -evals.report=$(CURDIR)/.eval/oracle
 
 demo: build ## ingest the bundled sample and ask it a question
 	$(BIN) ingest --store .demo/graphrag.db examples/sample

@@ -1,6 +1,7 @@
 package evals
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 )
@@ -105,4 +106,32 @@ func BestSpan(prediction string, answers []string, maxWords int) (string, float6
 		}
 	}
 	return best, bestF1
+}
+
+var (
+	citationMarks = regexp.MustCompile(`\s*\[\d+(?:\s*[,;]\s*\d+)*\]`)
+	// sentenceEnd ends a sentence at ". X" but not after an initial
+	// ("J. R. R. Tolkien").
+	sentenceEnd = regexp.MustCompile(`[^A-Z][.!?]\s+[A-Z"']`)
+	// framing is the clause a model puts before its answer: "The answer is",
+	// "Going by the sources, the reply to that is", "Answer:".
+	framing = regexp.MustCompile(`(?i)^(?:[^.]*?\b(?:answer|reply|response)\b[^.]*?\b(?:is|was|are|would be)\b|answer\s*:)\s*`)
+	yesNo   = regexp.MustCompile(`(?i)^(yes|no)\b`)
+)
+
+// ExtractShort returns the short answer a model's sentence states, for
+// EM and F1: "The answer is Tori Amos [1]." → "Tori Amos", "Tori Amos [2]"
+// → "Tori Amos", "Yes, both are American [1]." → "yes". It reads the first
+// sentence only, drops citation markers and a framing clause, and trims
+// the final punctuation; an answer with no framing is returned whole.
+func ExtractShort(answer string) string {
+	s := strings.TrimSpace(citationMarks.ReplaceAllString(answer, ""))
+	if m := sentenceEnd.FindStringIndex(s); m != nil {
+		s = s[:m[0]+2]
+	}
+	if m := yesNo.FindStringSubmatch(s); m != nil {
+		return strings.ToLower(m[1])
+	}
+	s = framing.ReplaceAllString(s, "")
+	return strings.TrimSpace(strings.TrimRight(s, " .!?;:,\"'"))
 }

@@ -53,5 +53,10 @@
 // put them in context. answers.short_em and answers.short_f1 ("EM (short)",
 // "F1 (short)") score nodes.State.Short, the heuristic short answer (a name,
 // a date, a number, yes or no) the graph extracts: comparable with SQuAD
-// and HotpotQA figures, but only as good as that heuristic.
+// and HotpotQA figures, but only as good as that heuristic. A run with a
+// language model adds Report.Model: model.extracted_em and
+// model.extracted_f1 score the short answer ExtractShort reads from the
+// model's sentence ("The answer is X [1]." → X), next to model calls per
+// question (mean, p95), validate loops and the low-confidence share.
+// `make eval-oracle` runs the model path with llmtest's oracle model.
 package evals

@@ -65,6 +65,14 @@ func (r *Report) Metrics() map[string]float64 {
 	if r.TokensPerQuery != nil {
 		m["tokens_per_query"] = float64(*r.TokensPerQuery)
 	}
+	if md := r.Model; md != nil {
+		m["model.extracted_em"] = float64(md.ExtractedEM)
+		m["model.extracted_f1"] = float64(md.ExtractedF1)
+		m["model.calls_p95"] = float64(md.CallsP95)
+		m["model.validate_loops"] = float64(md.ValidateLoops)
+		m["model.no_validate_loop"] = float64(md.NoValidateLoop)
+		m["model.low_confidence"] = float64(md.LowConfidence)
+	}
 	m["errors"] = float64(r.Errors)
 	return m
 }
@@ -79,7 +87,8 @@ func (r *Report) MetricNames() []string {
 func lowerIsBetter(metric string) bool {
 	switch {
 	case metric == "rejection.false_abstain_rate", metric == "errors", metric == "routing.fallbacks",
-		metric == "llm_calls_per_query", metric == "tokens_per_query":
+		metric == "llm_calls_per_query", metric == "tokens_per_query",
+		metric == "model.calls_p95", metric == "model.validate_loops", metric == "model.low_confidence":
 		return true
 	case len(metric) > len("latency_ms.") && metric[:len("latency_ms.")] == "latency_ms.":
 		return true

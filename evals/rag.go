@@ -1,11 +1,13 @@
 package evals
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/graphrag/graphrag"
@@ -45,6 +47,9 @@ type RAGConfig struct {
 	// Concurrency bounds questions in flight (default GOMAXPROCS).
 	Concurrency int
 	Progress    ProgressFunc
+	// OnRun, when set, sees every question's run as it ends (from several
+	// goroutines at once): variant, question, and the run.
+	OnRun func(variant, query string, r Run)
 }
 
 // spanWords bounds the oracle span of AnswerScores.SpanF1.
@@ -121,6 +126,9 @@ func RunRAG(ctx context.Context, cfg RAGConfig) (*Report, error) {
 		runs := make([]Run, len(queries))
 		err = forEach(ctx, len(queries), cfg.Concurrency, title(v.Name), cfg.Progress, func(ctx context.Context, i int) error {
 			runs[i] = RunOne(ctx, g, queries[i])
+			if cfg.OnRun != nil {
+				cfg.OnRun(v.Name, queries[i], runs[i])
+			}
 			if runs[i].Err != nil && ctx.Err() != nil {
 				return ctx.Err()
 			}
@@ -239,6 +247,10 @@ func ScoreRAG(qs []Question, negs []Negative, runs []Run, k int) *Report {
 	searchNotes := map[string]int{}
 	routes := map[string]int{}
 	var calls, tokens float64
+	var perRun []float64
+	var extractedEM, extractedF1, lowConf, answered float64
+	validateLoops, noValidateLoop := 0, 0
+	by := map[string]int{}
 
 	for i, run := range runs {
 		if run.Err != nil {
@@ -270,9 +282,25 @@ func ScoreRAG(qs []Question, negs []Negative, runs []Run, k int) *Report {
 		if n := run.State.SearchNote; n != "" {
 			searchNotes[n]++
 		}
+		runCalls := 0
 		for _, u := range run.State.Usage {
-			calls += float64(u.Calls)
+			runCalls += u.Calls
 			tokens += float64(u.PromptTokens + u.CompletionTokens)
+		}
+		calls += float64(runCalls)
+		perRun = append(perRun, float64(runCalls))
+		vl := 0
+		for _, e := range run.BackEdges {
+			if strings.HasPrefix(e, nodes.NodeValidate+"->") {
+				vl++
+			}
+		}
+		validateLoops += vl
+		if vl == 0 {
+			noValidateLoop++
+		}
+		if run.Err == nil {
+			by[cmp.Or(run.State.Answer.By, "unknown")]++
 		}
 		if i >= len(qs) {
 			continue
@@ -303,6 +331,15 @@ func ScoreRAG(qs []Question, negs []Negative, runs []Run, k int) *Report {
 			short = ""
 		}
 		_, span := BestSpan(text, q.Answers, spanWords)
+		if !abstained {
+			answered++
+			if st.Answer.LowConfidence {
+				lowConf++
+			}
+			x := ExtractShort(text)
+			extractedEM += ExactMatch(x, q.Answers)
+			extractedF1 += TokenF1(x, q.Answers)
+		}
 		for _, a := range []*acc{all, typeAcc(byType, q.Type)} {
 			a.n++
 			a.recall += RecallAt(ranked, q.GoldPassages, k)
@@ -362,6 +399,12 @@ func ScoreRAG(qs []Question, negs []Negative, runs []Run, k int) *Report {
 	rep.LLMCallsPerQuery = ptr(avg(calls, len(runs)))
 	rep.TokensPerQuery = ptr(avg(tokens, len(runs)))
 	rep.Loops = loops
+	if calls > 0 {
+		rep.Model = &ModelScores{ExtractedEM: avg(extractedEM, len(qs)), ExtractedF1: avg(extractedF1, len(qs)),
+			CallsMean: avg(calls, len(runs)), CallsP95: Score(Percentile(perRun, 95)), CallsMax: int(slices.Max(perRun)),
+			ValidateLoops: Score(ratio(validateLoops, len(runs))), NoValidateLoop: Score(ratio(noValidateLoop, len(runs))),
+			LowConfidence: avg(lowConf, int(answered)), By: by}
+	}
 	rep.SearchModes = modes
 	if len(routes) > 0 {
 		rep.Routes = routes

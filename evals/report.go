@@ -45,6 +45,9 @@ type Report struct {
 	LLMCallsPerQuery *Score `json:"llm_calls_per_query,omitempty"`
 	TokensPerQuery   *Score `json:"tokens_per_query,omitempty"`
 	Loops            *Loops `json:"loops,omitempty"`
+	// Model is how the run used its language model; nil when it made no
+	// model call.
+	Model *ModelScores `json:"model,omitempty"`
 	// Routes counts the route each answerable question last took (a
 	// question sent to web or direct cannot retrieve its gold passages).
 	Routes map[string]int `json:"routes,omitempty"`
@@ -192,6 +195,31 @@ type AnswerScores struct {
 	// (an oracle upper bound for a short-answer extractor).
 	SpanF1 Score                   `json:"span_f1"`
 	ByType map[string]AnswerScores `json:"by_type,omitempty"`
+}
+
+// ModelScores describe a run with a language model: its answers scored
+// on the short answer its sentences state, and what the model cost.
+type ModelScores struct {
+	// ExtractedEM and ExtractedF1 score the short answer ExtractShort reads
+	// from each answerable question's answer text ("The answer is X [1]."
+	// → X); an abstention scores 0.
+	ExtractedEM Score `json:"extracted_em"`
+	ExtractedF1 Score `json:"extracted_f1"`
+	// CallsMean and CallsP95 are model calls per question (answerable and
+	// negative); CallsMax the most any took.
+	CallsMean Score `json:"calls_mean"`
+	CallsP95  Score `json:"calls_p95"`
+	CallsMax  int   `json:"calls_max"`
+	// ValidateLoops is the mean of validate's back-edges per question;
+	// NoValidateLoop the share of questions that took none.
+	ValidateLoops  Score `json:"validate_loops"`
+	NoValidateLoop Score `json:"no_validate_loop"`
+	// LowConfidence is the share of answered answerable questions whose
+	// answer is flagged low confidence.
+	LowConfidence Score `json:"low_confidence"`
+	// By counts the answers of every question by who wrote them
+	// (Answer.By: "llm", "extractive", "abstain"...).
+	By map[string]int `json:"by,omitempty"`
 }
 
 // RejectionScores set abstention on unanswerable questions next to false

@@ -166,6 +166,23 @@ func summaryTables(r *Report) [][][]string {
 			row("latency "+n+" p50 / p95 ms", func(x *Report) string { return latencyCell(x.LatencyMS[n]) })
 		}
 		row("LLM calls / tokens per query", llmCell)
+		if slices.ContainsFunc(reps, func(x *Report) bool { return x.Model != nil }) {
+			model := func(f func(*ModelScores) string) func(*Report) string {
+				return func(x *Report) string {
+					if x.Model == nil {
+						return "-"
+					}
+					return f(x.Model)
+				}
+			}
+			row("EM / F1 (short from answer)", model(func(m *ModelScores) string { return f3(m.ExtractedEM) + " / " + f3(m.ExtractedF1) }))
+			row("model calls mean / p95 / max", model(func(m *ModelScores) string {
+				return fmt.Sprintf("%.2f / %.0f / %d", float64(m.CallsMean), float64(m.CallsP95), m.CallsMax)
+			}))
+			row("validate loops / none share", model(func(m *ModelScores) string { return f3(m.ValidateLoops) + " / " + f3(m.NoValidateLoop) }))
+			row("low confidence (answered)", model(func(m *ModelScores) string { return f3(m.LowConfidence) }))
+			row("answers by", model(func(m *ModelScores) string { return countsCell(m.By) }))
+		}
 		row("loops per query", func(x *Report) string {
 			if x.Loops == nil {
 				return "-"

@@ -1,7 +1,6 @@
 package nodes
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/graphrag/graphrag/graph"
@@ -33,9 +32,9 @@ func Build(deps Deps, opts Options) (*graph.Runnable[State], error) {
 	g.SetEntryPoint(NodeRoute)
 	g.AddEdge(NodeRoute, NodeRetrieve)
 	g.AddEdge(NodeRetrieve, NodeEvaluate)
-	g.AddConditionalEdges(NodeEvaluate, decided, NodeRoute, NodeGenerate)
+	g.AddConditionalEdges(NodeEvaluate, router(afterEvaluate), NodeRoute, NodeGenerate)
 	g.AddEdge(NodeGenerate, NodeValidate)
-	g.AddConditionalEdges(NodeValidate, decided, graph.END, NodeGenerate, NodeRoute)
+	g.AddConditionalEdges(NodeValidate, router(afterValidate), graph.END, NodeGenerate, NodeRoute)
 	b := opts.Budget
 	g.SetEdgeLabel(NodeEvaluate, NodeRoute, fmt.Sprintf("poor: refine query · ≤%d retries", b.Retrieve))
 	g.SetEdgeLabel(NodeEvaluate, NodeGenerate, "good · empty: abstain")
@@ -47,13 +46,4 @@ func Build(deps Deps, opts Options) (*graph.Runnable[State], error) {
 		steps = DefaultOptions().MaxSteps
 	}
 	return g.Compile(graph.WithMaxSteps(steps))
-}
-
-// decided is the router of both conditional edges: the node before it has
-// made the decision (it owns the budgets) and says why.
-func decided(_ context.Context, s State) (graph.Decision, error) {
-	if s.next == "" {
-		return graph.Decision{}, fmt.Errorf("no decision recorded by the node before this edge")
-	}
-	return graph.Decision{To: s.next, Reason: s.why}, nil
 }

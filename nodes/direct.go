@@ -29,6 +29,7 @@ func (p *pipeline) direct(ctx context.Context, s *State) graphrag.Answer {
 			if a.By == "" {
 				a.By = "llm"
 			}
+			a.Abstained = a.Abstained || saysUnknown(a.Text)
 			return a
 		}
 		if err == nil {

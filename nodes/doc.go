@@ -35,13 +35,23 @@
 //     question, each cited [n] (headings are context, not answers; each
 //     part of a multi-part question, a time, a place, an amount, steps...,
 //     gets a sentence); plus a heuristic short answer (State.Short).
-//   - validate: grounding (the share of the answer's content words in the
-//     cited text) and coverage of the question; unsupported answers go back
-//     to generate, off-question ones back to route, within the budgets.
+//   - validate: a self-check (Check): the answer's numbers, names, dates
+//     and quoted strings must be in the passages it cites and its other
+//     content words (by stem) mostly so, and it must be the kind of answer
+//     the question asks for (a name, a number, a date, yes or no, one of
+//     the options); not how many of the question's words it repeats. An
+//     unsupported answer goes back to generate within the budget, then the
+//     run answers extractively from the kept passages and says so; an
+//     answer the judge finds off the question goes back to route.
+//
+// The two conditional edges are pure functions of the state
+// (afterEvaluate, afterValidate): nodes measure, edges decide.
 //
 // When a Planner, Grader, Rewriter, Writer or Judge is set in Deps, the node
 // asks it (the Planner only when the classifier is unsure, the Judge only
-// when grounding is near the threshold) and falls back to the deterministic
+// when the self-check is ambiguous: support near the threshold, an answer
+// of the wrong kind, or a yes/no or either/or answer, which no passage
+// states word for word) and falls back to the deterministic
 // path when it fails; every fallback is recorded in State.Notes, emitted as
 // the custom graph event EventFallback ("fallback"), and every model call
 // counted in State.Usage. After a call fails with an error matching

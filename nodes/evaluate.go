@@ -16,11 +16,11 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 	s.Kept, s.Evidence = nil, nil
 	switch {
 	case s.Plan.Route == graphrag.RouteDirect:
-		s.Retrieval, s.next, s.why = RetrievalGood, "generate", "direct route: nothing to retrieve"
+		s.Retrieval, s.Measured = RetrievalGood, "direct route: nothing to retrieve"
 		return s, nil
 	case s.ToolText != "":
 		s.Kept = s.Hits
-		s.Retrieval, s.next, s.why = RetrievalGood, "generate", "the "+string(s.Plan.Route)+" route answered"
+		s.Retrieval, s.Measured = RetrievalGood, "the "+string(s.Plan.Route)+" route answered"
 		return s, nil
 	case s.Plan.Route == graphrag.RouteWeb:
 		s.Kept = s.Hits[:min(len(s.Hits), p.opts.MaxKept)]
@@ -28,7 +28,7 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 		if len(s.Kept) == 0 {
 			s.Retrieval = RetrievalEmpty
 		}
-		s.next, s.why = "generate", fmt.Sprintf("web search returned %d results", len(s.Hits))
+		s.Measured = fmt.Sprintf("web search returned %d results", len(s.Hits))
 		return s, nil
 	}
 
@@ -115,8 +115,8 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 		measure += fmt.Sprintf(", missing %s", strings.Join(ev.Missing[:min(4, len(ev.Missing))], " "))
 	}
 
+	s.Measured = measure
 	if s.Retrieval == RetrievalGood {
-		s.next, s.why = "generate", "good: "+measure
 		return s, nil
 	}
 	if s.Budget.Retrieve > 0 && len(s.Hits) > 0 {
@@ -125,29 +125,20 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 			s.Budget.Retrieve--
 			s.Loops.Retrieve++
 			s.Refined = refined
-			s.next = "route"
-			s.why = fmt.Sprintf("%s: %s; refine the query (%d retries left)", s.Retrieval, measure, s.Budget.Retrieve)
 			return s, nil
 		}
 	}
-	s.next = "generate"
 	if s.Retrieval == RetrievalPoor && strength < p.opts.AbstainBelow {
 		s.Retrieval = RetrievalEmpty
-		measure += fmt.Sprintf(", under %.2f after refinement", p.opts.AbstainBelow)
+		s.Measured += fmt.Sprintf(", under %.2f after refinement", p.opts.AbstainBelow)
 	}
 	switch {
 	case s.Retrieval == RetrievalEmpty && s.Budget.Retrieve == 0 && s.Loops.Retrieve > 0:
-		s.why = "empty: " + measure + "; retrieve budget spent: abstain"
 		s.Stop = "retrieve budget spent"
 		s.note("evaluate: retrieve budget spent after %d refinements: nothing relevant found", s.Loops.Retrieve)
-	case s.Retrieval == RetrievalEmpty:
-		s.why = "empty: " + measure + "; nothing to refine from: abstain"
 	case s.Budget.Retrieve == 0 && s.Loops.Retrieve > 0:
-		s.why = "poor: " + measure + "; retrieve budget spent: answer from the best hits"
 		s.Stop = "retrieve budget spent"
 		s.note("evaluate: retrieve budget spent after %d refinements: answering from the best hits found", s.Loops.Retrieve)
-	default:
-		s.why = "poor: " + measure + "; no refinement possible: answer from the best hits"
 	}
 	return s, nil
 }

@@ -38,6 +38,15 @@ func (p *pipeline) generate(ctx context.Context, s State) (State, error) {
 			s.modelFailed(ctx, err, "generate: writer failed, answered extractively: %v", err)
 		case strings.TrimSpace(a.Text) == "":
 			s.fallback(ctx, "generate: writer returned an empty answer, answered extractively")
+		case a.Abstained && s.Retrieval == RetrievalGood:
+			// The passages match the question well but the model found no
+			// answer in them: show what was found rather than "nothing
+			// found", flagged, as the run without a model would.
+			s.fallback(ctx, "generate: the model found no answer in passages that match the question well: answered extractively from them, flagged low confidence")
+			s.Answer = extractive(s.question(), s.Kept, p.opts.MaxSentences)
+			s.Answer.LowConfidence = true
+			s.Short = shortAnswer(s.question(), s.Kept, answerSentences(s.Answer, s.Kept))
+			return s, nil
 		default:
 			if a.By == "" {
 				a.By = "llm"

@@ -131,8 +131,11 @@ func TestGraphGenerateBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w.calls != 2 || s.Loops.Generate != 1 || s.Stop != "generate budget spent" || !s.Answer.LowConfidence {
-		t.Errorf("writer calls %d, loops %+v, stop %q, low confidence %v; want 2 calls, 1 regeneration, generate budget spent, flagged", w.calls, s.Loops, s.Stop, s.Answer.LowConfidence)
+	if w.calls != 2 || s.Loops.Generate != 1 || s.Stop != "generate budget spent: answered from the passages" {
+		t.Errorf("writer calls %d, loops %+v, stop %q; want 2 calls, 1 regeneration, generate budget spent", w.calls, s.Loops, s.Stop)
+	}
+	if s.Answer.By != "extractive" || strings.Contains(s.Answer.Text, "Penguins") || !strings.Contains(strings.Join(s.Notes, "\n"), "answered extractively") {
+		t.Errorf("answer %q by %s, notes %v; want the extractive answer from the passages, noted", s.Answer.Text, s.Answer.By, s.Notes)
 	}
 	if tokens == 0 {
 		t.Error("no token events streamed")
@@ -230,14 +233,15 @@ func TestMermaidGolden(t *testing.T) {
 }
 
 func TestGraphRouteBudget(t *testing.T) {
-	w := &fakeWriter{text: "Ospreys are birds of prey [1]."} // grounded, but not an answer
+	w := &fakeWriter{text: "Ospreys nest near lakes [1]."} // grounded, but not a number
+	judge := &offJudge{}
 	opts := DefaultOptions()
 	opts.Budget = Budget{Retrieve: 2, Generate: 2, Route: 1}
-	r, err := Build(Deps{Searcher: smallCorpus(), Writer: w}, opts)
+	r, err := Build(Deps{Searcher: smallCorpus(), Writer: w, Judge: judge}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, got := decisions(t, r, State{Query: "Where do ospreys nest in Scandinavia?"})
+	s, got := decisions(t, r, State{Query: "How many ospreys nest in Scandinavia?"})
 	want := []string{"evaluate→generate", "validate→route", "evaluate→generate", "validate→__end__"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("decisions = %v, want %v", got, want)

@@ -34,12 +34,12 @@ func TestGroundingThresholdDev(t *testing.T) {
 			continue
 		}
 		a := extractive(q.Question, s.Kept, 3)
-		supported = append(supported, grounding(a))
+		supported = append(supported, checkAnswer(q.Question, a, s.Kept).Support)
 		// A passage far from this question: a fixed stride through the corpus.
 		other := d.searcher.docs[(i*7919+13)%len(d.searcher.docs)]
 		sents := splitSentences(other.Chunk.Text)
 		fake := graphrag.Answer{Text: sents[0] + " [1]", Citations: a.Citations}
-		unsupported = append(unsupported, grounding(fake))
+		unsupported = append(unsupported, checkAnswer(q.Question, fake, s.Kept).Support)
 	}
 	slices.Sort(supported)
 	slices.Sort(unsupported)

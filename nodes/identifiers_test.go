@@ -86,7 +86,7 @@ func TestExtractiveCoversTheQuestion(t *testing.T) {
 					t.Errorf("answer has %q: %s", w, a.Text)
 				}
 			}
-			if g := grounding(a); g != 1 {
+			if g := checkAnswer(tt.query, a, hit(tt.title, tt.text)).Support; g != 1 {
 				t.Errorf("grounding = %.2f", g)
 			}
 		})

@@ -214,8 +214,8 @@ func TestEvaluateNode(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got.Retrieval != tt.retrieval || got.next != tt.next {
-				t.Errorf("retrieval %s → %s (%s); want %s → %s", got.Retrieval, got.next, got.why, tt.retrieval, tt.next)
+			if d := afterEvaluate(got); got.Retrieval != tt.retrieval || d.To != tt.next {
+				t.Errorf("retrieval %s → %s (%s); want %s → %s", got.Retrieval, d.To, d.Reason, tt.retrieval, tt.next)
 			}
 		})
 	}
@@ -231,40 +231,57 @@ func TestExtractiveAnswer(t *testing.T) {
 	if len(a.Citations) != 1 || a.Citations[0].Hit.Chunk.DocID != "sourdough" {
 		t.Errorf("citations = %+v", a.Citations)
 	}
-	if g := grounding(a); g != 1 {
+	if g := checkAnswer("How often should I feed the sourdough starter?", a, res.Hits[:1]).Support; g != 1 {
 		t.Errorf("grounding of an extractive answer = %.2f, want 1", g)
 	}
 }
 
+// offJudge finds every answer off the question.
+type offJudge struct{ calls int }
+
+func (j *offJudge) Judge(context.Context, string, graphrag.Answer, []graphrag.Hit) (graphrag.Judgement, error) {
+	j.calls++
+	return graphrag.Judgement{Verdict: graphrag.VerdictOffQuestion, Reason: "does not say how many", By: "llm", Usage: graphrag.Usage{Calls: 1}}, nil
+}
+
 func TestValidateNode(t *testing.T) {
-	p, _ := newPipeline(Deps{}, DefaultOptions())
 	hit := doc("osprey", "Osprey", "Ospreys nest near lakes and rivers across Scandinavia.")
 	cite := []graphrag.Citation{{N: 1, Hit: hit}}
+	penguins := graphrag.Answer{Text: "Penguins migrate through Antarctica every winter [1].", Citations: cite, By: "llm"}
 	tests := []struct {
 		name    string
+		query   string
 		answer  graphrag.Answer
 		budget  Budget
+		judge   Judge
 		verdict graphrag.Verdict
 		next    string
 		stop    string
+		by      string
 	}{
-		{"grounded", graphrag.Answer{Text: "Ospreys nest near lakes across Scandinavia [1].", Citations: cite, By: "extractive"}, Budget{1, 1, 1}, graphrag.VerdictOK, graph.END, "answered"},
-		{"unsupported regenerates", graphrag.Answer{Text: "Penguins migrate through Antarctica every winter [1].", Citations: cite, By: "llm"}, Budget{1, 1, 1}, graphrag.VerdictUnsupported, "generate", ""},
-		{"unsupported, budget spent", graphrag.Answer{Text: "Penguins migrate through Antarctica every winter [1].", Citations: cite, By: "llm"}, Budget{1, 0, 1}, graphrag.VerdictUnsupported, graph.END, "generate budget spent"},
-		{"off question goes back to route", graphrag.Answer{Text: "Scandinavia has lakes [1].", Citations: cite, By: "llm"}, Budget{1, 1, 1}, graphrag.VerdictOffQuestion, "route", ""},
+		{"grounded", "Where do ospreys nest in Scandinavia?", graphrag.Answer{Text: "Ospreys nest near lakes across Scandinavia [1].", Citations: cite, By: "extractive"}, Budget{1, 1, 1}, nil, graphrag.VerdictOK, graph.END, "answered", "extractive"},
+		{"a short written answer passes", "Where do ospreys nest in Scandinavia?", graphrag.Answer{Text: "Near lakes and rivers [1]", Citations: cite, By: "llm"}, Budget{1, 1, 1}, nil, graphrag.VerdictOK, graph.END, "answered", "llm"},
+		{"unsupported regenerates", "Where do ospreys nest in Scandinavia?", penguins, Budget{1, 1, 1}, nil, graphrag.VerdictUnsupported, "generate", "", "llm"},
+		{"unsupported, budget spent: answered from the passages", "Where do ospreys nest in Scandinavia?", penguins, Budget{1, 0, 1}, nil, graphrag.VerdictOK, graph.END, "answer unsupported: answered from the passages", "extractive"},
+		{"uncited garbage falls back at once", "Where do ospreys nest in Scandinavia?", graphrag.Answer{Text: `Sure! Here is the JSON: {"response": "ok"}`, By: "llm"}, Budget{1, 2, 1}, nil, graphrag.VerdictOK, graph.END, "answer unsupported: answered from the passages", "extractive"},
+		{"wrong kind, judge says off question: route again", "How many ospreys nest in Scandinavia?", graphrag.Answer{Text: "Ospreys nest near lakes [1].", Citations: cite, By: "llm"}, Budget{1, 1, 1}, &offJudge{}, graphrag.VerdictOffQuestion, "route", "", "llm"},
+		{"wrong kind, no judge: flagged, no loop", "How many ospreys nest in Scandinavia?", graphrag.Answer{Text: "Ospreys nest near lakes [1].", Citations: cite, By: "llm"}, Budget{1, 1, 1}, nil, graphrag.VerdictOK, graph.END, "answered", "llm"},
+		{"off question, route budget spent", "How many ospreys nest in Scandinavia?", graphrag.Answer{Text: "Ospreys nest near lakes [1].", Citations: cite, By: "llm"}, Budget{1, 1, 0}, &offJudge{}, graphrag.VerdictOffQuestion, graph.END, "route budget spent", "llm"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := State{Query: "Where do ospreys nest in Scandinavia?", Answer: tt.answer, Kept: []graphrag.Hit{hit}, Budget: tt.budget}
-			if tt.name == "off question goes back to route" {
-				s.Query = "Which rivers do ospreys in Finland prefer for nesting and fishing?"
-			}
+			p, _ := newPipeline(Deps{Writer: &fakeWriter{}, Judge: tt.judge}, DefaultOptions())
+			s := State{Query: tt.query, Answer: tt.answer, Kept: []graphrag.Hit{hit}, Budget: tt.budget}
 			got, err := p.validate(context.Background(), s)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got.Verdict != tt.verdict || got.next != tt.next || got.Stop != tt.stop {
-				t.Errorf("verdict %s → %s stop %q (%s); want %s → %s stop %q", got.Verdict, got.next, got.Stop, got.why, tt.verdict, tt.next, tt.stop)
+			d := afterValidate(got)
+			if got.Verdict != tt.verdict || d.To != tt.next || got.Stop != tt.stop || got.Answer.By != tt.by {
+				t.Errorf("verdict %s → %s stop %q by %s (%s); want %s → %s stop %q by %s", got.Verdict, d.To, got.Stop, got.Answer.By, d.Reason, tt.verdict, tt.next, tt.stop, tt.by)
+			}
+			if got.Verdict == graphrag.VerdictOK && d.To == graph.END && strings.Contains(got.Answer.Text, "Penguins") {
+				t.Errorf("returned the unsupported answer %q", got.Answer.Text)
 			}
 		})
 	}

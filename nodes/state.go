@@ -54,8 +54,10 @@ type State struct {
 	Kept []graphrag.Hit
 	// Evidence holds facts evaluate took from the kept hits.
 	Evidence []graphrag.Fact
-	// Retrieval is evaluate's judgement: RetrievalGood, Poor or Empty.
+	// Retrieval is evaluate's judgement: RetrievalGood, Poor or Empty;
+	// Measured says what it measured to judge so.
 	Retrieval string
+	Measured  string
 	// Strength is the evidence strength evaluate measured for Kept.
 	Strength float64
 	// Refined is the query the next route visit searches with after a
@@ -64,6 +66,10 @@ type State struct {
 	// Answer is generate's answer; Verdict is validate's judgement of it.
 	Answer  graphrag.Answer
 	Verdict graphrag.Verdict
+	// Check is what validate measured of Answer; Judged is the judge's
+	// reason when it was asked ("" when not).
+	Check  Check
+	Judged string
 	// Short is a short answer (a name, date, number, yes or no) extracted
 	// from the kept hits for exact-match scoring; "" when none was found
 	// or the run abstained. The cited Answer remains the answer.
@@ -86,9 +92,6 @@ type State struct {
 	// modelDown is set after a model call failed with an unreachable
 	// server: the run makes no more model calls.
 	modelDown bool
-	// next and why are the decision the last node made for its
-	// conditional edge; the edge's router returns them.
-	next, why string
 	// bestHits/bestStrength remember the best retrieval across corrective
 	// loops, so a worse refined search never replaces a better first one.
 	bestHits     []graphrag.Hit

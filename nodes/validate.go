@@ -2,7 +2,6 @@ package nodes
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"regexp"
 	"slices"
@@ -14,77 +13,145 @@ import (
 
 var citationMark = regexp.MustCompile(`\[\d+\]`)
 
-// validate is the "validate" node: a self-check without a model. It scores
-// how much of the answer the cited text supports (grounding) and how much of
-// the question it covers, asks the Judge only when grounding is ambiguous,
-// and sends the answer back to generate or route within the budgets.
+// validate is the "validate" node: a self-check without a model. It
+// checks that the answer's claims are in the passages it cites (numbers,
+// names, dates and quoted strings exactly, other content words by stem)
+// and that it is the kind of answer the question asks for, and asks the
+// Judge only when that is ambiguous. An unsupported answer goes back to
+// generate while the generate budget lasts; after that, or when the model
+// cannot write, the run answers extractively from the kept passages and
+// says so: text the check found unsupported is never returned as the
+// answer. An answer the judge finds off the question goes back to route
+// within the route budget.
 func (p *pipeline) validate(ctx context.Context, s State) (State, error) {
+	s.Check, s.Judged = Check{}, ""
 	a := s.Answer
 	if a.Abstained || s.Plan.Route == graphrag.RouteDirect || s.ToolText != "" {
 		// Abstentions, tool, web-off and direct answers are what they are.
 		s.Verdict = graphrag.VerdictOK
-		s.next = graph.END
 		if a.Abstained {
-			s.why, s.Stop = "abstained: nothing relevant found", stopOr(s.Stop, "abstained")
+			s.Stop = stopOr(s.Stop, "abstained")
 		} else {
-			s.why, s.Stop = string(s.Plan.Route)+" answer: nothing to check", stopOr(s.Stop, "answered")
+			s.Stop = stopOr(s.Stop, stopAnswered)
 		}
 		return s, nil
 	}
-	a.Grounding = grounding(a)
+	c := checkAnswer(s.question(), a, s.Kept)
+	s.Check = c
+	a.Grounding = c.Support
 	a.Coverage = coverage(s.question(), a.Text+"\n"+quotedHeadings(a))
-	a.LowConfidence = a.Grounding < p.opts.LowConfidence
-	verdict := graphrag.VerdictOK
-	reason := fmt.Sprintf("grounding %.2f, coverage %.2f", a.Grounding, a.Coverage)
-	switch {
-	case a.Grounding < p.opts.LowConfidence:
-		verdict = graphrag.VerdictUnsupported
-	case a.Coverage < p.opts.MinCoverage:
-		verdict = graphrag.VerdictOffQuestion
-	}
-	if p.deps.Judge != nil && !s.modelDown && math.Abs(a.Grounding-p.opts.LowConfidence) <= p.opts.JudgeBand {
+	verdict, ambiguous := p.verdictOf(c, a)
+	judgedOK := false
+	if ambiguous && p.deps.Judge != nil && !s.modelDown {
 		j, err := p.deps.Judge.Judge(ctx, s.question(), a, s.Kept)
 		s.addUsage("validate", j.Usage)
 		switch {
 		case err != nil:
-			s.modelFailed(ctx, err, "validate: judge failed, kept the overlap verdict: %v", err)
+			s.modelFailed(ctx, err, "validate: judge failed, kept the self-check's verdict: %v", err)
 		case j.Verdict != graphrag.VerdictOK && j.Verdict != graphrag.VerdictUnsupported && j.Verdict != graphrag.VerdictOffQuestion:
-			s.fallback(ctx, "validate: judge returned unknown verdict %q, kept the overlap verdict", j.Verdict)
+			s.fallback(ctx, "validate: judge returned unknown verdict %q, kept the self-check's verdict", j.Verdict)
 		default:
-			verdict = j.Verdict
-			reason += "; judge: " + j.Reason
-			a.LowConfidence = verdict != graphrag.VerdictOK
+			verdict, s.Judged = j.Verdict, j.Reason
+			judgedOK = verdict == graphrag.VerdictOK
 		}
 	}
+	a.LowConfidence = a.LowConfidence || c.Support < p.opts.LowConfidence || a.By == "llm" && !c.Fits && !judgedOK
 	s.Answer, s.Verdict = a, verdict
-	if s.Best.Text == "" || quality(a) > quality(s.Best) {
-		s.Best = a
-	}
-	switch {
-	case verdict == graphrag.VerdictOK:
-		s.next, s.why = graph.END, "ok: "+reason
-		s.Stop = stopOr(s.Stop, "answered")
-	case verdict == graphrag.VerdictUnsupported && s.Budget.Generate > 0:
-		s.Budget.Generate--
-		s.Loops.Generate++
-		s.next, s.why = "generate", fmt.Sprintf("unsupported: %s; regenerate (%d retries left)", reason, s.Budget.Generate)
-	case verdict == graphrag.VerdictOffQuestion && s.Budget.Route > 0 && len(s.Kept) > 0:
-		s.Budget.Route--
-		s.Loops.Route++
-		s.Refined = s.question() + " " + joinWords(expansionTerms(s.Kept, contentTerms(s.question()), p.opts.ExpansionTerms))
-		s.next, s.why = "route", fmt.Sprintf("off question: %s; plan again (%d retries left)", reason, s.Budget.Route)
-	default:
-		edge := "generate"
-		if verdict == graphrag.VerdictOffQuestion {
-			edge = "route"
+	switch verdict {
+	case graphrag.VerdictOK:
+		if s.Best.Text == "" || quality(a) > quality(s.Best) {
+			s.Best = a
 		}
-		s.Answer = s.Best
+		s.Stop = stopOr(s.Stop, stopAnswered)
+	case graphrag.VerdictUnsupported:
+		// A written answer is asked for again while the budget lasts,
+		// unless it cites nothing: that model did not follow the prompt at
+		// all, and asking again is seconds lost.
+		switch {
+		case a.By == "llm" && len(a.Citations) > 0 && p.deps.Writer != nil && !s.modelDown && s.Budget.Generate > 0:
+			s.Budget.Generate--
+			s.Loops.Generate++
+			graph.Emit(ctx, EventDraftRejected, "not supported by its sources: "+c.String())
+		case a.By == "llm" || a.By == "":
+			p.answerFromPassages(ctx, &s, c)
+		default:
+			// An extractive answer quotes the passages: flag it, do not loop.
+			s.Verdict = graphrag.VerdictOK
+			s.Answer.LowConfidence = true
+			s.Stop = stopOr(s.Stop, stopAnswered)
+		}
+	case graphrag.VerdictOffQuestion:
+		if s.Budget.Route > 0 && len(s.Kept) > 0 {
+			s.Budget.Route--
+			s.Loops.Route++
+			s.Refined = s.question() + " " + joinWords(expansionTerms(s.Kept, contentTerms(s.question()), p.opts.ExpansionTerms))
+			graph.Emit(ctx, EventDraftRejected, "does not answer the question: "+c.String())
+			break
+		}
+		if s.Best.Text != "" {
+			s.Answer = s.Best
+		}
 		s.Answer.LowConfidence = true
-		s.Stop = edge + " budget spent"
-		s.note("validate: %s after the %s budget was spent (%s): returned the best answer so far, flagged low confidence", verdict, edge, reason)
-		s.next, s.why = graph.END, fmt.Sprintf("%s: %s; %s budget spent: end with the best answer", verdict, reason, edge)
+		s.Stop = "route budget spent"
+		s.Check.Fallback = "route budget spent: the best answer so far, flagged low confidence"
+		s.note("validate: off the question after the route budget was spent (%s): returned the best answer so far, flagged low confidence", c)
 	}
 	return s, nil
+}
+
+// stopAnswered is State.Stop of a run that answered as planned.
+const stopAnswered = "answered"
+
+// EventDraftRejected names the custom graph event validate emits, with the
+// reason as its payload, when it sends an answer back: a view that has
+// streamed the draft says it was not the answer.
+const EventDraftRejected = "draft_rejected"
+
+// verdictOf is the self-check's verdict on an answer, and whether it is
+// ambiguous enough to ask the judge. A claim missing from the cited text
+// is unsupported outright. Ambiguous are: support within JudgeBand of
+// LowConfidence; a written answer of the wrong kind; and a written answer
+// to a yes/no or either/or question, which the passages never state word
+// for word (a wrong "yes", or the other option, cites text that holds
+// every word of it), so only a reader can check it.
+func (p *pipeline) verdictOf(c Check, a graphrag.Answer) (graphrag.Verdict, bool) {
+	if len(c.Missing) > 0 {
+		return graphrag.VerdictUnsupported, false
+	}
+	verdict := graphrag.VerdictOK
+	if c.Support < p.opts.LowConfidence {
+		verdict = graphrag.VerdictUnsupported
+	}
+	ambiguous := math.Abs(c.Support-p.opts.LowConfidence) <= p.opts.JudgeBand
+	inferred := c.Kind == kindYesNo || c.Kind == kindChoice
+	return verdict, ambiguous || verdict == graphrag.VerdictOK && a.By == "llm" && (!c.Fits || inferred)
+}
+
+// answerFromPassages replaces an answer the check found unsupported, with
+// no retry left, by the extractive answer from the kept passages.
+func (p *pipeline) answerFromPassages(ctx context.Context, s *State, c Check) {
+	why := "the generate budget was spent"
+	switch {
+	case s.modelDown:
+		why = "the model is unreachable"
+	case p.deps.Writer == nil:
+		why = "there is no model to rewrite it"
+	case len(s.Answer.Citations) == 0:
+		why = "it cites none of them"
+	case s.Loops.Generate == 0:
+		why = "no retry was allowed"
+	}
+	graph.Emit(ctx, EventDraftRejected, "not supported by its sources: "+c.String())
+	s.fallback(ctx, "validate: the model's answer was not supported by its sources (%s) and %s: answered extractively from the kept passages", c, why)
+	a := extractive(s.question(), s.Kept, p.opts.MaxSentences)
+	a.Grounding, a.Coverage = 1, coverage(s.question(), a.Text)
+	s.Answer, s.Verdict = a, graphrag.VerdictOK
+	s.Short = shortAnswer(s.question(), s.Kept, answerSentences(a, s.Kept))
+	s.Check.Fallback = "answered extractively from the kept passages"
+	s.Stop = "answer unsupported: answered from the passages"
+	if s.Loops.Generate > 0 {
+		s.Stop = "generate budget spent: answered from the passages"
+	}
 }
 
 func stopOr(stop, def string) string {
@@ -105,28 +172,6 @@ func joinWords(ws []string) string {
 		out += w
 	}
 	return out
-}
-
-// grounding is the share of the answer's content words found in the text
-// it cites.
-func grounding(a graphrag.Answer) float64 {
-	terms := contentTerms(citationMark.ReplaceAllString(a.Text, " "))
-	if len(terms) == 0 {
-		return 1
-	}
-	cited := make(map[string]bool)
-	for _, c := range a.Citations {
-		for k := range stemSet(c.Hit.Source.Title + " " + c.Hit.Chunk.Text + " " + c.Quote) {
-			cited[k] = true
-		}
-	}
-	n := 0
-	for _, t := range terms {
-		if cited[t.Stem] {
-			n++
-		}
-	}
-	return float64(n) / float64(len(terms))
 }
 
 // coverage is the weighted share of the query's content terms the answer

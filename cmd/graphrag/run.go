@@ -101,26 +101,16 @@ func (a *app) ask(ctx context.Context, p *pipeline, f *runFlags, in nodes.State,
 func (a *app) askState(ctx context.Context, p *pipeline, f *runFlags, in nodes.State, out io.Writer) (nodes.State, *traceLog, error) {
 	rec := server.NewRecorder()
 	tl := &traceLog{}
-	streamed := &strings.Builder{}
-	generating := 0
+	var status io.Writer
+	if !a.quiet {
+		status = a.io.err
+	}
+	stream := &answerStream{out: out, status: status, live: isTerminal(out)}
 	observe := func(ev graph.Event) {
 		rec.Observe(ev)
 		tl.observe(ev)
-		if f.json {
-			return
-		}
-		switch {
-		case ev.Kind == graph.EventNodeStart && ev.Node == nodes.NodeGenerate:
-			generating++
-			if generating > 1 && streamed.Len() > 0 {
-				fmt.Fprint(out, "\n\n(rewriting the answer: the first one was not supported by the sources)\n\n")
-				streamed.Reset()
-			}
-		case ev.Kind == graph.EventCustom && ev.Name == "token":
-			if s, ok := ev.Payload.(string); ok {
-				streamed.WriteString(s)
-				fmt.Fprint(out, s)
-			}
+		if !f.json {
+			stream.observe(ev)
 		}
 	}
 	if err := nodes.CheckQuery(in.Query, in.History); err != nil {
@@ -128,9 +118,7 @@ func (a *app) askState(ctx context.Context, p *pipeline, f *runFlags, in nodes.S
 	}
 	final, err := p.graph.Invoke(ctx, in, graph.WithObserver(observe))
 	if err != nil {
-		if streamed.Len() > 0 {
-			fmt.Fprintln(out)
-		}
+		stream.abort()
 		return final, tl, fmt.Errorf("run %q: %w", in.Query, err)
 	}
 	if f.json {
@@ -138,14 +126,7 @@ func (a *app) askState(ctx context.Context, p *pipeline, f *runFlags, in nodes.S
 		enc.SetIndent("", "  ")
 		return final, tl, enc.Encode(rec.Response(final, false))
 	}
-	if streamed.Len() == 0 || strings.TrimSpace(streamed.String()) != strings.TrimSpace(final.Answer.Text) {
-		if streamed.Len() > 0 {
-			fmt.Fprint(out, "\n\n")
-		}
-		fmt.Fprintln(out, final.Answer.Text)
-	} else {
-		fmt.Fprintln(out)
-	}
+	stream.finish(final)
 	printSources(out, final)
 	printConfidence(out, final)
 	if f.trace {
