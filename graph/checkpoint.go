@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -251,7 +252,7 @@ func (m *MemorySaver) Put(_ context.Context, c Checkpoint) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	cs := m.threads[c.Thread]
-	i, found := slices.BinarySearchFunc(cs, c.Seq, func(x Checkpoint, seq int64) int { return cmpInt64(x.Seq, seq) })
+	i, found := slices.BinarySearchFunc(cs, c.Seq, func(x Checkpoint, seq int64) int { return cmp.Compare(x.Seq, seq) })
 	if found {
 		return fmt.Errorf("graph: checkpoint %s#%d already exists: %w", c.Thread, c.Seq, ErrCheckpointConflict)
 	}
@@ -268,14 +269,16 @@ func (m *MemorySaver) Get(_ context.Context, thread string, seq int64) (Checkpoi
 	if len(cs) == 0 {
 		return Checkpoint{}, fmt.Errorf("graph: thread %q: %w", thread, ErrNoCheckpoint)
 	}
-	if seq == 0 {
-		return cs[len(cs)-1], nil
+	i := len(cs) - 1
+	if seq != 0 {
+		var found bool
+		if i, found = slices.BinarySearchFunc(cs, seq, func(x Checkpoint, seq int64) int { return cmp.Compare(x.Seq, seq) }); !found {
+			return Checkpoint{}, fmt.Errorf("graph: checkpoint %s#%d: %w", thread, seq, ErrNoCheckpoint)
+		}
 	}
-	i, found := slices.BinarySearchFunc(cs, seq, func(x Checkpoint, seq int64) int { return cmpInt64(x.Seq, seq) })
-	if !found {
-		return Checkpoint{}, fmt.Errorf("graph: checkpoint %s#%d: %w", thread, seq, ErrNoCheckpoint)
-	}
-	return cs[i], nil
+	c := cs[i]
+	c.State = slices.Clone(c.State) // the caller may keep or change it
+	return c, nil
 }
 
 // List implements Checkpointer.
@@ -315,14 +318,4 @@ func (m *MemorySaver) Prune(_ context.Context, thread string, r Retention) (int6
 		m.threads[t] = kept
 	}
 	return n, nil
-}
-
-func cmpInt64(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

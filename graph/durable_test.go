@@ -313,3 +313,30 @@ func (c conflictSaver) Get(ctx context.Context, thread string, seq int64) (Check
 	}
 	return cp, err
 }
+
+func TestStreamWithThreadReportsCheckpoints(t *testing.T) {
+	r := lineGraph(t, nil, WithCheckpointer(NewMemorySaver()), WithInterruptBefore("c"))
+	var kinds []string
+	for e, err := range r.Stream(context.Background(), trail{}, WithThread("s")) {
+		if err != nil {
+			t.Fatalf("yielded error %v", err)
+		}
+		switch e.Kind {
+		case EventCheckpoint:
+			c := e.Payload.(Checkpoint)
+			if c.State != nil {
+				t.Errorf("checkpoint event carries the state")
+			}
+			kinds = append(kinds, "cp:"+c.Node+">"+c.Next)
+		case EventInterrupt:
+			kinds = append(kinds, "interrupt:"+e.Payload.(*Interrupted).Node)
+		case EventRunEnd:
+			if !errors.Is(e.Err, ErrInterrupted) {
+				t.Errorf("run end err %v, want the interrupt", e.Err)
+			}
+		}
+	}
+	if got := strings.Join(kinds, " "); got != "cp:a>b cp:b>c cp:b>c interrupt:c" {
+		t.Errorf("events %q", got)
+	}
+}

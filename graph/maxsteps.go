@@ -14,7 +14,7 @@ const historyLen = 64
 // stepHistory is a ring of the last node indices a run visited.
 type stepHistory struct {
 	nodes [historyLen]int32
-	n     int
+	n     uint
 }
 
 func (h *stepHistory) add(node int) {

@@ -210,9 +210,10 @@ func (m *merger) clearReduced(v reflect.Value) {
 
 // branchRun is one branch of a fan-out.
 type branchRun[S any] struct {
-	node    int
-	in, out S
-	err     error
+	node       int
+	in, out    S
+	err        error
+	start, end time.Time // when the node ran, for its NodeEnd event
 }
 
 // merge folds the branches' states into base, in branch order.
@@ -312,18 +313,28 @@ func (r *Runnable[S]) fanOut(ctx context.Context, n *node[S], s S, step, used, m
 		first = -1 // the branch that failed first
 	)
 	sem := make(chan struct{}, r.parallelism)
+	// Node events of branches are sent from this goroutine, in branch
+	// order: every NodeStart before the branches run, every NodeEnd after
+	// they have all returned. Only a branch's own Emit calls come from its
+	// goroutine.
+	scopes := make([]*scope, len(bs))
+	if sc != nil {
+		now := time.Now()
+		for i := range bs {
+			scopes[i] = &scope{em: sc.em, path: sc.path, branch: i + 1}
+			scopes[i].sendNode(Event{Kind: EventNodeStart, Step: step + 1 + i, Node: r.nodes[bs[i].node].name, Time: now}, true)
+		}
+	}
 	for i := range bs {
 		b := &bs[i]
 		bn := &r.nodes[b.node]
-		bstep := step + 1 + i
 		bctx := fctx
 		if b.node == resumeNode {
 			bctx = context.WithValue(bctx, resumeKey{}, &resumeSlot{value: d.resume})
 			resumeNode = -1
 		}
-		var bsc *scope
-		if sc != nil {
-			bsc = &scope{em: sc.em, path: sc.path, branch: i + 1}
+		bsc := scopes[i]
+		if bsc != nil {
 			bctx = context.WithValue(bctx, emitterKey{}, bsc)
 		}
 		wg.Add(1)
@@ -331,15 +342,17 @@ func (r *Runnable[S]) fanOut(ctx context.Context, n *node[S], s S, step, used, m
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			var start time.Time
 			if bsc != nil {
-				start = time.Now()
-				bsc.sendNode(Event{Kind: EventNodeStart, Step: bstep, Node: bn.name, Time: start}, true)
+				b.start = time.Now()
 			}
 			if err := bctx.Err(); err != nil {
 				b.err = err
 			} else {
 				b.out, b.err = callNode(bctx, bn.fn, b.in, bsc)
+			}
+			if bsc != nil {
+				b.end = time.Now()
+				bsc.leave() // no custom events once the node has returned
 			}
 			if b.err != nil {
 				mu.Lock()
@@ -349,17 +362,21 @@ func (r *Runnable[S]) fanOut(ctx context.Context, n *node[S], s S, step, used, m
 				mu.Unlock()
 				cancel()
 			}
-			if bsc != nil {
-				now := time.Now()
-				var err error
-				if b.err != nil {
-					err = &NodeError{Node: bn.name, Step: bstep, Err: b.err}
-				}
-				bsc.sendNode(Event{Kind: EventNodeEnd, Step: bstep, Node: bn.name, Duration: now.Sub(start), Err: err, Time: now}, false)
-			}
 		}()
 	}
 	wg.Wait()
+	if sc != nil {
+		for i := range bs {
+			b := &bs[i]
+			bstep := step + 1 + i
+			name := r.nodes[b.node].name
+			var err error
+			if b.err != nil {
+				err = &NodeError{Node: name, Step: bstep, Err: b.err}
+			}
+			scopes[i].sendNode(Event{Kind: EventNodeEnd, Step: bstep, Node: name, Duration: b.end.Sub(b.start), Err: err, Time: b.end}, false)
+		}
+	}
 	if first >= 0 {
 		b := bs[first]
 		name := r.nodes[b.node].name

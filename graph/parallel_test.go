@@ -235,3 +235,40 @@ func TestInterruptInParallelBranch(t *testing.T) {
 		t.Fatalf("resumed: %+v, %v", s, err)
 	}
 }
+
+func TestParallelEventsInBranchOrder(t *testing.T) {
+	// v finishes first (k waits for it), yet events follow branch order and
+	// come from the run's goroutine; custom events carry their branch.
+	vDone := make(chan struct{})
+	r, err := fanGraph(t, true, map[string]NodeFunc[legs]{
+		"k": func(ctx context.Context, s legs) (legs, error) {
+			<-vDone
+			Emit(ctx, "tok", "k")
+			return s, nil
+		},
+		"v": func(ctx context.Context, s legs) (legs, error) {
+			defer close(vDone)
+			Emit(ctx, "tok", "v")
+			return s, nil
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	_, err = r.Invoke(context.Background(), legs{}, WithObserver(func(e Event) {
+		switch e.Kind {
+		case EventNodeStart, EventNodeEnd:
+			got = append(got, fmt.Sprintf("%s:%s#%d@%d", e.Kind, e.Node, e.Branch, e.Step))
+		case EventCustom:
+			got = append(got, fmt.Sprintf("tok:%v#%d", e.Payload, e.Branch))
+		}
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "node_start:plan#0@1 node_end:plan#0@1 node_start:k#1@2 node_start:v#2@3 tok:v#2 tok:k#1 node_end:k#1@2 node_end:v#2@3 node_start:fuse#0@4 node_end:fuse#0@4"
+	if s := strings.Join(got, " "); s != want {
+		t.Errorf("events\n %s\nwant\n %s", s, want)
+	}
+}

@@ -7,7 +7,7 @@
 #      otherwise it builds Debian's own pgvector source package (suite "trixie", fetched from
 #      the mirror this machine already uses, through a private apt list that leaves the
 #      system's apt state alone) against postgresql-server-dev-<ver>;
-#   3. creates and starts the cluster <ver>/main;
+#   3. creates and starts the cluster <ver>/main (and installs pgbouncer for the pooler test);
 #   4. creates a login role and a database for the tests, and CREATE EXTENSION vector in it
 #      as the postgres superuser (the test role is not a superuser);
 #   5. prints the connection URL as the last line of stdout. Everything else goes to stderr.
@@ -204,6 +204,10 @@ if [[ ! -f $EXTDIR/vector.control ]]; then
 	[[ -f $EXTDIR/vector.control ]] || die "pgvector is not installed in $EXTDIR after the install step"
 fi
 log "pgvector $(awk -F"'" '/default_version/ {print $2}' "$EXTDIR/vector.control") available"
+
+# PgBouncer, for the PostgreSQL checkpointer's transaction-mode pooler test (graph/checkpoint/postgres
+# starts its own instance; the package's service is not used).
+command -v pgbouncer >/dev/null || [[ -x /usr/sbin/pgbouncer ]] || apt_install pgbouncer
 
 # ---- 3. cluster ------------------------------------------------------------------------------
 cluster_line() { pg_lsclusters --no-header 2>/dev/null | awk -v v="$PGV" '$1 == v && $2 == "main"'; }
