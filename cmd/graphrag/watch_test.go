@@ -109,7 +109,9 @@ func TestWatchFollowsEditsRenamesAndDeletes(t *testing.T) {
 		return slices.ContainsFunc(searchPaths(t, c, "osprey"), func(p string) bool { return strings.Contains(p, "moved") })
 	})
 	eventually(t, "the old folder's path is gone", func() bool {
-		return !slices.ContainsFunc(searchPaths(t, c, "osprey"), func(p string) bool { return strings.Contains(p, string(filepath.Separator)+"new"+string(filepath.Separator)) })
+		return !slices.ContainsFunc(searchPaths(t, c, "osprey"), func(p string) bool {
+			return strings.Contains(p, string(filepath.Separator)+"new"+string(filepath.Separator))
+		})
 	})
 	writeTree(t, notes, map[string]string{"moved/dir/osprey.md": "# Osprey\n\nThe osprey dives for trout.\n"})
 	eventually(t, "an edit inside the moved folder is followed", found("trout", "osprey.md"))
@@ -117,7 +119,9 @@ func TestWatchFollowsEditsRenamesAndDeletes(t *testing.T) {
 		t.Fatal(err)
 	}
 	eventually(t, "the folder moved back is found", func() bool {
-		return slices.ContainsFunc(searchPaths(t, c, "trout"), func(p string) bool { return strings.Contains(p, string(filepath.Separator)+"new"+string(filepath.Separator)) })
+		return slices.ContainsFunc(searchPaths(t, c, "trout"), func(p string) bool {
+			return strings.Contains(p, string(filepath.Separator)+"new"+string(filepath.Separator))
+		})
 	})
 
 	// A deleted file and a deleted folder.
