@@ -283,8 +283,8 @@ func TestHostileInputIsData(t *testing.T) {
 		t.Fatalf("manifest = %v, %v; want plain and the hostile id", m, err)
 	}
 	var tables int
-	if err := st.pool.QueryRow(ctx, `SELECT count(*) FROM pg_tables WHERE schemaname = $1`, schema).Scan(&tables); err != nil || tables != 5 {
-		t.Fatalf("tables in schema = %d, %v; want 5 (collections, documents, chunks, lexeme_df, migrations)", tables, err)
+	if err := st.pool.QueryRow(ctx, `SELECT count(*) FROM pg_tables WHERE schemaname = $1`, schema).Scan(&tables); err != nil || tables != 6 {
+		t.Fatalf("tables in schema = %d, %v; want 6 (collections, documents, chunks, lexeme_df, collection_meta, migrations)", tables, err)
 	}
 }
 
