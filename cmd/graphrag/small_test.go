@@ -8,6 +8,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/graphrag/graphrag/ingest"
 )
 
 func TestVersionFromBuildInfo(t *testing.T) {
@@ -96,5 +98,19 @@ func TestServeQuietSilencesNotices(t *testing.T) {
 	_, errs, code = c.run("", "-q", "serve", "--stdio")
 	if code != 0 || errs != "" {
 		t.Errorf("serve -q --stdio: exit %d, stderr %q; want nothing", code, errs)
+	}
+}
+
+func TestInterruptedSummaryCountsWhatWasDone(t *testing.T) {
+	var b bytes.Buffer
+	sum := ingest.Summary{Files: 11474, Added: 3900, Chunks: 30000, Skipped: map[string]int{}}
+	printSummary(&b, sum, false, 3912)
+	if got := b.String(); !strings.HasPrefix(got, "stopped after 3912 of 11474 files: 3900 added") {
+		t.Errorf("interrupted summary = %q", got)
+	}
+	b.Reset()
+	printSummary(&b, ingest.Summary{Files: 1, Added: 1, Chunks: 1}, false, -1)
+	if got := b.String(); !strings.HasPrefix(got, "1 file: 1 added") || !strings.Contains(got, "1 chunk written") {
+		t.Errorf("summary = %q", got)
 	}
 }

@@ -143,6 +143,9 @@ func (w *watcher) run(ctx context.Context) error {
 			if ev.Op == fsnotify.Chmod || w.ignored(ev.Name) {
 				continue
 			}
+			if ev.Has(fsnotify.Rename) || ev.Has(fsnotify.Remove) {
+				w.dropTree(ev.Name)
+			}
 			if ev.Has(fsnotify.Create) {
 				if fi, err := os.Lstat(ev.Name); err == nil && fi.IsDir() {
 					w.addTree(ev.Name)
@@ -185,6 +188,17 @@ func (w *watcher) addTree(dir string) int {
 		return nil
 	})
 	return n
+}
+
+// dropTree stops watching path and the folders under it: after a folder is
+// renamed its watches would go on reporting changes under the old name; the
+// new name is watched afresh when its Create arrives.
+func (w *watcher) dropTree(path string) {
+	for _, p := range w.fs.WatchList() {
+		if within(path, p) {
+			_ = w.fs.Remove(p)
+		}
+	}
 }
 
 // ignored reports whether a path is one ingest would not take in: outside

@@ -100,6 +100,30 @@ func TestWatchFollowsEditsRenamesAndDeletes(t *testing.T) {
 	eventually(t, "the renamed file is found under its new name", found("walrus", "seal.md"))
 	eventually(t, "the old name is gone", func() bool { return !found("walrus", "walrus.md")() })
 
+	// A renamed folder: its files move with it, and later edits inside it
+	// are followed under the new name.
+	if err := os.Rename(filepath.Join(notes, "new"), filepath.Join(notes, "moved")); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the moved folder's file is found under the new path", func() bool {
+		return slices.ContainsFunc(searchPaths(t, c, "osprey"), func(p string) bool { return strings.Contains(p, "moved") })
+	})
+	eventually(t, "the old folder's path is gone", func() bool {
+		return !slices.ContainsFunc(searchPaths(t, c, "osprey"), func(p string) bool {
+			return strings.Contains(p, string(filepath.Separator)+"new"+string(filepath.Separator))
+		})
+	})
+	writeTree(t, notes, map[string]string{"moved/dir/osprey.md": "# Osprey\n\nThe osprey dives for trout.\n"})
+	eventually(t, "an edit inside the moved folder is followed", found("trout", "osprey.md"))
+	if err := os.Rename(filepath.Join(notes, "moved"), filepath.Join(notes, "new")); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the folder moved back is found", func() bool {
+		return slices.ContainsFunc(searchPaths(t, c, "trout"), func(p string) bool {
+			return strings.Contains(p, string(filepath.Separator)+"new"+string(filepath.Separator))
+		})
+	})
+
 	// A deleted file and a deleted folder.
 	if err := os.Remove(filepath.Join(notes, "sub", "quokka.txt")); err != nil {
 		t.Fatal(err)
