@@ -110,3 +110,20 @@ func BenchmarkExtractKeywords(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkInvokeAtQueryCap is the worst a question may cost the graph
+// without a model: MaxQueryWords distinct words, routed, searched and
+// answered on the small in-memory corpus.
+func BenchmarkInvokeAtQueryCap(b *testing.B) {
+	r, err := Build(Deps{Searcher: smallCorpus()}, DefaultOptions())
+	if err != nil {
+		b.Fatal(err)
+	}
+	q := manyWords(MaxQueryWords)
+	ctx := context.Background()
+	for b.Loop() {
+		if _, err := r.Invoke(ctx, State{Query: q}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
