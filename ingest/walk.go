@@ -13,6 +13,7 @@ import (
 type file struct {
 	path string // absolute, cleaned, symlinks in the root resolved
 	mod  time.Time
+	size int64 // when walked; what is read may differ
 }
 
 // root is one path given to Run.
@@ -78,7 +79,7 @@ func walk(roots []root, limit func(path string) int64) (files []file, skipped []
 				skipped = append(skipped, Problem{Path: r.path, Reason: ReasonNotRegular, Detail: fileKind(fi.Mode())})
 				continue
 			}
-			files = append(files, file{path: r.path, mod: fi.ModTime()})
+			files = append(files, file{path: r.path, mod: fi.ModTime(), size: fi.Size()})
 			continue
 		}
 		_ = filepath.WalkDir(r.path, func(path string, d fs.DirEntry, err error) error {
@@ -127,7 +128,7 @@ func walk(roots []root, limit func(path string) int64) (files []file, skipped []
 					skipped = append(skipped, Problem{Path: path, Reason: ReasonTooLarge, Detail: fmt.Sprintf("%d bytes, limit %d", fi.Size(), max)})
 					return nil
 				}
-				files = append(files, file{path: path, mod: fi.ModTime()})
+				files = append(files, file{path: path, mod: fi.ModTime(), size: fi.Size()})
 			}
 			return nil
 		})

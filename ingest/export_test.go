@@ -1,0 +1,4 @@
+package ingest
+
+// ChunkLargeForTest exposes chunkLarge to the external tests.
+var ChunkLargeForTest = chunkLarge
