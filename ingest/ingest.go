@@ -549,6 +549,11 @@ func (in *Ingester) embed(ctx context.Context, recs []graphrag.Record) error {
 // a time, so a corpus of any size streams through bounded memory.
 const corpusPart = 256
 
+// corpusPartBytes also ends a part: rows may each be up to maxCorpusLine
+// long, and 256 of those would not be bounded memory. (A variable for
+// tests only.)
+var corpusPartBytes = 8 << 20
+
 // process reads one file and emits its documents to write; false means
 // the run is over.
 func (in *Ingester) process(ctx context.Context, f file, stored map[string]graphrag.DocState, cs *captioning, emit func(fileResult) bool) bool {
@@ -653,6 +658,7 @@ func (in *Ingester) processCorpus(ctx context.Context, f file, r io.Reader, stor
 		return emit(res)
 	}
 	ok := true
+	partBytes := 0
 	read := parseCorpus(f.path, br, func(row corpusRow) bool {
 		if ctx.Err() != nil {
 			ok = false
@@ -671,8 +677,10 @@ func (in *Ingester) processCorpus(ctx context.Context, f file, r io.Reader, stor
 			doc := graphrag.Document{ID: id, Path: f.path, Title: title, Type: "jsonl", Hash: row.hash,
 				Size: int64(len(row.text)), ModTime: f.mod, Metadata: row.meta}
 			res.items = append(res.items, item{rec: in.record(doc, row.text), updated: stale, line: row.line})
+			partBytes += len(row.text)
 		}
-		if len(res.items) >= corpusPart || len(res.seen) >= 16*corpusPart {
+		if len(res.items) >= corpusPart || len(res.seen) >= 16*corpusPart || partBytes >= corpusPartBytes {
+			partBytes = 0
 			if ok = emit(res); !ok {
 				return false
 			}

@@ -167,3 +167,31 @@ func TestChunkLargeKeepsEveryWord(t *testing.T) {
 		}
 	}
 }
+
+// TestCorpusPartsBoundedByBytes: a corpus of long rows goes to the writer
+// in parts of corpusPartBytes (8 MiB; 100 KiB here), not 256 rows (256
+// rows of 64 MiB each would be 16 GiB at once).
+func TestCorpusPartsBoundedByBytes(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	defer ingest.SetCorpusPartBytes(100 << 10)()
+	row := strings.Repeat("the long row about the dugong. ", (40<<10)/31)
+	for i := range 5 {
+		fmt.Fprintf(&b, "{\"id\": \"r%d\", \"text\": %q}\n", i, row)
+	}
+	path := filepath.Join(dir, "long.jsonl")
+	write(t, path, []byte(b.String()))
+	parts := 0
+	in := ingest.New(openStore(t, nil), ingest.Options{Progress: func(p ingest.Progress) {
+		if p.Phase == "ingesting" && p.Path == path {
+			parts++
+		}
+	}})
+	sum, err := in.Run(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Added != 5 || parts < 2 {
+		t.Fatalf("added %d in %d parts, want 5 rows in at least 2 parts", sum.Added, parts)
+	}
+}
