@@ -36,7 +36,9 @@
 // 20 MB log file: go test ./ingest -run '^$' -bench LargeFilePeakHeap
 // -benchtime 1x), so about 400 MB at the defaults, plus the collector's
 // headroom (GOGC) and the store's own memory. JSONL corpora stream, a part
-// of at most 256 rows at a time.
+// of at most 256 rows or 8 MiB of text at a time. PDF worker processes
+// have their own budget, Options.ParseMemory (512 MiB), at most Workers of
+// them at once.
 //
 // Writes go to the store in batches of whole documents, each batch one
 // atomic Put, so cancelling the context (Ctrl-C) stops between batches and
