@@ -72,6 +72,17 @@
 // file. A file past a limit is skipped with the reason. See isolate.go for
 // the trade-off of the worker process.
 //
+// Memory is bounded by Options.MaxBytesInFlight (default 64 MiB): the
+// bytes of files read and not yet written, summed over the workers; a
+// larger file is ingested alone. Text is chunked 1 MiB at a time. The Go
+// heap of an ingest peaks near 6 bytes per byte in flight (6.2 for one
+// 20 MB log file: go test ./ingest -run '^$' -bench LargeFilePeakHeap
+// -benchtime 1x), so about 400 MB at the defaults, plus the collector's
+// headroom (GOGC) and the store's own memory. JSONL corpora stream, a part
+// of at most 256 rows or 8 MiB of text at a time. PDF worker processes
+// have their own budget, Options.ParseMemory (512 MiB), at most Workers of
+// them at once.
+//
 // Writes go to the store in batches of whole documents, each batch one
 // atomic Put, so cancelling the context (Ctrl-C) stops between batches and
 // leaves nothing half written; the next run picks up where it stopped.

@@ -42,6 +42,11 @@ type Options struct {
 	BatchSize int
 	// Workers bounds the files read and parsed at once; 0 means GOMAXPROCS.
 	Workers int
+	// MaxBytesInFlight bounds the bytes of files read and not yet written,
+	// summed over the workers; 0 means DefaultMaxBytesInFlight. A file
+	// larger than it is ingested alone. JSONL corpora stream and do not
+	// count.
+	MaxBytesInFlight int64
 	// MaxFileSize skips larger files; 0 means 64 MiB.
 	MaxFileSize int64
 	// MaxTextSize skips a file that yields more text (a PDF whose pages
@@ -180,6 +185,9 @@ func New(store Store, opts Options) *Ingester {
 	if opts.MaxFileSize <= 0 {
 		opts.MaxFileSize = 64 << 20
 	}
+	if opts.MaxBytesInFlight <= 0 {
+		opts.MaxBytesInFlight = DefaultMaxBytesInFlight
+	}
 	if opts.MaxTextSize <= 0 {
 		opts.MaxTextSize = DefaultMaxTextSize
 	}
@@ -245,6 +253,9 @@ type fileResult struct {
 	problems  []Problem
 	captioned bool // an image the Captioner described
 	cached    bool // an image whose caption came from the cache
+	// release gives the file's bytes back to the in-flight budget once the
+	// writer is done with the result (set on a final result only).
+	release func()
 }
 
 // Run ingests the files and directories at paths: new documents are added,
@@ -325,19 +336,36 @@ func (in *Ingester) Run(ctx context.Context, paths ...string) (sum Summary, err 
 		return nil
 	})
 	var wg sync.WaitGroup
+	budget := newInFlight(in.opts.MaxBytesInFlight)
 	work := func(from <-chan file) func() error {
 		return func() error {
 			defer wg.Done()
-			emit := func(r fileResult) bool {
-				select {
-				case results <- r:
-					return true
-				case <-gctx.Done():
-					return false
-				}
-			}
 			for f := range from {
-				if !in.process(gctx, f, stored, cs, emit) {
+				release := func() {}
+				if !isCorpusExt(extOf(f.path)) { // a corpus streams in parts
+					var err error
+					if release, err = budget.acquire(gctx, f.size); err != nil {
+						return nil
+					}
+				}
+				handed := false // the writer releases the budget
+				emit := func(r fileResult) bool {
+					if r.final {
+						r.release = release
+					}
+					select {
+					case results <- r:
+						handed = handed || r.final
+						return true
+					case <-gctx.Done():
+						return false
+					}
+				}
+				ok := in.process(gctx, f, stored, cs, emit)
+				if !handed {
+					release()
+				}
+				if !ok {
 					return nil
 				}
 			}
@@ -394,6 +422,9 @@ func (in *Ingester) Run(ctx context.Context, paths ...string) (sum Summary, err 
 	var werr error
 	for r := range results {
 		if werr != nil {
+			if r.release != nil {
+				r.release()
+			}
 			continue // drain
 		}
 		if r.final {
@@ -439,6 +470,9 @@ func (in *Ingester) Run(ctx context.Context, paths ...string) (sum Summary, err 
 					break
 				}
 			}
+		}
+		if r.release != nil {
+			r.release() // written, or waiting in a batch of at most BatchSize chunks
 		}
 		in.progress(Progress{Phase: "ingesting", FilesTotal: len(files), FilesDone: done, Documents: sum.Added + sum.Updated, Chunks: sum.Chunks, Path: r.path, Captioned: sum.Captioned})
 	}
@@ -514,6 +548,11 @@ func (in *Ingester) embed(ctx context.Context, recs []graphrag.Record) error {
 // corpusPart is how many new rows of a JSONL corpus go to the writer at
 // a time, so a corpus of any size streams through bounded memory.
 const corpusPart = 256
+
+// corpusPartBytes also ends a part: rows may each be up to maxCorpusLine
+// long, and 256 of those would not be bounded memory. (A variable for
+// tests only.)
+var corpusPartBytes = 8 << 20
 
 // process reads one file and emits its documents to write; false means
 // the run is over.
@@ -593,6 +632,8 @@ func (in *Ingester) process(ctx context.Context, f file, stored map[string]graph
 		loader = loadText // unknown extension: text if it looks like text
 	}
 	l, err := in.load(ctx, ext, loader, name, data)
+	size := int64(len(data))
+	data = nil // the text is a copy: let the file's bytes go before chunking
 	switch {
 	case ctx.Err() != nil:
 		return false
@@ -622,7 +663,7 @@ func (in *Ingester) process(ctx context.Context, f file, stored map[string]graph
 		typ = "txt"
 	}
 	_, stale := stored[id]
-	doc := graphrag.Document{ID: id, Path: f.path, Title: title, Type: typ, Hash: hash, Size: int64(len(data)), ModTime: f.mod,
+	doc := graphrag.Document{ID: id, Path: f.path, Title: title, Type: typ, Hash: hash, Size: size, ModTime: f.mod,
 		Metadata: fileMetadata(f, l)}
 	res.seen = append(res.seen, id)
 	res.items = append(res.items, item{rec: in.recordSections(doc, name, ext, l), updated: stale})
@@ -650,6 +691,7 @@ func (in *Ingester) processCorpus(ctx context.Context, f file, r io.Reader, stor
 		return emit(res)
 	}
 	ok := true
+	partBytes := 0
 	read := parseCorpus(f.path, br, func(row corpusRow) bool {
 		if ctx.Err() != nil {
 			ok = false
@@ -668,8 +710,10 @@ func (in *Ingester) processCorpus(ctx context.Context, f file, r io.Reader, stor
 			doc := graphrag.Document{ID: id, Path: f.path, Title: title, Type: "jsonl", Hash: row.hash,
 				Size: int64(len(row.text)), ModTime: f.mod, Metadata: row.meta}
 			res.items = append(res.items, item{rec: in.record(doc, row.text), updated: stale, line: row.line})
+			partBytes += len(row.text)
 		}
-		if len(res.items) >= corpusPart || len(res.seen) >= 16*corpusPart {
+		if len(res.items) >= corpusPart || len(res.seen) >= 16*corpusPart || partBytes >= corpusPartBytes {
+			partBytes = 0
 			if ok = emit(res); !ok {
 				return false
 			}
@@ -731,7 +775,7 @@ func (in *Ingester) recordSections(doc graphrag.Document, name, ext string, l Lo
 
 func (in *Ingester) record(doc graphrag.Document, text string) graphrag.Record {
 	r := graphrag.Record{Doc: doc}
-	for i, c := range Chunk(text, in.opts.ChunkSize, in.opts.ChunkOverlap) {
+	for i, c := range chunkLarge(text, in.opts.ChunkSize, in.opts.ChunkOverlap) {
 		r.Chunks = append(r.Chunks, graphrag.Chunk{ID: graphrag.ChunkID(doc.ID, i), DocID: doc.ID, Ordinal: i, Text: c})
 	}
 	return r

@@ -14,6 +14,7 @@ type file struct {
 	path string // absolute, cleaned, symlinks in the root resolved
 	rel  string // path relative to its root (the base name for a file given itself)
 	mod  time.Time
+	size int64 // when walked; what is read may differ
 }
 
 // root is one path given to Run.
@@ -75,7 +76,7 @@ func walk(roots []root, limit func(path string) int64) (files []file, skipped []
 				skipped = append(skipped, Problem{Path: r.path, Reason: ReasonNotRegular, Detail: fileKind(fi.Mode())})
 				continue
 			}
-			files = append(files, file{path: r.path, rel: filepath.Base(r.path), mod: fi.ModTime()})
+			files = append(files, file{path: r.path, rel: filepath.Base(r.path), mod: fi.ModTime(), size: fi.Size()})
 			continue
 		}
 		ig := newIgnorer()
@@ -138,7 +139,7 @@ func walk(roots []root, limit func(path string) int64) (files []file, skipped []
 					skipped = append(skipped, Problem{Path: path, Reason: ReasonTooLarge, Detail: fmt.Sprintf("%d bytes, limit %d", fi.Size(), max)})
 					return nil
 				}
-				files = append(files, file{path: path, rel: rel, mod: fi.ModTime()})
+				files = append(files, file{path: path, rel: rel, mod: fi.ModTime(), size: fi.Size()})
 			}
 			return nil
 		})
