@@ -120,6 +120,12 @@ func RunRouting(ctx context.Context, cfg RoutingConfig) (*Report, error) {
 	}
 	deps := cfg.Deps
 	deps.Searcher = searcher
+	if deps.Web == nil {
+		// The rows' labels assume web search is configured; the router
+		// never routes to a disabled one, so it is scored with a web
+		// searcher that only the route step sees.
+		deps.Web = routeOnlyWeb{}
+	}
 	newRouter := cfg.NewRouter
 	if newRouter == nil {
 		newRouter = GraphRouter
@@ -161,6 +167,14 @@ func RunRouting(ctx context.Context, cfg RoutingConfig) (*Report, error) {
 	out := combine(reports)
 	out.Skipped = skipped
 	return out, nil
+}
+
+// routeOnlyWeb stands in for a configured web search while only the route
+// step runs; it is never searched.
+type routeOnlyWeb struct{}
+
+func (routeOnlyWeb) SearchWeb(context.Context, string, int) ([]graphrag.Hit, error) {
+	return nil, errors.New("eval routing: the web search stand-in is not searchable")
 }
 
 type routed struct {
