@@ -146,6 +146,10 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 		why = append(why, r.Reason)
 	}
 
+	if plan.SourceHint != "" && !p.namesSource(ctx, query, plan.SourceHint) {
+		plan.SourceHint = ""
+		why = append(why, "a dotted name is a search term, not a file filter")
+	}
 	var ev Evidence
 	probed := false
 	if p.deps.Searcher != nil && p.opts.ProbeK > 0 {
@@ -175,10 +179,6 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 	}
 	if plan.Route == graphrag.RouteVector && (identifier || dottedNamePattern.MatchString(query)) {
 		plan.Route = graphrag.RouteHybrid
-	}
-	if plan.SourceHint != "" && !p.namesSource(ctx, query, plan.SourceHint) {
-		plan.SourceHint = ""
-		plan.Reason += "; a dotted name is a search term, not a file filter"
 	}
 	if isLocal(plan.Route) && ev.Strength() < p.opts.WeakEvidence && probed && p.deps.Writer == nil && p.deps.Web == nil {
 		plan.Reason += "; " + reasonLittleLocal
