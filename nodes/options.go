@@ -24,6 +24,8 @@ type Options struct {
 	// Router picks the deterministic deciders route uses (for ablations):
 	// RouterFull (the default), RouterRules or RouterLearned.
 	Router RouterMode
+	// RouterModel, when set, replaces the shipped learned router.
+	RouterModel *RouterModel
 	// PlannerBelow: the Planner is asked exactly when the route's
 	// calibrated confidence (Plan.Confidence) is below this.
 	PlannerBelow float64
