@@ -152,7 +152,7 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 	}
 	var ev Evidence
 	probed := false
-	if p.deps.Searcher != nil && p.opts.ProbeK > 0 {
+	if p.deps.Searcher != nil && p.opts.ProbeK > 0 && !p.probeCannotChange(query, pred) {
 		res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: query, Mode: graphrag.ModeKeyword, K: p.opts.ProbeK, Filters: p.filters(plan)})
 		if err != nil {
 			if ctx.Err() != nil {
@@ -220,6 +220,9 @@ const (
 	// below it, strong evidence in the files wins unless the question is
 	// time-sensitive.
 	webSure = 0.9
+	// directSure: a direct prediction this confident has a margin of at
+	// least 0.5, the most the probe overrules without other cause.
+	directSure = 0.75
 	// filesNudge: a question that names files and treats them as objects
 	// (a count, a listing, a size, a date) goes to the file tools when the
 	// classifier gives them at least this probability.
@@ -229,6 +232,21 @@ const (
 	// or the files as objects ("is flight UA90 on time").
 	identifierYield = 0.8
 )
+
+// probeCannotChange reports whether no evidence could overrule the
+// prediction (see combine), so the probe search is skipped: a web question
+// the classifier is at least webSure of, or a confident direct one that the
+// direct route answers without a model (arithmetic, the clock, small talk).
+func (p *pipeline) probeCannotChange(query string, pred prediction) bool {
+	conf := pred.Probs[pred.Best]
+	switch pred.Best {
+	case graphrag.RouteWeb:
+		return conf >= webSure
+	case graphrag.RouteDirect:
+		return pred.Class == classDirect && conf >= directSure && p.answersDirectly(query)
+	}
+	return false
+}
 
 // answersDirectly reports whether the direct route answers the query
 // without a model: arithmetic, conversions, the clock, small talk.
