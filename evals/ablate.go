@@ -48,7 +48,7 @@ const (
 //   - no-llm-router: the router without its language-model Planner.
 //   - llm-router: the Planner (when configured) asked on every query the
 //     rules leave open, not only when the classifier is unsure
-//     (PlannerMargin above any margin).
+//     (PlannerBelow above any confidence).
 //   - store-bm25: the store's plain keyword search on the question, no
 //     graph: the baseline retrieval has to beat.
 //   - rules: the router's rules, then the corpus probe alone (local when
@@ -73,7 +73,7 @@ func StandardVariant(name string) (Variant, error) {
 	case VariantStoreBM25:
 		return Variant{Name: name, SearchOnly: graphrag.ModeKeyword}, nil
 	case VariantLLMRouter:
-		return Variant{Name: name, Mutate: func(o *nodes.Options, _ *nodes.Deps) { o.PlannerMargin = 2 }}, nil
+		return Variant{Name: name, Mutate: func(o *nodes.Options, _ *nodes.Deps) { o.PlannerBelow = 2 }}, nil
 	case VariantRules:
 		return Variant{Name: name, Mutate: func(o *nodes.Options, _ *nodes.Deps) { o.Router = nodes.RouterRules }}, nil
 	case VariantLearned:

@@ -89,8 +89,32 @@ type RoutingReport struct {
 	Deciders map[string]int `json:"deciders"`
 	// Fallbacks counts decisions whose decider says it fell back.
 	Fallbacks int `json:"fallbacks"`
+	// ECE is the expected calibration error of Plan.Confidence against
+	// coarse correctness, over 10 equal-width confidence bins.
+	ECE Score `json:"ece"`
+	// CV is the cross-validation run (--cv source), when asked for.
+	CV *RoutingCV `json:"cv,omitempty"`
 	// Mistakes are the misrouted rows, in dataset order.
 	Mistakes []Mistake `json:"mistakes,omitempty"`
+}
+
+// RoutingCV is a leave-one-source-out run: for each source of the router's
+// training data, a router trained without it scored on (a sample of) its
+// rows.
+type RoutingCV struct {
+	By    string   `json:"by"`
+	Folds []CVFold `json:"folds"`
+	// Mean and Worst are over the folds' coarse accuracy.
+	Mean        Score  `json:"mean"`
+	Worst       Score  `json:"worst"`
+	WorstSource string `json:"worst_source"`
+}
+
+// CVFold is one left-out source.
+type CVFold struct {
+	Source         string `json:"source"`
+	Rows           int    `json:"rows"`
+	CoarseAccuracy Score  `json:"coarse_accuracy"`
 }
 
 // RoutingSubset is a slice of the routing rows scored on its own.

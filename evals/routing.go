@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -80,7 +81,18 @@ type RoutingConfig struct {
 	Progress    ProgressFunc
 	// MaxMistakes caps Mistakes listed per report (default 50; <0: none).
 	MaxMistakes int
+	// CV, when "source", adds a leave-one-source-out run to the report:
+	// for each source of the router's training data (nodes.TrainingSources)
+	// a router is trained without it and scored on its rows.
+	CV string
 }
+
+// CVSource is the RoutingConfig.CV value for leave-one-source-out.
+const CVSource = "source"
+
+// cvMaxRows caps the rows scored per left-out source (an even sample):
+// enough for a figure within about two points, and seconds to run.
+const cvMaxRows = 400
 
 // RunRouting scores the router on every row: each variant decides every
 // query, and the report gives accuracy, macro-F1, per-class scores and the
@@ -120,6 +132,12 @@ func RunRouting(ctx context.Context, cfg RoutingConfig) (*Report, error) {
 	}
 	deps := cfg.Deps
 	deps.Searcher = searcher
+	if deps.Web == nil {
+		// The rows' labels assume web search is configured; the router
+		// never routes to a disabled one, so it is scored with a web
+		// searcher that only the route step sees.
+		deps.Web = routeOnlyWeb{}
+	}
 	newRouter := cfg.NewRouter
 	if newRouter == nil {
 		newRouter = GraphRouter
@@ -160,7 +178,101 @@ func RunRouting(ctx context.Context, cfg RoutingConfig) (*Report, error) {
 	}
 	out := combine(reports)
 	out.Skipped = skipped
+	switch cfg.CV {
+	case "":
+	case CVSource:
+		o, d := variants[0].apply(opts, deps)
+		if d.Searcher == nil {
+			o.ProbeK = 0
+		}
+		cv, err := crossValidate(ctx, o, d, newRouter, cfg.Concurrency, cfg.Progress)
+		if err != nil {
+			return nil, fmt.Errorf("eval routing: --cv source: %w", err)
+		}
+		out.Routing.CV = cv
+	default:
+		return nil, fmt.Errorf("eval routing: unknown cross-validation %q (want %q)", cfg.CV, CVSource)
+	}
 	return out, nil
+}
+
+// crossValidate trains a router without each training source in turn and
+// scores its coarse accuracy on a sample of that source's rows.
+func crossValidate(ctx context.Context, opts nodes.Options, deps nodes.Deps, newRouter NewRouterFunc, concurrency int, progress ProgressFunc) (*RoutingCV, error) {
+	cv := &RoutingCV{By: CVSource}
+	for _, src := range nodes.TrainingSources {
+		model, err := nodes.TrainRouter(src)
+		if err != nil {
+			return nil, err
+		}
+		rows, err := nodes.TrainingRows(src)
+		if err != nil {
+			return nil, err
+		}
+		rows = Sample(rows, cvMaxRows)
+		o := opts
+		o.RouterModel = model
+		router, err := newRouter(deps, o)
+		if err != nil {
+			return nil, err
+		}
+		ok := make([]bool, len(rows))
+		err = forEach(ctx, len(rows), concurrency, "without "+src, progress, func(ctx context.Context, i int) error {
+			plan, _, err := router.Route(ctx, rows[i].Query)
+			if err != nil {
+				return ctx.Err()
+			}
+			ok[i] = Coarse(string(plan.Route)) == Coarse(string(rows[i].Route))
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		n := 0
+		for _, v := range ok {
+			if v {
+				n++
+			}
+		}
+		f := CVFold{Source: src, Rows: len(rows), CoarseAccuracy: Score(ratio1(float64(n), len(rows)))}
+		cv.Folds = append(cv.Folds, f)
+		cv.Mean += f.CoarseAccuracy / Score(len(nodes.TrainingSources))
+		if cv.WorstSource == "" || f.CoarseAccuracy < cv.Worst {
+			cv.Worst, cv.WorstSource = f.CoarseAccuracy, src
+		}
+	}
+	return cv, nil
+}
+
+// expectedCalibrationError bins decisions by confidence (10 equal-width
+// bins) and averages |accuracy - mean confidence| weighted by bin size.
+func expectedCalibrationError(conf []float64, correct []bool) float64 {
+	const bins = 10
+	var n [bins]int
+	var sumConf, sumOK [bins]float64
+	for i, c := range conf {
+		b := min(bins-1, max(0, int(c*bins)))
+		n[b]++
+		sumConf[b] += c
+		if correct[i] {
+			sumOK[b]++
+		}
+	}
+	var ece float64
+	for b := range n {
+		if n[b] > 0 {
+			ece += float64(n[b]) / float64(len(conf)) * math.Abs(sumOK[b]/float64(n[b])-sumConf[b]/float64(n[b]))
+		}
+	}
+	return ece
+}
+
+// routeOnlyWeb stands in for a configured web search while only the route
+// step runs; it is never searched.
+type routeOnlyWeb struct{}
+
+func (routeOnlyWeb) SearchWeb(context.Context, string, int) ([]graphrag.Hit, error) {
+	return nil, errors.New("eval routing: the web search stand-in is not searchable")
 }
 
 type routed struct {
@@ -180,6 +292,8 @@ func scoreRouting(rows []RoutingRow, outs []routed, maxMistakes int) *Report {
 	rep := &Report{Routing: rr}
 	var ms []float64
 	var calls, tokens float64
+	var confs []float64
+	var corrects []bool
 	for i, row := range rows {
 		o := outs[i]
 		calls += float64(o.plan.Usage.Calls)
@@ -212,6 +326,10 @@ func scoreRouting(rows []RoutingRow, outs []routed, maxMistakes int) *Report {
 			}
 		}
 		coarse = append(coarse, cp)
+		if o.err == nil {
+			confs = append(confs, o.plan.Confidence)
+			corrects = append(corrects, cp.Want == cp.Got)
+		}
 		if hard {
 			coarseHard = append(coarseHard, cp)
 		}
@@ -226,6 +344,7 @@ func scoreRouting(rows []RoutingRow, outs []routed, maxMistakes int) *Report {
 	rr.CoarseN, rr.CoarseAccuracy, rr.CoarseMacroF1, rr.CoarseConfusion = c.N, c.Accuracy, c.MacroF1, c.Confusion
 	rr.Hard = RoutingSubset{N: fh.N, Accuracy: fh.Accuracy, MacroF1: fh.MacroF1, CoarseN: ch.N, CoarseAccuracy: ch.Accuracy}
 	rep.LatencyMS = map[string]Latency{"route": LatencyOf(ms)}
+	rr.ECE = Score(expectedCalibrationError(confs, corrects))
 	rep.LLMCallsPerQuery = ptr(Score(ratio1(calls, len(rows))))
 	rep.TokensPerQuery = ptr(Score(ratio1(tokens, len(rows))))
 	return rep

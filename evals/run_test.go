@@ -322,7 +322,7 @@ func TestStandardVariants(t *testing.T) {
 			v, _ := StandardVariant(name)
 			o, d = v.apply(o, d)
 		}
-		if o.Budget.Retrieve != 0 || o.ProbeK != 0 || o.PlannerMargin != 2 {
+		if o.Budget.Retrieve != 0 || o.ProbeK != 0 || o.PlannerBelow != 2 {
 			t.Errorf("options after mutations: %+v", o)
 		}
 		d.Searcher.Search(context.Background(), graphrag.Query{Text: "x", Mode: graphrag.ModeHybrid})

@@ -217,6 +217,13 @@ var routingRows = []routingRow{
 	{"rows (coarse, incl. local)", func(r *RoutingReport) string { return strconv.Itoa(r.CoarseN) }},
 	{"coarse accuracy", func(r *RoutingReport) string { return f3(r.CoarseAccuracy) }},
 	{"hard coarse accuracy", func(r *RoutingReport) string { return f3(r.Hard.CoarseAccuracy) }},
+	{"calibration error (ECE)", func(r *RoutingReport) string { return f3(r.ECE) }},
+	{"leave-one-source-out mean / worst", func(r *RoutingReport) string {
+		if r.CV == nil {
+			return "-"
+		}
+		return fmt.Sprintf("%s / %s (%s)", f3(r.CV.Mean), f3(r.CV.Worst), r.CV.WorstSource)
+	}},
 }
 
 // writeConfusion prints the per-class scores and both confusion matrices.

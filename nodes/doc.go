@@ -5,16 +5,22 @@
 // Every node has a deterministic implementation that needs no language
 // model, and that is also the fallback when a model fails:
 //
-//   - route: high-precision rules (fresh information → web, arithmetic and
-//     small talk → direct, questions about the files → filesystem, exact
-//     identifiers → hybrid; identifiers such as INV-2024-0117, dates, phone
-//     numbers and IBANs are never read as arithmetic), then a multinomial logistic regression over
-//     hashed word and character n-grams, trained deterministically at first
-//     use from router_exemplars.jsonl, joined by a corpus probe: a small
+//   - route: a short list of guarantees (arithmetic and unit conversion →
+//     direct, exact identifiers, dotted Go names and file names → hybrid;
+//     identifiers such as INV-2024-0117, dates, phone numbers and IBANs are
+//     never read as arithmetic), then a learned router: multinomial logistic
+//     regression over hashed word and character n-grams, trained offline on
+//     CLINC150, NL2Bash and graphrag's exemplars under the policy in
+//     routerdata/policy.json (go generate ./nodes writes routerdata/model.bin;
+//     nothing is trained at start-up), with calibrated confidence. Cues keep
+//     personal references local and send time-sensitive questions to the web
+//     when it is configured (never to a disabled web search). A corpus probe,
+//     a small
 //     keyword search whose evidence is measured from the hit text (weighted
 //     coverage of the question's content words, names and rare words
 //     weighing most; title match), so it means the same on every store. A
-//     question with no local evidence goes to the web or direct; strong
+//     question with no local evidence goes to the web or a model when one is
+//     configured, otherwise stays local and says what would help; strong
 //     evidence keeps it local whatever the classifier says, and a
 //     filesystem guess without a cue about files as objects (a count, a
 //     listing, a size, a date, a folder, a name) yields to it; "how do I"

@@ -65,7 +65,7 @@ func TestRouterAblationDev(t *testing.T) {
 		t.Run(string(mode), func(t *testing.T) {
 			opts := DefaultOptions()
 			opts.Router = mode
-			p, err := newPipeline(Deps{Searcher: d.searcher}, opts)
+			p, err := newPipeline(Deps{Searcher: d.searcher, Web: &fakeWeb{}}, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -90,8 +90,10 @@ func TestRouterAblationDev(t *testing.T) {
 			acc := float64(ok) / float64(n)
 			t.Logf("router %s alone: hard coarse accuracy %.3f", mode, acc)
 			// Floors a little under what each reaches, so a regression in
-			// either part of the router shows up here.
-			if floor := map[RouterMode]float64{RouterRules: 0.95, RouterLearned: 0.89}[mode]; acc < floor {
+			// either part of the router shows up here. The rules are only
+			// guarantees (arithmetic, identifiers): alone, with the probe,
+			// they are a baseline, not a router.
+			if floor := map[RouterMode]float64{RouterRules: 0.65, RouterLearned: 0.89}[mode]; acc < floor {
 				t.Errorf("router %s alone: hard coarse accuracy %.3f, want >= %.2f", mode, acc, floor)
 			}
 		})
@@ -99,7 +101,7 @@ func TestRouterAblationDev(t *testing.T) {
 }
 
 func routingAccuracy(t *testing.T, d *evalData, searcher Searcher) {
-	p, err := newPipeline(Deps{Searcher: searcher}, DefaultOptions())
+	p, err := newPipeline(Deps{Searcher: searcher, Web: &fakeWeb{}}, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,7 +36,7 @@ func (d *downModel) Judge(context.Context, string, graphrag.Answer, []graphrag.H
 
 func TestUnreachableModelFinishesExtractively(t *testing.T) {
 	opts := DefaultOptions()
-	opts.PlannerMargin = 1.01
+	opts.PlannerBelow = 1.01
 	opts.JudgeBand = 1
 	opts.ProbeK = 0
 	tests := []struct{ name, query string }{
@@ -79,7 +79,7 @@ func TestUnreachableModelFinishesExtractively(t *testing.T) {
 func TestEveryFallbackIsEmitted(t *testing.T) {
 	planner, judge := &failingPlanner{}, &failingJudge{}
 	opts := DefaultOptions()
-	opts.PlannerMargin = 1.01
+	opts.PlannerBelow = 1.01
 	opts.JudgeBand = 1
 	opts.ProbeK = 0
 	r, err := Build(Deps{Searcher: smallCorpus(), Planner: planner, Grader: failingGrader{}, Rewriter: failingRewriter{}, Writer: &fakeWriter{err: errBoom}, Judge: judge}, opts)

@@ -174,9 +174,9 @@ func (f *failingJudge) Judge(context.Context, string, graphrag.Answer, []graphra
 func TestFallbacksAreNoted(t *testing.T) {
 	planner, judge := &failingPlanner{}, &failingJudge{}
 	opts := DefaultOptions()
-	opts.PlannerMargin = 1.01 // always ask the planner
-	opts.JudgeBand = 1        // always ask the judge
-	opts.ProbeK = 0           // keep every query local
+	opts.PlannerBelow = 1.01 // always ask the planner
+	opts.JudgeBand = 1       // always ask the judge
+	opts.ProbeK = 0          // keep every query local
 	deps := Deps{Searcher: smallCorpus(), Planner: planner, Grader: failingGrader{}, Rewriter: failingRewriter{}, Writer: &fakeWriter{err: errBoom}, Judge: judge}
 	r, err := Build(deps, opts)
 	if err != nil {

@@ -74,3 +74,28 @@ func isIdentifierToken(w string) bool {
 func isArithmetic(q string) bool {
 	return arithmeticPattern.MatchString(maskIdentifiers(q))
 }
+
+// dottedNamePattern finds dotted names that are identifiers, not files: a
+// package and an exported name ("io.EOF", "context.WithCancel",
+// "strings.NewReader") or a capitalised product name with a suffix
+// ("Node.js", "Vue.js"). Versions ("2.23.0") are identifierPattern's.
+var dottedNamePattern = regexp.MustCompile(`\b[a-z][a-z0-9_]*\.[A-Z]\w*\b|\b[A-Z][A-Za-z0-9]*\.(?:js|ts|NET|net|io)\b`)
+
+// camelCase is a name with a capital inside it, as code spells names
+// ("WaitGroup", "CrashLoopBackOff", "iPhone" is not: it needs two humps).
+var camelCase = regexp.MustCompile(`^[A-Za-z][a-z]+[A-Z][a-z]+[A-Z]?\w*$`)
+
+// clockTime is a time of day ("7:40", "14:05"), not a code.
+var clockTime = regexp.MustCompile(`^\d{1,2}:\d{2}$`)
+
+// hasCodeToken reports whether a query holds a token that mixes letters
+// and digits or is a serial ("C02XK1ZZJG5H", "BL-M4", "0042_add_tags"):
+// an exact term that needs a keyword search.
+func hasCodeToken(q string) bool {
+	for _, w := range wordish.FindAllString(q, -1) {
+		if len(w) >= 3 && isIdentifierToken(w) && !clockTime.MatchString(w) || camelCase.MatchString(w) {
+			return true
+		}
+	}
+	return false
+}

@@ -31,7 +31,7 @@ func (okJudge) Judge(context.Context, string, graphrag.Answer, []graphrag.Hit) (
 func TestModelDecidersAreUsed(t *testing.T) {
 	grader := &okGrader{}
 	opts := DefaultOptions()
-	opts.PlannerMargin, opts.JudgeBand = 1.01, 1
+	opts.PlannerBelow, opts.JudgeBand = 1.01, 1
 	w := &fakeWriter{text: "Ospreys nest near lakes and rivers across Scandinavia [1]."}
 	r, err := Build(Deps{Searcher: smallCorpus(), Planner: okPlanner{}, Grader: grader, Writer: w, Judge: okJudge{}}, opts)
 	if err != nil {

@@ -24,9 +24,11 @@ type Options struct {
 	// Router picks the deterministic deciders route uses (for ablations):
 	// RouterFull (the default), RouterRules or RouterLearned.
 	Router RouterMode
-	// PlannerMargin: the Planner is asked only when the classifier's
-	// margin between its two likeliest routes is below this.
-	PlannerMargin float64
+	// RouterModel, when set, replaces the shipped learned router.
+	RouterModel *RouterModel
+	// PlannerBelow: the Planner is asked exactly when the route's
+	// calibrated confidence (Plan.Confidence) is below this.
+	PlannerBelow float64
 
 	// KeepRatio drops hits scoring below this share of the top score
 	// (keyword and vector scores). On the dev questions with BM25, 0.7 keeps
@@ -76,6 +78,13 @@ const (
 	RouterLearned RouterMode = "learned"
 )
 
+// plannerBelow is the default PlannerBelow. The router's confidence is
+// calibrated (temperature fitted on held-out training rows; its expected
+// calibration error is in `graphrag eval routing`), so below 0.6 the
+// deterministic route is wrong at least about two times in five: worth a
+// model call.
+const plannerBelow = 0.6
+
 // DefaultOptions returns the tuned defaults.
 func DefaultOptions() Options {
 	return Options{
@@ -86,7 +95,7 @@ func DefaultOptions() Options {
 		StrongEvidence: 0.75,
 		WeakEvidence:   0.45,
 		MinSpecific:    2,
-		PlannerMargin:  0.3,
+		PlannerBelow:   plannerBelow,
 		KeepRatio:      0.7,
 		KeepRatioFused: 0.45,
 		MaxKept:        5,

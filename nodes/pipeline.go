@@ -40,6 +40,9 @@ func (p *pipeline) now() time.Time {
 
 func newPipeline(deps Deps, opts Options) (*pipeline, error) {
 	clf, err := learnedRouter()
+	if opts.RouterModel != nil {
+		clf, err = opts.RouterModel.c, nil
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -42,6 +42,12 @@ func (p *pipeline) route(ctx context.Context, s State) (State, error) {
 	}
 	plan, probe, notes, err := p.plan(ctx, query, s.History, s.modelDown)
 	s.Plan, s.Probe = plan, probe
+	if strings.Contains(plan.Reason, reasonLittleLocal) {
+		s.note("route: %s", reasonLittleLocal)
+	}
+	if strings.Contains(plan.Reason, reasonWebOff) {
+		s.note("route: %q needs fresh information but web search is off (enable it with --web searxng=URL): searched your files, the answer may be out of date", s.Query)
+	}
 	for _, n := range notes {
 		s.fallback(ctx, "%s", n)
 	}
@@ -63,8 +69,10 @@ func basePlan(query string) graphrag.Plan {
 	}
 }
 
-// plan decides the route: rules first, then the learned classifier joined
-// by the corpus probe, then the Planner when the classifier is unsure.
+// plan decides the route: the guarantees (rules.go) first, then the
+// learned router (routerdata/policy.json) refined by the query's cues and
+// joined by the corpus probe, then the Planner when the calibrated
+// confidence is low.
 //
 // It returns fallback notes, and the Planner's error, if it failed; with
 // modelDown the Planner is not asked.
@@ -75,29 +83,31 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 		plan.Route, plan.By, plan.Reason, plan.Confidence = graphrag.RouteDirect, "rules", "empty query", 1
 		return plan, Evidence{}, nil, nil
 	}
-	r, ok := matchRule(query)
-	if ok && p.opts.Router != RouterLearned {
-		plan.Route, plan.By, plan.Confidence = r.Route, "rules", 0.95
-		plan.Reason = r.Reason
-		if r.Route == graphrag.RouteVector && (identifierPattern.MatchString(query) || fileNamePattern.MatchString(query)) {
-			plan.Route = graphrag.RouteHybrid
-			plan.Reason += ", with an exact identifier"
-		}
+	r, ruled := matchRule(query)
+	if ruled && r.Route == graphrag.RouteDirect && p.opts.Router != RouterLearned {
+		plan.Route, plan.By, plan.Confidence, plan.Reason = r.Route, "rules", ruleConfidence, r.Reason
 		return plan, Evidence{}, nil, nil
+	}
+	if _, ok := convertUnits(query); ok && p.opts.Router != RouterLearned {
+		plan.Route, plan.By, plan.Confidence, plan.Reason = graphrag.RouteDirect, "rules", ruleConfidence, "unit conversion: computed directly"
+		return plan, Evidence{}, nil, nil
+	}
+	identifier := ruled && r.Route == graphrag.RouteHybrid || hasCodeToken(query) || anyMatch(referenceCues, query)
+	if identifier && !(ruled && r.Route == graphrag.RouteHybrid) {
+		r = rule{Route: graphrag.RouteHybrid, Reason: "an exact reference: keyword and vector search together"}
 	}
 	pred := p.clf.predict(query)
 	if p.opts.Router == RouterRules {
 		// No classifier: an even prediction between local and direct, so
 		// the probe decides.
-		pred = prediction{Probs: map[graphrag.Route]float64{graphrag.RouteVector: 0.5, graphrag.RouteDirect: 0.5},
-			Best: graphrag.RouteVector, Second: graphrag.RouteDirect}
+		pred = prediction{Probs: map[graphrag.Route]float64{graphrag.RouteVector: 0.5, graphrag.RouteDirect: 0.5}, Class: classLocal, ClassProb: 0.5}.ranked()
 	}
-	var ev Evidence
-	probed := false
+	var why []string
 	if pred.Best == graphrag.RouteFilesystem && !mentionsFiles(query) {
 		// The file tools only answer questions about files; without a word
 		// for files, folders or saving, the classifier's next pick stands.
 		pred = pred.without(graphrag.RouteFilesystem)
+		why = append(why, "no word for files: not a filesystem question")
 	}
 	// weakFiles: the classifier says filesystem, but the query has no cue
 	// about files as objects (a count, a listing, a size, a date, a folder,
@@ -107,8 +117,42 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 	if weakFiles && procedural.MatchString(query) {
 		pred = pred.without(graphrag.RouteFilesystem)
 		weakFiles = false
+		why = append(why, "a how-to question is about content")
 	}
-	if p.deps.Searcher != nil && p.opts.ProbeK > 0 {
+	filesAsObjects := mentionsFileNoun(query) && fileObjectCue(query) && !procedural.MatchString(query)
+	if pred.Best != graphrag.RouteFilesystem && pred.Probs[graphrag.RouteFilesystem] >= filesNudge && filesAsObjects {
+		pred = pred.toward(graphrag.RouteFilesystem, classFilesystem)
+		why = append(why, "names files and asks about them as objects")
+	}
+	personal := anyMatch(personalCues, query)
+	owned := personal || anyMatch(ownerCues, query)
+	switch {
+	case personal && (pred.Best == graphrag.RouteWeb || pred.Best == graphrag.RouteDirect):
+		// A user's contract or invoice is in their files, never on the web.
+		pred = pred.toward(graphrag.RouteVector, classLocal)
+		why = append(why, "names one of your documents: searched locally")
+	case owned && (pred.Class == classGeneral || pred.Class == classAction) && questionCue(query):
+		// "how do I restore our backup": a question about the user's own
+		// things, not a request to act.
+		pred = pred.toward(graphrag.RouteVector, classLocal)
+		why = append(why, "a question about your own things: searched locally")
+	case !owned && (pred.Class == classLocal || pred.Class == classGeneral) && anyMatch(freshCues, query):
+		pred = pred.toward(graphrag.RouteWeb, classWeb)
+		why = append(why, "time-sensitive: needs fresh information")
+	}
+	if identifier && !(pred.Best == graphrag.RouteFilesystem && filesAsObjects) &&
+		(pred.Best != graphrag.RouteWeb && pred.Best != graphrag.RouteFilesystem || pred.Probs[pred.Best] < identifierYield || bareQuery(query)) {
+		pred = pred.toward(graphrag.RouteHybrid, classLocal)
+		why = append(why, r.Reason)
+	}
+
+	if plan.SourceHint != "" && !p.namesSource(ctx, query, plan.SourceHint) {
+		plan.SourceHint = ""
+		why = append(why, "a dotted name is a search term, not a file filter")
+	}
+	var ev Evidence
+	probed := false
+	if p.deps.Searcher != nil && p.opts.ProbeK > 0 && !p.probeCannotChange(query, pred) {
 		res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: query, Mode: graphrag.ModeKeyword, K: p.opts.ProbeK, Filters: p.filters(plan)})
 		if err != nil {
 			if ctx.Err() != nil {
@@ -120,19 +164,37 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 			probed = true
 		}
 	}
-	plan.Route, plan.Confidence, plan.By, plan.Reason = p.combine(pred, ev, probed, weakFiles)
+	plan.Route, plan.Confidence, plan.By, plan.Reason = p.combine(query, pred, ev, probed, weakFiles && !filesAsObjects, owned || identifier, filesAsObjects)
+	if plan.Route == graphrag.RouteWeb && p.deps.Web == nil {
+		// Never route to a disabled web search: the files are searched,
+		// and the answer may be out of date.
+		plan.Route = graphrag.RouteVector
+		why = append(why, reasonWebOff)
+	}
+	if len(why) > 0 {
+		plan.Reason += "; " + strings.Join(why, "; ")
+	}
 	if p.opts.Router == RouterRules && plan.By == "learned" {
 		plan.By = "rules"
 	}
+	if plan.Route == graphrag.RouteVector && (identifier || dottedNamePattern.MatchString(query)) {
+		plan.Route = graphrag.RouteHybrid
+	}
+	if isLocal(plan.Route) && ev.Strength() < p.opts.WeakEvidence && probed && p.deps.Writer == nil && p.deps.Web == nil {
+		plan.Reason += "; " + reasonLittleLocal
+	}
 
 	var perr error
-	if p.deps.Planner != nil && !modelDown && pred.Margin < p.opts.PlannerMargin {
+	if p.deps.Planner != nil && !modelDown && plan.Confidence < p.opts.PlannerBelow {
 		llm, err := p.deps.Planner.Plan(ctx, query, history)
 		switch {
 		case err != nil:
 			perr = err
 		case !llm.Route.Valid():
 			notes = append(notes, fmt.Sprintf("route: planner returned unknown route %q, kept the %s decision", llm.Route, plan.By))
+			plan.Usage = llm.Usage
+		case llm.Route == graphrag.RouteWeb && p.deps.Web == nil:
+			notes = append(notes, fmt.Sprintf("route: planner chose web search, which is off: kept the %s decision", plan.By))
 			plan.Usage = llm.Usage
 		default:
 			plan = mergePlan(plan, llm)
@@ -141,33 +203,130 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 	return plan, ev, notes, perr
 }
 
+// reasonLittleLocal is in a plan's reason when a question stays local with
+// little local evidence and nothing else to ask.
+const reasonLittleLocal = "your files hold little about this; a language model (see graphrag run --help) or web search (--web searxng=URL) would help"
+
+// reasonWebOff is in a plan's reason when the router wanted the web but web
+// search is off.
+const reasonWebOff = "web search is off: searched your files instead, the answer may be out of date"
+
+const (
+	// ruleConfidence is a guarantee's confidence: it is not learned, so not
+	// calibrated, but the planner must not second-guess arithmetic.
+	ruleConfidence = 0.95
+	// webSure: a web prediction at least this confident is not overruled
+	// by local evidence ("the weather in Bergen" over notes about Bergen);
+	// below it, strong evidence in the files wins unless the question is
+	// time-sensitive.
+	webSure = 0.9
+	// directSure: a direct prediction this confident has a margin of at
+	// least 0.5, the most the probe overrules without other cause.
+	directSure = 0.75
+	// filesNudge: a question that names files and treats them as objects
+	// (a count, a listing, a size, a date) goes to the file tools when the
+	// classifier gives them at least this probability.
+	filesNudge = 0.15
+	// identifierYield: a query with an exact identifier gets a keyword
+	// search unless the classifier is at least this sure it is about the web
+	// or the files as objects ("is flight UA90 on time").
+	identifierYield = 0.8
+)
+
+// probeCannotChange reports whether no evidence could overrule the
+// prediction (see combine), so the probe search is skipped: a web question
+// the classifier is at least webSure of, or a confident direct one that the
+// direct route answers without a model (arithmetic, the clock, small talk).
+func (p *pipeline) probeCannotChange(query string, pred prediction) bool {
+	conf := pred.Probs[pred.Best]
+	switch pred.Best {
+	case graphrag.RouteWeb:
+		return conf >= webSure
+	case graphrag.RouteDirect:
+		return pred.Class == classDirect && conf >= directSure && p.answersDirectly(query)
+	}
+	return false
+}
+
+// answersDirectly reports whether the direct route answers the query
+// without a model: arithmetic, conversions, the clock, small talk.
+func (p *pipeline) answersDirectly(query string) bool {
+	_, ok := directAnswer(query, p.now)
+	return ok
+}
+
+// isLocal reports whether a route searches the user's files.
+func isLocal(r graphrag.Route) bool { return r == graphrag.RouteVector || r == graphrag.RouteHybrid }
+
+// bareQuery reports whether a query is little more than its identifier:
+// "os.ErrNotExist", "what is E4012".
+func bareQuery(q string) bool { return len(contentTerms(q)) <= 2 }
+
+// namesSource reports whether the source hint the wording suggests is a
+// file or folder the user named: a folder word ("in my notes folder"), a
+// path with a slash, a document-like file name ("backup.md"), or a name
+// that occurs in the path of an ingested file. A dotted name such as
+// "Node.js" is otherwise a search term.
+func (p *pipeline) namesSource(ctx context.Context, query, hint string) bool {
+	if !dottedNamePattern.MatchString(hint) && !strings.EqualFold(hint, dottedNamePattern.FindString(query)) {
+		return true
+	}
+	if p.deps.Searcher == nil {
+		return false
+	}
+	res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: hint, Mode: graphrag.ModeKeyword, K: p.opts.ProbeK, Filters: graphrag.Filters{Source: hint}})
+	return err == nil && len(res.Hits) > 0
+}
+
 // combine joins the classifier's prediction with the probe's evidence.
 // weakFiles says a filesystem prediction has no cue about files as objects:
-// then fair local evidence is enough to overrule it.
-func (p *pipeline) combine(pred prediction, ev Evidence, probed, weakFiles bool) (graphrag.Route, float64, string, string) {
+// then fair local evidence is enough to overrule it. stay says the query is
+// about the user's own things or names an identifier: a weak probe does not
+// send it away from the files.
+func (p *pipeline) combine(query string, pred prediction, ev Evidence, probed, weakFiles, stay, filesAsObjects bool) (graphrag.Route, float64, string, string) {
 	best, conf := pred.Best, pred.Probs[pred.Best]
-	why := fmt.Sprintf("classifier: %s %.2f (next %s, margin %.2f)", best, conf, pred.Second, pred.Margin)
+	why := fmt.Sprintf("classifier: %s %.2f, %s (next %s, margin %.2f)", best, conf, pred.Class, pred.Second, pred.Margin)
 	if !probed {
 		return best, conf, "learned", why
 	}
 	strength := ev.Strength()
 	strong := strength >= p.opts.StrongEvidence && ev.Specific >= p.opts.MinSpecific
+	fairEv := strength >= (p.opts.WeakEvidence+p.opts.StrongEvidence)/2 && ev.Specific >= p.opts.MinSpecific
 	weak := strength < p.opts.WeakEvidence || (ev.Specific < p.opts.MinSpecific/2 && strength < p.opts.StrongEvidence)
 	evid := fmt.Sprintf("probe: evidence %.2f (top %.2f, union %.2f, specific %.1f, title %v)", strength, ev.Top, ev.Union, ev.Specific, ev.Title)
 	switch best {
 	case graphrag.RouteVector, graphrag.RouteHybrid:
-		if weak {
+		// Local first when there is no one else to ask: a weak probe sends
+		// a question to the web or to a model only when one is configured.
+		if weak && !stay {
 			to := graphrag.RouteDirect
-			if pred.Probs[graphrag.RouteWeb] > pred.Probs[graphrag.RouteDirect] {
+			if pred.Probs[graphrag.RouteWeb] > pred.Probs[graphrag.RouteDirect] && p.deps.Web != nil {
 				to = graphrag.RouteWeb
 			}
-			return to, 1 - strength, "probe", fmt.Sprintf("no local evidence: %s; %s", evid, why)
+			if to == graphrag.RouteWeb || p.deps.Writer != nil || p.deps.Planner != nil {
+				return to, 1 - strength, "probe", fmt.Sprintf("no local evidence: %s; %s", evid, why)
+			}
 		}
 		return best, max(conf, strength), "learned", why + "; " + evid
 	case graphrag.RouteDirect, graphrag.RouteWeb, graphrag.RouteFilesystem:
-		// An unsure classifier needs less evidence to be overruled.
-		fair := (conf < 0.5 || weakFiles && best == graphrag.RouteFilesystem && conf < 0.9) && strength >= (p.opts.WeakEvidence+p.opts.StrongEvidence)/2 && ev.Specific >= p.opts.MinSpecific
-		if strong && (best == graphrag.RouteDirect || pred.Margin < 0.5) || fair {
+		// An unsure classifier needs less evidence to be overruled, and so
+		// does a general-knowledge question when no model can answer it.
+		unsure := conf < 0.5 || weakFiles && best == graphrag.RouteFilesystem && conf < 0.9 ||
+			pred.Class == classGeneral && p.deps.Writer == nil
+		override := strong && pred.Margin < 0.5 || unsure && fairEv ||
+			strong && best == graphrag.RouteWeb && conf < webSure && !anyMatch(freshCues, query)
+		if best == graphrag.RouteDirect && strong {
+			switch pred.Class {
+			case classGeneral, classAction:
+				override = true
+			case classDirect:
+				// Small talk, arithmetic and definitions stay direct, unless
+				// the answer would be "needs general knowledge" although the
+				// files hold strong evidence.
+				override = p.deps.Writer == nil && !p.answersDirectly(query)
+			}
+		}
+		if override && !(best == graphrag.RouteFilesystem && filesAsObjects) {
 			return graphrag.RouteVector, strength, "probe", fmt.Sprintf("strong local evidence overrides %s: %s; %s", best, evid, why)
 		}
 	}
@@ -255,6 +414,22 @@ empty hidden permissions owner owned bytes mb gb kb`)
 func mentionsFiles(query string) bool {
 	for _, t := range tokenize(query) {
 		if fileWords[t.Lower] || fileWords[t.Stem] {
+			return true
+		}
+	}
+	return fileNamePattern.MatchString(query)
+}
+
+// fileNouns name files and folders themselves (fileWords also holds words
+// such as "largest" or "recent" that only lean towards files).
+var fileNouns = toSet(`file files filename filenames folder folders directory directories pdf pdfs
+note notes document documents doc docs spreadsheet spreadsheets image images photo photos picture pictures video
+videos presentation presentations archive archives zip downloads desktop txt csv md markdown script scripts`)
+
+// mentionsFileNoun reports whether a query names files or folders.
+func mentionsFileNoun(query string) bool {
+	for _, t := range tokenize(query) {
+		if fileNouns[t.Lower] {
 			return true
 		}
 	}

@@ -6,56 +6,60 @@ import (
 	"github.com/graphrag/graphrag"
 )
 
-// rule is one high-precision routing pattern.
+// rule is one routing guarantee: a decision that must not depend on what
+// a model learned. Alternatives are separate patterns, so that a test can
+// check that each one matches a row of the router's training data
+// (TestRuleAlternativesEarnTheirPlace): a pattern no training row needs was
+// fitted to something else.
 type rule struct {
-	Route   graphrag.Route
-	Pattern *regexp.Regexp
-	Reason  string
+	Route        graphrag.Route
+	Alternatives []*regexp.Regexp
+	Reason       string
 	// MaxTopic, when set, is how many topic words (content words that are
 	// not numbers or units) the query may have: "what is 100 times 55"
 	// is arithmetic, a long question that contains "2-6" is not.
 	MaxTopic int
+	// Masked: the rule sees the query with its identifiers masked
+	// (maskIdentifiers), so "INV-2024-0117" is not a subtraction.
+	Masked bool
 }
 
-// rules are checked in order; the first match decides. They cover what a
-// linear model over few exemplars gets wrong and what must never depend on
-// the corpus: fresh information goes to the web, arithmetic is computed,
-// questions about the files themselves go to the file tools.
+// rules are the guarantees, checked in order; the first match decides.
+// Everything else is the learned router's (routerdata/policy.json): the
+// web, small talk, definitions, questions about files.
 var rules = []rule{
-	{graphrag.RouteFilesystem, regexp.MustCompile(`(?i)(\b(how many|count( the)?|number of|list|show|display|find|locate|search( for)?|which|where is|print|what)\b.{0,40}\b(files?|pdfs|docs|documents|folders?|directory|directories|images|photos|spreadsheets|notes)\b.{0,40}\b(do i have|are there|in (my|the|this|current)|under|named|called|ending|modified|changed|created|added|edited|larger|bigger|smaller|largest|biggest|newest|recent(ly)?|older|size|sizes|sorted|tree|owned|permissions?|empty|hidden|i have)\b|\b(folder|directory) (tree|structure)\b|\b(largest|biggest|newest|most recent(ly)?( modified)?|recently modified|last modified) (files?|folders?|documents)\b|^\s*(ls|du|find|wc|stat|tree|locate)\s+[-.~/\w]|\b(search|find|locate|look for)\b.{0,30}\b(file ?system|home (directory|folder)|current (directory|folder)|my (computer|disk|drive))\b)`), "a question about the files themselves", 0},
-	{graphrag.RouteFilesystem, regexp.MustCompile(`(?i)(\b(how (big|large)|size of|when (was|did i) .{0,30}(modified|edited|changed|created|saved|last)|last (edit|modified|change)|(which|what) (folder|directory)|where (did i (save|put)|is (the|my) file))\b.{0,40}\b[\w-]+\.(pdf|docx?|xlsx?|pptx?|csv|txt|md|json|ya?ml|html?|go|py|js|png|jpe?g|zip|mp3|mp4)\b|\b(what|which|anything|things|files?|documents?|pictures|photos|videos|items)\b.{0,25}\b(did i|i('ve| have)?) (save|saved|download|downloaded|edit|edited|create|created|add|added|modify|modified|change|changed|work on|worked on)\b|\b(total )?number of (pdfs?|files|documents|items|photos|pictures|notes)\b|\b(in|of) (my )?(downloads|desktop)( folder)?\b)`), "a question about the files themselves", 0},
-	{graphrag.RouteVector, regexp.MustCompile(`(?i)\b(my|our) (notes?|files|documents|docs|papers|emails|journal|itinerary|wiki|handbook|manuals?|records|contracts?|lease)\b.{0,30}\b(say|said|mention|mentions|about|on)\b|\b(according to|in|from) (my|our) (notes?|files|documents|docs|papers|emails|journal|itinerary|wiki|handbook|manuals?|records|contracts?|lease|[\w-]+ notes)\b`), "the question points at your own files", 0},
-	{graphrag.RouteWeb, regexp.MustCompile(`(?i)\b(weather|forecast|temperature outside|rain(ing)? (today|tomorrow|tonight)|snow(ing)? (today|tomorrow|tonight)|umbrella)\b`), "asks for the weather: fresh information", 0},
-	{graphrag.RouteWeb, regexp.MustCompile(`(?i)\b(traffic|road closures?|commute time)\b|\b(trains?|flights?|bus(es)?|ferry|ferries)\b.{0,40}\b(delayed|delays|cancell?ed|running late|on time)\b`), "asks about traffic or delays: fresh information", 0},
-	{graphrag.RouteWeb, regexp.MustCompile(`(?i)\b(flight status|status of (my|the) .{0,30}flight|flight .{0,20}(delayed|on time|land|depart)|(my|the) .{0,30}flight (be|is) on time)\b`), "asks for a flight status: fresh information", 0},
-	{graphrag.RouteWeb, regexp.MustCompile(`(?i)\b(exchange rate|(yen|euros?|dollars?|pounds sterling|pesos?|francs?|rupees?|yuan|won|rubles?|bitcoin|usd|eur|gbp|jpy|mxn|cad|aud|chf|cny|inr)\b.{0,40}\b(in|to|into|worth|is how many)\b.{0,20}\b(yen|euros?|dollars?|pounds?|pesos?|francs?|rupees?|yuan|won|rubles?|usd|eur|gbp|jpy|mxn|cad|aud|chf|cny|inr|canadian dollars|us dollars?)|how many .{0,20}(yen|euros?|dollars?|pesos?|francs?|rupees?) (are )?in (a|one|\d+))`), "asks for a currency conversion: rates change daily", 0},
-	{graphrag.RouteWeb, regexp.MustCompile(`(?i)\b(travel (alerts?|warnings?|advisor(y|ies))|safe (for me )?(to (go|travel)|going) to)\b`), "asks for travel alerts: fresh information", 0},
-	{graphrag.RouteWeb, regexp.MustCompile(`(?i)\b(stock price|share price|price of (bitcoin|gold|oil|gas)|headlines|breaking news|latest news|news (today|about)|(game|match) (last night|today|tonight)|score of the|who won the (game|match|race)|search the web|on the web|online)\b`), "asks for news, prices or scores: fresh information", 0},
-	{graphrag.RouteDirect, arithmeticPattern, "arithmetic: computed directly", 2},
-	{graphrag.RouteDirect, regexp.MustCompile(`(?i)\b(how many|convert|conversion (between|from)|what is)\b.{0,30}\b(cm|centimet(er|re)s?|inch(es)?|feet|foot|miles?|kilomet(er|re)s?|km|met(er|re)s?|pounds|lbs?|kilos?|kilograms?|grams?|ounces?|oz|cups?|tablespoons?|teaspoons?|liters?|litres?|gallons?|pints?|quarts?|celsius|fahrenheit|seconds|minutes|hours|days)\b.{0,30}\b(in|to|into|and|per)\b`), "unit conversion: computed directly", 3},
-	{graphrag.RouteDirect, regexp.MustCompile(`(?i)^\s*(hi|hello|hey|howdy|yo|good (morning|afternoon|evening|night)|thanks?( you)?|thank you|bye|goodbye|see you|cheers|ok(ay)?|much appreciated|appreciate it)\b[\s,!.]*(there|so much|a lot|very much|for (the|your) \w+|later|now|again|what's up|how are you|much appreciated|i appreciate it)?[\s!.?]*$`), "greeting or thanks: small talk", 0},
-	{graphrag.RouteDirect, regexp.MustCompile(`(?i)\b(tell me a joke|any jokes|a joke|make me laugh|(your|you) (name|age|birthday)|call you|are you (a )?(bot|robot|human|real|ai)|talking to a (real|live|bot|person)|is this a bot|who (made|built|created|programmed|designed) you|(designed|made|built|created) by\b.{0,10}$|how old (are|will) you|what can you do|you can (do|help)|questions (can )?i (can )?ask you|(things|subjects|topics) you like|meaning of life|answer to it all|how (are|is) (you|the ai)|great to (talk|speak)|good to (talk|speak)|nice (talking|to talk)|i'?m going now|that's all i need|grateful for|given me so much)\b`), "small talk about the assistant", 0},
-	{graphrag.RouteDirect, regexp.MustCompile(`(?i)\b(how (do|would|might|can) (i|you|they|we) (say|spell)|how to spell|spell the word|spell \w+$|what does (the word )?"?[\w'-]+"? mean|meaning of (the word )?"?[\w'-]+"?$|what's the meaning of|define \w+|definition of|synonym (for|of)|opposite of|translate)\b`), "definition, spelling or translation: answered directly", 0},
-	{graphrag.RouteDirect, regexp.MustCompile(`(?i)^(what('s| is) (the )?(time|date|day)( is it)?( today| now)?|what time is it)\??$`), "asks for the time or date", 0},
-	{graphrag.RouteHybrid, identifierPattern, "an exact identifier: keyword and vector search together", 0},
-	{graphrag.RouteHybrid, fileNamePattern, "a file name: keyword and vector search together", 0},
+	{Route: graphrag.RouteDirect, Reason: "arithmetic: computed directly", MaxTopic: 2, Masked: true, Alternatives: []*regexp.Regexp{
+		regexp.MustCompile(`\d\s*[-+*/x×^]\s*\d`),
+		regexp.MustCompile(`(?i)\d+(\.\d+)?\s*(%|percent)\s*of\s*\d`),
+		regexp.MustCompile(`(?i)\d+\s*(plus|minus|times|multiplied by|divided by|over|to the power of)\s*\d`),
+		regexp.MustCompile(`(?i)square root of \d|\d+\s*(squared|cubed)\b`),
+	}},
+	{Route: graphrag.RouteHybrid, Reason: "an exact identifier: keyword and vector search together", Alternatives: []*regexp.Regexp{identifierPattern, dottedNamePattern}},
+	{Route: graphrag.RouteHybrid, Reason: "a file name: keyword and vector search together", Alternatives: []*regexp.Regexp{fileNamePattern}},
 }
 
 // matchRule returns the first rule that matches the query.
 func matchRule(query string) (rule, bool) {
 	masked := maskIdentifiers(query)
 	for _, r := range rules {
-		// Direct rules see the query with its identifiers masked
-		// (maskIdentifiers): "INV-2024-0117" is not a subtraction.
 		q := query
-		if r.Route == graphrag.RouteDirect {
+		if r.Masked {
 			q = masked
 		}
-		if r.Pattern.MatchString(q) && (r.MaxTopic == 0 || topicWords(query) <= r.MaxTopic) {
+		if r.matches(q) && (r.MaxTopic == 0 || topicWords(query) <= r.MaxTopic) {
 			return r, true
 		}
 	}
 	return rule{}, false
+}
+
+func (r rule) matches(q string) bool {
+	for _, a := range r.Alternatives {
+		if a.MatchString(q) {
+			return true
+		}
+	}
+	return false
 }
 
 // unitWords are the words of arithmetic and unit conversion.

@@ -46,7 +46,7 @@ func TestToolRoutes(t *testing.T) {
 		{"filesystem tools not configured error", Deps{Searcher: smallCorpus(), Tools: &fakeTools{err: graphrag.ErrNotConfigured}}, "how many pdfs do i have", graphrag.RouteFilesystem, "filesystem tools are not configured", true, false},
 		{"filesystem tools fail", Deps{Searcher: smallCorpus(), Tools: &fakeTools{err: errors.New("permission denied")}}, "how many pdfs do i have", graphrag.RouteFilesystem, "", false, true},
 		{"web search answers with citations", Deps{Searcher: smallCorpus(), Web: &fakeWeb{}}, "what's the weather in Oslo tomorrow", graphrag.RouteWeb, "light rain", false, false},
-		{"web search off", Deps{Searcher: smallCorpus()}, "what's the weather in Oslo tomorrow", graphrag.RouteWeb, "--web searxng=URL", true, false},
+		{"web search off searches the files", Deps{Searcher: smallCorpus()}, "what's the weather in Oslo tomorrow", graphrag.RouteVector, "", true, false},
 		{"direct arithmetic", Deps{Searcher: smallCorpus()}, "what is 12 times 7", graphrag.RouteDirect, "84", false, false},
 		{"direct without a model abstains", Deps{Searcher: smallCorpus()}, "what does ubiquitous mean", graphrag.RouteDirect, "no language model is configured", true, false},
 	}

@@ -101,17 +101,19 @@ func (a *app) evalRoutingCmd() *cobra.Command {
 	var (
 		f                   evalFlags
 		datasets, questions []string
+		cv                  string
 	)
 	cmd := &cobra.Command{
 		Use:   "routing",
 		Short: "Score the router: accuracy, macro-F1, confusion matrix, on hard rows and all rows",
 		Example: `  graphrag eval routing
   graphrag eval routing --dataset my-routes.jsonl --store ~/.local/share/graphrag/graphrag.db
-  graphrag eval routing --ablate --markdown routing.md --min-coarse-accuracy 0.95`,
+  graphrag eval routing --ablate --markdown routing.md --min-coarse-accuracy 0.95
+  graphrag eval routing --cv source`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
-			cfg := evals.RoutingConfig{Datasets: datasets, Questions: questions, Concurrency: f.concurrency}
+			cfg := evals.RoutingConfig{Datasets: datasets, Questions: questions, Concurrency: f.concurrency, CV: cv}
 			if len(cfg.Datasets) == 0 {
 				cfg.Datasets = evals.BundledRouting
 			}
@@ -134,6 +136,7 @@ func (a *app) evalRoutingCmd() *cobra.Command {
 	}
 	cmd.Flags().StringSliceVar(&datasets, "dataset", nil, "routing JSONL: query, route, optional label_strength (default: the bundled rows)")
 	cmd.Flags().StringSliceVar(&questions, "questions", nil, "RAG question JSONL whose rows count as local (default with the bundled rows: the bundled questions)")
+	cmd.Flags().StringVar(&cv, "cv", "", `cross-validate: "source" trains the router without each training source (CLINC150, NL2Bash, graphrag's exemplars) in turn and scores it on that source's rows (takes about a minute)`)
 	f.bind(cmd, map[string]string{
 		"min-accuracy":        "routing.accuracy",
 		"min-coarse-accuracy": "routing.coarse_accuracy",

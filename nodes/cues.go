@@ -1,0 +1,55 @@
+package nodes
+
+import "regexp"
+
+// Cues the route node reads besides the classifier. Each is a list of
+// alternatives that TestRuleAlternativesEarnTheirPlace checks against the
+// training data, like the rules.
+var (
+	// personalCues point at the user's own documents: "the contract",
+	// "clause 14.3", "invoice 2024-03-117", "the report", "my notes". A
+	// question with one stays local whatever the probe finds, and is never
+	// sent to the web: a user's invoice is not on the web.
+	personalCues = []*regexp.Regexp{
+		regexp.MustCompile(`(?i)\b(the|my|our|this|that) (contract|agreement|lease|invoice|report|statement|receipt|handbook|manual|minutes|memo|proposal|nda|bylaws|readme|changelog|design doc|notes|meeting notes|budget sheet|letter)\b`),
+		regexp.MustCompile(`(?i)\b(clause|section|article) \d+(\.\d+)*\b`),
+		regexp.MustCompile(`(?i)\binvoice (no\.? |number |#)?[\w-]*\d`),
+		regexp.MustCompile(`(?i)\b(according to|in|from) (my|our) \w+`),
+	}
+	// referenceCues are exact references into a document ("clause 14.3",
+	// "section 7"): they need a keyword search.
+	referenceCues = []*regexp.Regexp{
+		regexp.MustCompile(`(?i)\b(clause|section|article|paragraph) \d+(\.\d+)*\b`),
+	}
+	// ownerCues are first-person possessives: a question the classifier
+	// calls local with them is about the user's things, so a weak probe
+	// does not send it to the web or to a general-knowledge answer.
+	ownerCues = []*regexp.Regexp{
+		regexp.MustCompile(`(?i)\b(my|our|mine|ours|i|we)\b`),
+	}
+	// freshCues mark time-sensitive questions: the answer changes, so the
+	// web has it and the files may be out of date.
+	freshCues = []*regexp.Regexp{
+		regexp.MustCompile(`(?i)\b(latest|newest|most recent|upcoming|reigning)\b`),
+		regexp.MustCompile(`(?i)\b(current|currently|right now|at the moment|these days|nowadays)\b`),
+		regexp.MustCompile(`(?i)\b(this|next) (year|season|week|month)('s)?\b`),
+		regexp.MustCompile(`(?i)\bwhen (is|are|does|do|will) (the )?next\b`),
+	}
+)
+
+// questionPattern opens a question rather than a request: "how do I",
+// "what", "why", "where".
+var questionPattern = regexp.MustCompile(`(?i)^\s*(how|what|what's|which|why|where|when|who|whose|is|are|does|do|did|can i|should)\b`)
+
+// questionCue reports whether a query is asked as a question.
+func questionCue(q string) bool { return questionPattern.MatchString(q) }
+
+// anyMatch reports whether one of the patterns matches q.
+func anyMatch(pats []*regexp.Regexp, q string) bool {
+	for _, p := range pats {
+		if p.MatchString(q) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,57 @@
+package nodes
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/graphrag/graphrag"
+)
+
+// RouterModel is a trained learned router. Options.RouterModel replaces the
+// shipped one (routerdata/model.bin), e.g. to score a router trained
+// without some of the data (`graphrag eval routing --cv source`).
+type RouterModel struct{ c *classifier }
+
+// TrainRouter trains a router on the embedded training data without the
+// rows of the given sources (TrainingSources), exactly as `go generate
+// ./nodes` trains the shipped one. It takes seconds.
+func TrainRouter(exclude ...string) (*RouterModel, error) {
+	rows, err := loadTrainingRows()
+	if err != nil {
+		return nil, err
+	}
+	kept := slices.DeleteFunc(rows, func(r trainingRow) bool { return slices.Contains(exclude, r.Source) })
+	if len(kept) == 0 {
+		return nil, fmt.Errorf("train router: no rows left without %v", exclude)
+	}
+	return &RouterModel{trainRouter(kept)}, nil
+}
+
+// LabelledQuery is a training row with the route the policy gives it.
+type LabelledQuery struct {
+	Query string
+	// Route is the policy's route: vector for the user's documents, direct
+	// for computed answers, general knowledge and actions, web, filesystem.
+	Route graphrag.Route
+	// Intent is the row's label in the source data.
+	Intent string
+}
+
+// TrainingRows returns the training rows of one source with their routes:
+// what a router trained without that source is scored on.
+func TrainingRows(source string) ([]LabelledQuery, error) {
+	rows, err := loadTrainingRows()
+	if err != nil {
+		return nil, err
+	}
+	var out []LabelledQuery
+	for _, r := range rows {
+		if r.Source == source {
+			out = append(out, LabelledQuery{Query: r.Query, Route: classRoute(r.Class), Intent: r.Intent})
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("training rows: no source %q (want one of %v)", source, TrainingSources)
+	}
+	return out, nil
+}

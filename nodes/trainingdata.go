@@ -1,0 +1,93 @@
+package nodes
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// The router's training data (routerdata/README.md gives sources and
+// licences): train.jsonl.gz is derived from CLINC150 and NL2Bash by
+// routerdata/derive.go; exemplars.jsonl was written for graphrag and shares
+// no row with the evaluation data.
+var (
+	//go:embed routerdata/train.jsonl.gz
+	publicTrainingData []byte
+	//go:embed routerdata/exemplars.jsonl
+	exemplarData []byte
+)
+
+// Sources of training rows, for leave-one-source-out evaluation.
+const (
+	SourceCLINC150 = "clinc150"
+	SourceNL2Bash  = "nl2bash"
+	SourceGraphrag = "graphrag"
+)
+
+// TrainingSources lists the sources of the router's training data.
+var TrainingSources = []string{SourceCLINC150, SourceNL2Bash, SourceGraphrag}
+
+// trainingRow is one labelled query.
+type trainingRow struct {
+	Query  string
+	Intent string
+	Class  string
+	Source string
+}
+
+// loadTrainingRows reads the embedded training data and labels each row
+// with its class from the policy.
+func loadTrainingRows() ([]trainingRow, error) {
+	pol, err := parsePolicy(policyData)
+	if err != nil {
+		return nil, err
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(publicTrainingData))
+	if err != nil {
+		return nil, fmt.Errorf("router training data: %w", err)
+	}
+	var rows []trainingRow
+	add := func(name string, line int, q, intent, source string) error {
+		class, err := pol.class(intent)
+		if err != nil {
+			return fmt.Errorf("%s line %d: %w", name, line, err)
+		}
+		if strings.TrimSpace(q) == "" {
+			return fmt.Errorf("%s line %d: empty query", name, line)
+		}
+		rows = append(rows, trainingRow{Query: q, Intent: intent, Class: class, Source: source})
+		return nil
+	}
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for line := 1; sc.Scan(); line++ {
+		var r struct{ Q, Intent, Source string }
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			return nil, fmt.Errorf("train.jsonl.gz line %d: %w", line, err)
+		}
+		if err := add("train.jsonl.gz", line, r.Q, r.Intent, r.Source); err != nil {
+			return nil, err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("router training data: %w", err)
+	}
+	sc = bufio.NewScanner(bytes.NewReader(exemplarData))
+	for line := 1; sc.Scan(); line++ {
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+			continue
+		}
+		var r struct{ Query, Intent string }
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			return nil, fmt.Errorf("exemplars.jsonl line %d: %w", line, err)
+		}
+		if err := add("exemplars.jsonl", line, r.Query, r.Intent, SourceGraphrag); err != nil {
+			return nil, err
+		}
+	}
+	return rows, sc.Err()
+}
