@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/graphrag/graphrag"
 	"github.com/jackc/pgx/v5"
@@ -320,7 +321,7 @@ func copyChunks(ctx context.Context, tx pgx.Tx, c collection, recs []graphrag.Re
 				emb = pgvector.NewVector(r.chunk.Embedding)
 			}
 			ch := r.chunk
-			return []any{c.id, r.doc.ID, ch.Ordinal, r.doc.Title, ch.Text, c.tsOID, emb, ch.Heading, ch.Symbol, ch.Kind, ch.StartLine, ch.EndLine}, nil
+			return []any{c.id, r.doc.ID, ch.Ordinal, searchTitle(r.doc.Title, ch.Symbol), ch.Text, c.tsOID, emb, ch.Heading, ch.Symbol, ch.Kind, ch.StartLine, ch.EndLine}, nil
 		}))
 		rows = rows[:0]
 		if err != nil {
@@ -339,4 +340,17 @@ func copyChunks(ctx context.Context, tx pgx.Tx, c collection, recs []graphrag.Re
 		}
 	}
 	return flush()
+}
+
+// searchTitle is what a chunk's title column holds for search: the
+// document's title, and the symbol a code chunk declares, so a question
+// naming "strings.NewReader" finds the declaration with the title's
+// weight (the same as the SQLite store's).
+func searchTitle(title, symbol string) string {
+	if symbol == "" {
+		return title
+	}
+	// "strs.NewReader" as words: PostgreSQL's parser would read it as one
+	// host-name token.
+	return title + " " + strings.ReplaceAll(symbol, ".", " ")
 }

@@ -223,7 +223,7 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, recs []graphrag.Record) e
 			if err != nil {
 				return err
 			}
-			fts = append(fts, ftsRow{rowid, d.Title, c.Text})
+			fts = append(fts, ftsRow{rowid, searchTitle(d.Title, c.Symbol), c.Text})
 		}
 	}
 	if len(fts) == 0 {
@@ -298,4 +298,17 @@ func idList(ids []string) string {
 	}
 	b, _ := json.Marshal(hx)
 	return string(b)
+}
+
+// searchTitle is what a chunk's title column holds for search: the
+// document's title, and the symbol a code chunk declares, so a question
+// naming "strings.NewReader" finds the declaration with the title's
+// weight. Measured in TestRoleWeightOnGoroot (see roleWeight).
+func searchTitle(title, symbol string) string {
+	if symbol == "" {
+		return title
+	}
+	// "strs.NewReader" as words: PostgreSQL's parser would read it as one
+	// host-name token.
+	return title + " " + strings.ReplaceAll(symbol, ".", " ")
 }

@@ -267,7 +267,7 @@ func (s suite) chunkPlace(t *testing.T) {
 		"// NewReader returns a new Reader reading from s.\nfunc NewReader(s string) *Reader {\n\treturn &Reader{s, 0, -1}\n}",
 		"Readers of quokka strings keep no heading.")
 	c := &r.Chunks[0]
-	c.Heading, c.Symbol, c.Kind, c.StartLine, c.EndLine = "func NewReader(s string) *Reader", "strings.NewReader", "func", 158, 161
+	c.Heading, c.Symbol, c.Kind, c.StartLine, c.EndLine = "func NewReader(s string) *Reader", "strs.NewReader", "func", 158, 161
 	put(t, st, r)
 	for _, mode := range []graphrag.SearchMode{graphrag.ModeKeyword, graphrag.ModeVector, graphrag.ModeHybrid} {
 		res := search(t, st, graphrag.Query{Text: "NewReader returns a new Reader reading quokka", Mode: mode})
@@ -289,6 +289,14 @@ func (s suite) chunkPlace(t *testing.T) {
 				t.Errorf("%s: %s text = %q, want %q (newlines kept)", mode, want.ID, h.Text, want.Text)
 			}
 		}
+	}
+	// The symbol is searched with the title: its package name is not in
+	// the text.
+	if res := search(t, st, graphrag.Query{Text: "strs", Mode: graphrag.ModeKeyword}); len(res.Hits) != 1 || res.Hits[0].Chunk.ID != "reader#0" {
+		t.Errorf("keyword search for the symbol's package = %v, want reader#0", ids(res))
+	}
+	if res := search(t, st, graphrag.Query{Text: "strs", Mode: graphrag.ModeKeyword}); len(res.Hits) == 1 && res.Hits[0].Source.Title != "reader.go" {
+		t.Errorf("source title = %q, want the document's title only", res.Hits[0].Source.Title)
 	}
 	// A new version of the document replaces the place of its chunks.
 	r2 := doc("reader", "reader.go", "go", t0, "// NewReader is gone; quokka remains.")
