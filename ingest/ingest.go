@@ -462,6 +462,13 @@ func (in *Ingester) Run(ctx context.Context, paths ...string) (sum Summary, err 
 				sum.Problems = append(sum.Problems, Problem{Path: r.path, Line: it.line, Reason: ReasonDuplicateID, Detail: "id " + strconv.Quote(id) + " also comes from " + owner[id]})
 				continue
 			}
+			if err := graphrag.CheckDocID(it.rec.Doc.ID); err != nil {
+				// One such id would make a store refuse the whole batch, on
+				// every run: skip the document, write the rest.
+				sum.Skipped[ReasonInvalidID]++
+				sum.Problems = append(sum.Problems, Problem{Path: strings.ToValidUTF8(strings.ReplaceAll(r.path, "\x00", ""), "\uFFFD"), Line: it.line, Reason: ReasonInvalidID, Detail: err.Error()})
+				continue
+			}
 			batch = append(batch, it)
 			batchChunks += len(it.rec.Chunks)
 			if batchChunks >= in.opts.BatchSize {

@@ -50,6 +50,10 @@ const (
 	ReasonParseFailed = "could not be parsed"
 	ReasonBadLine     = "bad JSONL line"
 	ReasonDuplicateID = "duplicate id" // a JSONL row whose id another file of the run has
+	// ReasonInvalidID: a document whose id no store can keep
+	// (graphrag.CheckDocID: a file name that is not UTF-8, a JSONL id with a
+	// NUL). It is skipped, and the rest of the batch is written.
+	ReasonInvalidID = "invalid document id"
 )
 
 // DefaultLoaders maps lower-case extensions (without the dot) to loaders:

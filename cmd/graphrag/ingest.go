@@ -229,9 +229,7 @@ func (a *app) ingestInto(ctx context.Context, st ingest.Store, emb graphrag.Embe
 			}
 		}
 	}
-	checked := &checkedIDs{Store: st}
-	sum, err := ingest.New(checked, o).Run(ctx, paths...)
-	checked.amend(&sum)
+	sum, err := ingest.New(st, o).Run(ctx, paths...)
 	// Recorded even after a failure: part of what was asked may be stored.
 	if rerr := recordIngestedPaths(a.ingestedPathsFile(), paths); rerr != nil && err == nil {
 		err = rerr
