@@ -13,6 +13,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/graphrag/graphrag"
 	"github.com/graphrag/graphrag/evals/datasets"
 	"github.com/graphrag/graphrag/nodes"
 )
@@ -266,15 +267,28 @@ func scoreDocs(q DocsQuestion, run Run, root string) DocsResult {
 		r.Correct = r.Abstained
 		return r
 	}
+	// A file may be ingested under the path a symbolic link points to
+	// (/usr/share/man/man1/pg_dump.1.gz is a link into
+	// /usr/share/postgresql/15/man): compare real paths.
+	gold := realPath(filepath.Join(root, filepath.FromSlash(q.GoldFile)))
+	isGold := func(p string) bool { return relTo(root, p) == q.GoldFile || realPath(p) == gold }
 	for _, h := range s.Hits {
-		if relTo(root, h.Source.Path) == q.GoldFile {
+		if isGold(h.Source.Path) {
 			r.GoldInHits = true
 		}
 	}
 	r.GoldFound = strings.Contains(normalizeDocs(s.Answer.Text), normalizeDocs(q.Gold))
-	r.GoldCited = slices.Contains(r.Cited, q.GoldFile)
+	r.GoldCited = slices.ContainsFunc(s.Answer.Citations, func(c graphrag.Citation) bool { return isGold(c.Hit.Source.Path) })
 	r.Correct = !r.Abstained && r.GoldFound && r.GoldCited
 	return r
+}
+
+// realPath is p with symbolic links resolved, p itself when that fails.
+func realPath(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
 }
 
 // relTo is path relative to root when it lies under it, path otherwise.

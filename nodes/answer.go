@@ -345,7 +345,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 		if code {
 			units = codeUnits(h.Chunk.Text, qStems)
 		} else {
-			units = answerUnits(h.Chunk.Text)
+			units = splitUnits(h.Chunk.Text, convertedText(h))
 		}
 		test := isTestPath(h.Source.Path)
 		for j, u := range units {

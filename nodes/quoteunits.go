@@ -55,7 +55,13 @@ var (
 // name the section whose sentences are. A list item is one unit however
 // many lines it spans; a fenced code block is one unit with its newlines;
 // a sentence ending in ":" is joined with the list or code block after it.
-func answerUnits(text string) []quoteUnit {
+func answerUnits(text string) []quoteUnit { return splitUnits(text, false) }
+
+// splitUnits is answerUnits; with bareHeadings, a short one-line paragraph
+// without punctuation is a heading too (see looksLikeHeading): text
+// converted from HTML or a manual page keeps its headings that way. In a
+// plain text file such a line is as often a label ("INVOICE INV-2024-0117").
+func splitUnits(text string, bareHeadings bool) []quoteUnit {
 	heading := ""
 	section, secPos := 0, 0
 	var units []quoteUnit
@@ -78,7 +84,7 @@ func answerUnits(text string) []quoteUnit {
 			return
 		}
 		block++
-		if !lineBreak && len(para) == 1 && looksLikeHeading(para[0]) {
+		if bareHeadings && !lineBreak && len(para) == 1 && looksLikeHeading(para[0]) {
 			newSection(para[0])
 			para = para[:0]
 			return
@@ -222,6 +228,21 @@ var codeKinds = toSet(`func type const var method`)
 func isCodeHit(h graphrag.Hit) bool {
 	return codeKinds[h.Chunk.Kind] || codeTypes[strings.ToLower(h.Source.Type)] ||
 		h.Source.Type == "" && codeTypes[strings.TrimPrefix(path.Ext(h.Source.Path), ".")]
+}
+
+// convertedText reports whether a hit's text was converted from markup
+// that has headings (HTML, a manual page), so that a bare short line in it
+// is a heading.
+func convertedText(h graphrag.Hit) bool {
+	t := strings.ToLower(h.Source.Type)
+	switch {
+	case t == "html" || t == "htm" || t == "xhtml" || t == "man":
+		return true
+	case t != "" && t[0] >= '1' && t[0] <= '9':
+		return true // a manual page section: "1", "7", "3pm"
+	}
+	p := strings.ToLower(h.Source.Path)
+	return strings.Contains(p, "/man/") || strings.Contains(p, "/man1/") || strings.Contains(p, "/man7/")
 }
 
 // isTestPath reports whether a file is a test, test data or a vendored copy:
