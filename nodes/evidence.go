@@ -237,6 +237,11 @@ func gradeByConstraints(question string, hits, kept []graphrag.Hit, r string, ma
 		}
 		return nil, RetrievalEmpty, "no hit holds " + strings.Join(m.Missing, ", ")
 	case len(m.Terms) == 0 || len(m.Hits) == 0:
+		if r != RetrievalGood {
+			if named := namedHits(question, hits); len(named) > 0 {
+				return preferHits(question, hits, kept, named, maxKept), RetrievalGood, "the file the question names holds its words"
+			}
+		}
 		return preferHits(question, hits, kept, nil, maxKept), r, ""
 	}
 	note := ""
@@ -244,6 +249,50 @@ func gradeByConstraints(question string, hits, kept []graphrag.Hit, r string, ma
 		note = "hits hold every one of " + strings.Join(m.Terms, ", ")
 	}
 	return preferHits(question, hits, kept, m.Hits, maxKept), RetrievalGood, note
+}
+
+// namedHits are the indexes of the hits whose file or folder the question
+// names ("jq" for jq/copyright) and that hold every other question word any
+// of the first evidenceHits hits holds ("license"): a weak overall score does not make them wrong
+// when the question's remaining words ("distributed") are in no hit at all.
+func namedHits(question string, hits []graphrag.Hit) []int {
+	words := map[string]bool{}
+	for _, t := range tokenize(question) {
+		if !stopWords[t.Lower] && len(t.Lower) > 1 {
+			words[t.Lower] = true
+		}
+	}
+	stems := make([]map[string]bool, len(hits))
+	somewhere := map[string]bool{}
+	for i, h := range hits {
+		stems[i] = stemSet(h.Source.Title + " " + h.Chunk.Heading + " " + h.Chunk.Text)
+		if i >= evidenceHits {
+			continue // the words evidence looks for in the first hits only
+		}
+		for k := range stems[i] {
+			somewhere[k] = true
+		}
+	}
+	var out []int
+	for i, h := range hits {
+		if !pathNamed(h.Source.Path, words) {
+			continue
+		}
+		held, other := 0, 0
+		for _, t := range contentTerms(question) {
+			if pathNamed(h.Source.Path, map[string]bool{t.Word: true}) || !somewhere[t.Stem] {
+				continue
+			}
+			other++
+			if stems[i][t.Stem] {
+				held++
+			}
+		}
+		if other > 0 && held == other {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // preferHits orders the hits worth reading: first those that declare a

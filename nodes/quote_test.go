@@ -145,3 +145,23 @@ func paths(hits []graphrag.Hit) []string {
 	}
 	return out
 }
+
+func TestNamedFileIsGoodDespiteAWeakScore(t *testing.T) {
+	hits := []graphrag.Hit{
+		fileHit("/doc/jq/README", "", "jq is a lightweight and flexible command-line JSON processor."),
+		fileHit("/doc/jq/copyright", "", "Files: *\nCopyright: 2012 Stephen Dolan\nLicense: MIT"),
+	}
+	kept, r, _ := gradeByConstraints("what license is jq distributed under", hits, hits[:1], RetrievalPoor, 5)
+	if r != RetrievalGood || kept[0].Source.Path != "/doc/jq/copyright" {
+		t.Errorf("retrieval %s, kept %v: want good with jq/copyright first", r, paths(kept))
+	}
+	// A named file without the question's other words found elsewhere
+	// proves nothing.
+	bench := []graphrag.Hit{
+		fileHit("/man/man1/pgbench.1", "1", "pgbench runs benchmark tests. --max-tries enables retries."),
+		fileHit("/doc/linux/changelog", "", "drm: fix GPU reset on resume."),
+	}
+	if _, r, _ := gradeByConstraints("how do I enable GPU acceleration in pgbench", bench, bench, RetrievalPoor, 5); r == RetrievalGood {
+		t.Error("pgbench's page lacks GPU, found in another hit: want no promotion to good")
+	}
+}

@@ -96,13 +96,8 @@ func (a *app) notify(notices ...string) {
 	}
 }
 
-// ask runs one question and prints the result; it returns the final state
-// through the pipeline for chat's history.
-func (a *app) ask(ctx context.Context, p *pipeline, f *runFlags, in nodes.State, out io.Writer) error {
-	_, _, err := a.askState(ctx, p, f, in, out)
-	return err
-}
-
+// askState runs one question and prints the result; it returns the final
+// state (for chat's history, run --show and chat /open) and the trace.
 func (a *app) askState(ctx context.Context, p *pipeline, f *runFlags, in nodes.State, out io.Writer) (nodes.State, *traceLog, error) {
 	rec := server.NewRecorder()
 	tl := &traceLog{}
