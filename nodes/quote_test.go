@@ -2,6 +2,7 @@ package nodes
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -163,5 +164,29 @@ func TestNamedFileIsGoodDespiteAWeakScore(t *testing.T) {
 	}
 	if _, r, _ := gradeByConstraints("how do I enable GPU acceleration in pgbench", bench, bench, RetrievalPoor, 5); r == RetrievalGood {
 		t.Error("pgbench's page lacks GPU, found in another hit: want no promotion to good")
+	}
+}
+
+// BenchmarkAnswerFromCode measures what grading and the extractive answer
+// add to a query over ten chunk-sized Go hits (the store's search aside).
+func BenchmarkAnswerFromCode(b *testing.B) {
+	var hits []graphrag.Hit
+	for i := range 10 {
+		var sb strings.Builder
+		for j := range 12 {
+			fmt.Fprintf(&sb, "// Func%d_%d returns a new [Reader] reading from s.\n// It is similar to [bytes.NewBufferString].\nfunc Func%d_%d(s string) *Reader {\n\treturn &Reader{s, 0, -1}\n}\n\n", i, j, i, j)
+		}
+		if i == 3 {
+			sb.WriteString("// NewReader returns a new [Reader] reading from s.\nfunc NewReader(s string) *Reader { return &Reader{s, 0, -1} }\n")
+		}
+		hits = append(hits, fileHit(fmt.Sprintf("/go/src/pkg%d/reader.go", i), "go", sb.String()))
+	}
+	q := "what does strings.NewReader return"
+	b.ReportAllocs()
+	for b.Loop() {
+		kept, _, _ := gradeByConstraints(q, hits, hits[:5], RetrievalGood, 5)
+		if a := extractive(q, kept, 3); a.Abstained {
+			b.Fatal("abstained")
+		}
 	}
 }
