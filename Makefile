@@ -5,7 +5,7 @@ STATICCHECK ?= $(shell $(GO) env GOPATH)/bin/staticcheck
 VERSION     ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS     := -s -w -X main.version=$(VERSION)
 
-.PHONY: help build install test test-nodb test-race golden check-mermaid bench bench-pg lint db-up eval eval-ci demo clean
+.PHONY: help build install test test-nodb test-race golden check-mermaid bench bench-pg lint db-up eval eval-docs eval-ci demo clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -62,6 +62,9 @@ eval: build ## score the bundled eval set (routing, and RAG with ablations) into
 	@mkdir -p docs/eval
 	$(BIN) eval routing --markdown docs/eval/routing.md --json > docs/eval/routing.json
 	$(BIN) eval rag --ablate --markdown docs/eval/rag.md --json > docs/eval/rag.json
+
+eval-docs: build ## score answers on documents installed here: Go's tree, PostgreSQL's man pages, /usr/share/doc
+	$(BIN) eval docs
 
 eval-ci: build ## the eval gate CI runs: fails when the deterministic path regresses
 	$(BIN) eval routing --min-hard-coarse 0.95 --min-coarse-accuracy 0.94

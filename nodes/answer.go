@@ -369,7 +369,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 					st[k] = answerWeights.title
 				}
 			}
-			c := candidate{text: sent, hit: i, pos: j, stems: st, loose: own, prose: u.code || isProse(sent), masked: maskIdentifiers(sent),
+			c := candidate{text: sent, hit: i, pos: j, stems: st, loose: own, prose: code || u.lead || isProse(sent), masked: maskIdentifiers(sent),
 				section: u.section, secPos: u.secPos, item: u.item, unit: u, test: test}
 			if u.code {
 				c.declares = declaresName(sent, names)

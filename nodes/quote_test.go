@@ -190,3 +190,12 @@ func BenchmarkAnswerFromCode(b *testing.B) {
 		}
 	}
 }
+
+func TestLeadInKeepsAnIndentedBlock(t *testing.T) {
+	spec := fileHit("/go/doc/go_spec.html", "html", "Predeclared identifiers\n\nThe following identifiers are implicitly declared in the universe block:\n\n"+
+		"Types:\n\tany bool byte comparable\n\tcomplex64 complex128 error float32 float64\n\nConstants:\n\ttrue false iota\n")
+	a := extractive("what are the predeclared identifiers in Go", []graphrag.Hit{spec}, 3)
+	if !strings.Contains(a.Text, "Types:\n```\nany bool byte comparable\ncomplex64") {
+		t.Errorf("the block under the lead-in lost its lines:\n%s", a.Text)
+	}
+}

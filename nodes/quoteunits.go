@@ -137,6 +137,21 @@ func splitUnits(text string, bareHeadings bool) []quoteUnit {
 			if c := strings.Trim(strings.Join(code, "\n"), "\n"); strings.TrimSpace(c) != "" {
 				add(quoteUnit{text: c, code: true})
 			}
+		case !inItem && indented(line) && (len(para) == 0 || strings.HasSuffix(para[len(para)-1], ":")):
+			// An indented block (Markdown's indented code, a man page's
+			// example, HTML's <pre>) keeps its lines; so does one right
+			// under a line ending in ":".
+			flush(true)
+			var code []string
+			for ; i < len(lines) && (indented(lines[i]) || strings.TrimSpace(lines[i]) == "" && i+1 < len(lines) && indented(lines[i+1])); i++ {
+				code = append(code, strings.TrimRight(lines[i], " \t\r"))
+			}
+			i--
+			block++
+			if c := dedent(code); strings.TrimSpace(c) != "" && len(tokenize(c)) > 0 {
+				add(quoteUnit{text: c, code: true})
+			}
+			block++
 		case listMarker.MatchString(line):
 			flush(true)
 			para = append(para, trim)
@@ -155,6 +170,29 @@ func splitUnits(text string, bareHeadings bool) []quoteUnit {
 	}
 	flush(true)
 	return joinLeadIns(units, blockOf)
+}
+
+// indented reports whether a line starts with a tab or four spaces.
+func indented(line string) bool {
+	return strings.HasPrefix(line, "\t") || strings.HasPrefix(line, "    ")
+}
+
+// dedent removes the indentation all lines share.
+func dedent(lines []string) string {
+	common := ""
+	for k, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		ind := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
+		if k == 0 || len(ind) < len(common) {
+			common = ind
+		}
+	}
+	for k, l := range lines {
+		lines[k] = strings.TrimPrefix(l, common)
+	}
+	return strings.Trim(strings.Join(lines, "\n"), "\n")
 }
 
 // looksLikeHeading reports whether a one-line paragraph is a heading of
@@ -206,6 +244,11 @@ func joinLeadIns(units []quoteUnit, blockOf []int) []quoteUnit {
 				u.text += "\n" + next.text
 				u.lead = true
 				i++
+				// "…declared in the universe block:" "Types:" and its block.
+				if strings.HasSuffix(next.text, ":") && i+1 < len(units) && units[i+1].code && blockOf[i+1] == blockOf[i]+1 {
+					u.text += "\n" + fence(units[i+1].text)
+					i++
+				}
 			}
 		}
 		out = append(out, u)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/graphrag/graphrag"
 	"github.com/graphrag/graphrag/nodes"
@@ -73,6 +74,15 @@ func readCited(h graphrag.Hit) []byte {
 	if err != nil {
 		return nil
 	}
+	// A compressed or binary file (a man page's .gz, a PDF) has no lines
+	// to show: the stored passage is shown instead.
+	sample := data[:min(len(data), 8192)]
+	if len(sample) < len(data) {
+		sample = sample[:len(sample)-utf8.UTFMax] // a rune may be cut at the end
+	}
+	if bytes.IndexByte(sample, 0) >= 0 || !utf8.Valid(sample) {
+		return nil
+	}
 	return data
 }
 
@@ -113,11 +123,12 @@ func showCitation(out io.Writer, s nodes.State, n int) error {
 			if cs, ce := c.Hit.Chunk.StartLine, c.Hit.Chunk.EndLine; cs > 0 && ce >= cs {
 				start, end = cs, ce
 			}
-			lines := strings.Split(string(data), "\n")
-			for i := start; i <= end && i <= len(lines); i++ {
-				fmt.Fprintf(out, "%6d  %s\n", i, lines[i-1])
+			if lines := strings.Split(string(data), "\n"); start <= len(lines) {
+				for i := start; i <= end && i <= len(lines); i++ {
+					fmt.Fprintf(out, "%6d  %s\n", i, lines[i-1])
+				}
+				return nil
 			}
-			return nil
 		}
 		fmt.Fprintln(out, strings.TrimRight(text, "\n"))
 		return nil

@@ -38,3 +38,19 @@ func TestShowCitationPrintsTheCitedLines(t *testing.T) {
 		t.Errorf("showing [2] of one source: %v", err)
 	}
 }
+
+func TestShowCitationOfACompressedFileShowsThePassage(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "pg_restore.1.gz")
+	if err := os.WriteFile(path, []byte("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03binary"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	text := "To drop the database and recreate it from the dump:\n$ pg_restore -C -d postgres db.dump"
+	hit := graphrag.Hit{Chunk: graphrag.Chunk{Text: text, Heading: "EXAMPLES", StartLine: 780, EndLine: 790}, Source: graphrag.Source{Path: path, Type: "1"}}
+	var b strings.Builder
+	if err := showCitation(&b, nodes.State{Answer: graphrag.Answer{Citations: []graphrag.Citation{{N: 1, Hit: hit}}}}, 1); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "pg_restore -C -d postgres db.dump") || !strings.Contains(b.String(), ":780-790 (EXAMPLES)") {
+		t.Errorf("--show printed:\n%s", b.String())
+	}
+}
