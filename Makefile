@@ -5,7 +5,7 @@ STATICCHECK ?= $(shell $(GO) env GOPATH)/bin/staticcheck
 VERSION     ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS     := -s -w -X main.version=$(VERSION)
 
-.PHONY: help build install test test-nodb test-race golden check-mermaid bench bench-pg lint db-up eval eval-docs eval-ci demo clean
+.PHONY: help build install test test-nodb test-race golden check-mermaid bench bench-pg lint db-up eval eval-ci demo clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
