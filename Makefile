@@ -63,6 +63,9 @@ eval: build ## score the bundled eval set (routing, and RAG with ablations) into
 	$(BIN) eval routing --markdown docs/eval/routing.md --json > docs/eval/routing.json
 	$(BIN) eval rag --ablate --markdown docs/eval/rag.md --json > docs/eval/rag.json
 
+eval-docs: build ## score answers on documents installed here: Go's tree, PostgreSQL's man pages, /usr/share/doc
+	$(BIN) eval docs
+
 eval-ci: build ## the eval gate CI runs: fails when the deterministic path regresses
 	$(BIN) eval routing --min-hard-coarse 0.95 --min-coarse-accuracy 0.94
 	$(BIN) eval rag --min-recall 0.93 --min-both-gold 0.90 --min-mrr 0.90 --min-abstain 0.90 --max-false-abstain 0.10

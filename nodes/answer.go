@@ -31,6 +31,14 @@ type candidate struct {
 	// masked is text with identifiers masked, for matching answer kinds:
 	// the digits of "INV-2024-0117" are no amount.
 	masked string
+	// unit is the quoted unit: code and lead-ins are shown on lines of
+	// their own.
+	unit quoteUnit
+	// declares is true for code that declares a name the question asks
+	// about ("func NewReader" for "what does strings.NewReader return").
+	declares bool
+	// test is true for a unit of a test file, test data or vendored copy.
+	test bool
 }
 
 // An askKind is a kind of answer a question part asks for: "when" wants a
@@ -120,78 +128,9 @@ func looseSet(text string) map[string]bool {
 }
 
 var (
-	headingLine  = regexp.MustCompile(`^\s{0,3}(#{1,6}\s+\S|#{1,6}$)`)
-	setextLine   = regexp.MustCompile(`^\s{0,3}(=+|-{2,})\s*$`)
-	fenceLine    = regexp.MustCompile("^\\s*(```|~~~)")
-	listMarker   = regexp.MustCompile(`^\s*([-*+•]|\d{1,3}[.)])\s+`)
-	columnGap    = regexp.MustCompile(`\S(\s{2,}|\t|\s\|\s)\S`)
 	auxiliaries  = toSet(`is are was were be been being am has have had do does did will would shall should can could may might must isn't aren't wasn't weren't won't can't don't doesn't didn't stays stay keeps keep goes go runs run takes take uses use owns own needs need means mean`)
 	imperativeRe = regexp.MustCompile(`(?i)^(run|use|open|click|copy|mount|select|type|enter|install|restart|start|stop|check|set|add|remove|edit|create|delete|make|put|see|ask|call|send|keep|move|write|read)\b`)
 )
-
-// quoteUnit is a sentence an answer may quote.
-type quoteUnit struct {
-	text, heading   string
-	section, secPos int
-	item            bool
-}
-
-// answerUnits splits a passage into the sentences an answer may quote,
-// each with the section heading above it. Headings, code fences and list
-// markers are not quoted; table rows and list items are units of their own.
-func answerUnits(text string) []quoteUnit {
-	heading := ""
-	section, secPos := 0, 0
-	var units []quoteUnit
-	var para []string
-	flush := func() {
-		if len(para) == 0 {
-			return
-		}
-		item := listMarker.MatchString(para[0])
-		if item {
-			para[0] = listMarker.ReplaceAllString(para[0], "")
-		}
-		for _, s := range splitSentences(strings.Join(para, "\n")) {
-			s = strings.Join(strings.Fields(s), " ")
-			if s == "" || len(tokenize(s)) == 0 {
-				continue
-			}
-			units = append(units, quoteUnit{text: s, heading: heading, section: section, secPos: secPos, item: item})
-			secPos++
-		}
-		para = para[:0]
-	}
-	newSection := func(h string) {
-		heading, section, secPos = h, section+1, 0
-	}
-	lines := strings.Split(text, "\n")
-	for i, line := range lines {
-		trim := strings.TrimSpace(line)
-		switch {
-		case trim == "":
-			flush()
-		case headingLine.MatchString(line):
-			flush()
-			newSection(strings.TrimSpace(strings.TrimLeft(trim, "#")))
-		case setextLine.MatchString(line) && len(para) == 1:
-			h := para[0]
-			para = para[:0]
-			newSection(h)
-		case fenceLine.MatchString(line):
-			flush()
-		case listMarker.MatchString(line) || columnGap.MatchString(trim) || (i+1 < len(lines) && columnGap.MatchString(strings.TrimSpace(lines[i+1]))):
-			// A list item or a table row stands alone.
-			flush()
-			para = append(para, trim)
-			flush()
-		default:
-			para = append(para, trim)
-		}
-	}
-	flush()
-	return units
-}
 
 // isProse reports whether a sentence reads as a statement rather than a
 // label: it has a verb-like word (an auxiliary, a past or -ing form), starts
@@ -209,18 +148,188 @@ func isProse(s string) bool {
 	return false
 }
 
-// extractive builds an answer from the sentences that best cover the
-// query's terms, each followed by [n], the number of its hit. Terms are
-// weighted by their query weight and by how few kept hits contain them;
-// earlier sentences and better-ranked hits break ties. Each kind of answer
-// the question asks for (a time, a place, an amount...) gets a sentence
-// that has it when one is near the chosen ones, and a sentence next to a
-// chosen one that carries query terms still uncovered needs less score.
-// Headings, code fences and fragments without a verb are not quoted.
+// extractive builds an answer by quoting the kept hits: select picks the
+// units (sentences, list items, code blocks) that best cover the query's
+// terms, cover adds one for each kind of answer the question asks for and
+// the quotes still miss, render writes them in reading order with [n]
+// marks. The weights are answerWeights.
 func extractive(query string, kept []graphrag.Hit, limit int) graphrag.Answer {
-	terms := contentTerms(query)
+	terms := questionTerms(query)
 	kinds := askedKinds(query)
-	steps := slices.ContainsFunc(kinds, func(k askKind) bool { return k.name == "steps" })
+	cands, df := answerCandidates(query, kept, terms)
+	for i := range terms {
+		terms[i].Stem = looseStem(terms[i].Word)
+	}
+	sel := &selection{terms: terms, kinds: kinds, df: df, kept: len(kept),
+		steps:     slices.ContainsFunc(kinds, func(k askKind) bool { return k.name == "steps" }),
+		covered:   make(map[string]bool),
+		satisfied: make([]bool, len(kinds)),
+	}
+	sel.pick(cands, limit)
+	sel.cover(cands)
+	a := render(sel.chosen, kept)
+	if contentFree(a.Text) {
+		// Nothing quotable: an empty answer would read as an answer.
+		return graphrag.Answer{Text: NoAnswer, Abstained: true, By: "abstain"}
+	}
+	return a
+}
+
+// contentFree reports whether an answer says nothing: no word that is not
+// a stop word, once citation marks and code fences are gone.
+func contentFree(text string) bool {
+	text = citationMark.ReplaceAllString(strings.ReplaceAll(text, "```", " "), " ")
+	for _, t := range tokenize(text) {
+		if !stopWords[t.Lower] {
+			return false
+		}
+	}
+	return true
+}
+
+// answerWeights are the extractive answerer's tuned numbers, in one place.
+// They were set by hand on graphrag's own unit tests and the dev set's
+// answer F1 (evals/datasets); the code-related ones (decl, test) on the
+// fixtures of quote_test.go, before the real-documents benchmark was run.
+var answerWeights = struct {
+	// heading and title: how much a word of the section heading or the
+	// document title counts towards what a unit is about (a word of the
+	// unit itself counts 1). Passages say "he" for their subject, and a
+	// section's sentences rarely repeat its heading.
+	heading, title float64
+	// covered scales a term already in the answer: a second unit must bring
+	// something new.
+	covered float64
+	// kind is the bonus for holding a kind of answer asked for (a time, a
+	// place, an amount); preferred adds to it for a preferred word ("total").
+	kind, preferred float64
+	// label scales a fragment without a verb (a table row, a label).
+	label float64
+	// secPos and hitRank: a unit's score is divided by 1+secPos×position in
+	// its section and 1+hitRank×rank of its hit: earlier and better-ranked
+	// first.
+	secPos, hitRank float64
+	// next is the least score of a unit after the first; nextFresh of one
+	// next to a quoted unit that brings a new question word; step of the
+	// next step of a quoted procedure (plus stepBonus to its score).
+	next, nextFresh, step, stepBonus float64
+	// decl is the bonus of code that declares a name the question asks
+	// about; test scales a unit of a test file, test data or vendored copy.
+	decl, test float64
+	// coverBase, coverPreferred, coverNear, coverProse and coverPos score
+	// the unit that fills an asked kind left open (see cover).
+	coverBase, coverPreferred, coverNear, coverProse, coverPos float64
+}{
+	heading: 0.6, title: 0.3,
+	covered: 0.2,
+	kind:    0.6, preferred: 0.6,
+	label:  0.5,
+	secPos: 0.1, hitRank: 0.05,
+	next: 0.5, nextFresh: 0.25, step: 0.01, stepBonus: 1,
+	decl: 2, test: 0.3,
+	coverBase: 0.1, coverPreferred: 1, coverNear: 0.5, coverProse: 0.2, coverPos: 0.02,
+}
+
+// questionTerms are the question's content terms, with each part of a
+// dotted name added ("strings.NewReader" also asks for "NewReader"): code
+// and its documentation name the parts apart.
+func questionTerms(query string) []term {
+	terms := contentTerms(query)
+	seen := make(map[string]bool, len(terms))
+	for _, t := range terms {
+		seen[t.Stem] = true
+	}
+	for _, t := range append([]term(nil), terms...) {
+		if !strings.Contains(t.Word, ".") || t.isNumber() {
+			continue
+		}
+		for _, part := range strings.Split(t.Word, ".") {
+			if st := stem(part); len(part) > 1 && !seen[st] && !stopWords[part] {
+				seen[st] = true
+				terms = append(terms, term{Stem: st, Word: part, Weight: t.Weight})
+			}
+		}
+	}
+	return terms
+}
+
+// askedNames are the identifiers a question names, lower-cased: the last
+// part of a dotted name and any word written in CamelCase or with an
+// underscore ("WithCancel", "io.EOF", "unique_violation").
+func askedNames(query string) map[string]bool {
+	out := map[string]bool{}
+	for _, f := range strings.FieldsFunc(query, func(r rune) bool {
+		return r == ' ' || r == '?' || r == ',' || r == '(' || r == ')' || r == '"' || r == '`'
+	}) {
+		f = strings.Trim(f, ".:;!'")
+		if i := strings.LastIndex(f, "."); i >= 0 && i+1 < len(f) {
+			out[strings.ToLower(f[i+1:])] = true
+			continue
+		}
+		if camelCase(f) || strings.Contains(f, "_") {
+			out[strings.ToLower(f)] = true
+		}
+	}
+	for _, id := range identifierPattern.FindAllString(query, -1) {
+		if !versionPattern.MatchString(id) {
+			out[strings.ToLower(id)] = true
+		}
+	}
+	return out
+}
+
+// camelCase reports whether w has an upper-case letter after a lower-case
+// one ("NewReader", "iPhone") or is a capital followed by a capital word
+// ("EOF" is not: all capitals).
+func camelCase(w string) bool {
+	lower := false
+	for _, r := range w {
+		switch {
+		case r >= 'a' && r <= 'z':
+			lower = true
+		case r >= 'A' && r <= 'Z' && lower:
+			return true
+		}
+	}
+	return false
+}
+
+// declaresName reports whether code declares one of names (lower-cased):
+// a function, method, type, variable or constant of that name, or an entry
+// of a const or var block ("\tStatusTeapot = 418").
+func declaresName(code string, names map[string]bool) bool {
+	if len(names) == 0 {
+		return false
+	}
+	low := strings.ToLower(code)
+	for n := range names {
+		for _, decl := range []string{"func " + n + "(", "func " + n + "[", ") " + n + "(", "type " + n + " ", "var " + n + " ", "const " + n + " ", "def " + n + "(", "class " + n} {
+			if strings.Contains(low, decl) {
+				return true
+			}
+		}
+		for rest := low; ; {
+			i := strings.Index(rest, "\n\t"+n+" ")
+			if i < 0 {
+				break
+			}
+			rest = rest[i+2+len(n):]
+			if after := strings.TrimLeft(rest, " \t"); strings.HasPrefix(after, "=") && !strings.HasPrefix(after, "==") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// answerCandidates are the quotable units of the kept hits, with what each
+// is about, and how many hits hold each query stem.
+func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candidate, map[string]int) {
+	names := askedNames(query)
+	qStems := make(map[string]bool, len(terms))
+	for _, t := range terms {
+		qStems[t.Stem] = true
+	}
 	var cands []candidate
 	df := make(map[string]int)
 	for i, h := range kept {
@@ -231,28 +340,40 @@ func extractive(query string, kept []graphrag.Hit, limit int) graphrag.Answer {
 			}
 		}
 		title := looseSet(h.Source.Title)
-		for j, u := range answerUnits(h.Chunk.Text) {
-			// The section heading and the title count towards what a
-			// sentence is about: passages often say "he" for their subject,
-			// and a section's sentences rarely repeat its heading.
+		code := isCodeHit(h)
+		var units []quoteUnit
+		if code {
+			units = codeUnits(h.Chunk.Text, qStems)
+		} else {
+			units = splitUnits(h.Chunk.Text, convertedText(h))
+		}
+		test := isTestPath(h.Source.Path)
+		for j, u := range units {
 			sent := u.text
 			own := looseSet(sent)
 			st := make(map[string]float64, len(own))
 			for k := range own {
 				st[k] = 1
 			}
-			for k := range looseSet(u.heading) {
+			heading := u.heading
+			if heading == "" {
+				heading = h.Chunk.Heading
+			}
+			for k := range looseSet(heading) {
 				if st[k] == 0 {
-					st[k] = 0.6
+					st[k] = answerWeights.heading
 				}
 			}
 			for k := range title {
 				if st[k] == 0 {
-					st[k] = 0.3
+					st[k] = answerWeights.title
 				}
 			}
-			c := candidate{text: sent, hit: i, pos: j, stems: st, loose: own, prose: isProse(sent), masked: maskIdentifiers(sent),
-				section: u.section, secPos: u.secPos, item: u.item}
+			c := candidate{text: sent, hit: i, pos: j, stems: st, loose: own, prose: code || u.lead || isProse(sent), masked: maskIdentifiers(sent),
+				section: u.section, secPos: u.secPos, item: u.item, unit: u, test: test}
+			if u.code {
+				c.declares = declaresName(sent, names)
+			}
 			if !c.prose && len(tokenize(sent)) < 3 {
 				// A label or a term on its own ("RPO") answers nothing.
 				continue
@@ -260,145 +381,177 @@ func extractive(query string, kept []graphrag.Hit, limit int) graphrag.Answer {
 			cands = append(cands, c)
 		}
 	}
-	for i := range terms {
-		terms[i].Stem = looseStem(terms[i].Word)
+	return cands, df
+}
+
+// selection is the state of choosing an answer's units.
+type selection struct {
+	terms     []term
+	kinds     []askKind
+	df        map[string]int
+	kept      int
+	steps     bool
+	covered   map[string]bool
+	satisfied []bool
+	chosen    []candidate
+}
+
+func (s *selection) weight(t term) float64 {
+	return t.Weight * (1 + math.Log(float64(s.kept+1)/float64(s.df[stem(t.Word)]+1)))
+}
+
+func (s *selection) isChosen(c candidate) bool {
+	return slices.ContainsFunc(s.chosen, func(x candidate) bool { return x.hit == c.hit && x.pos == c.pos })
+}
+
+func (s *selection) adjacent(c candidate) bool {
+	return slices.ContainsFunc(s.chosen, func(x candidate) bool { return x.hit == c.hit && (x.pos == c.pos-1 || x.pos == c.pos+1) })
+}
+
+// take adds c to the answer and marks what it covers.
+func (s *selection) take(c candidate) {
+	s.chosen = append(s.chosen, c)
+	for _, t := range s.terms {
+		if c.stems[t.Stem] > 0 {
+			s.covered[t.Stem] = true
+		}
 	}
-	weight := func(t term) float64 {
-		return t.Weight * (1 + math.Log(float64(len(kept)+1)/float64(df[stem(t.Word)]+1)))
+	for k, kind := range s.kinds {
+		if kind.in(c.masked) {
+			s.satisfied[k] = true
+		}
 	}
-	covered := make(map[string]bool)
-	satisfied := make([]bool, len(kinds))
-	var chosen []candidate
-	adjacent := func(c candidate) bool {
-		return slices.ContainsFunc(chosen, func(x candidate) bool { return x.hit == c.hit && (x.pos == c.pos-1 || x.pos == c.pos+1) })
+}
+
+// score is what c adds to the answer chosen so far, and the least score it
+// needs to be added.
+func (s *selection) score(c candidate) (sc, needed float64) {
+	w := answerWeights
+	fresh := false
+	for _, t := range s.terms {
+		f := c.stems[t.Stem]
+		if f == 0 {
+			continue
+		}
+		tw := s.weight(t) * f
+		if s.covered[t.Stem] {
+			tw *= w.covered
+		} else if f == 1 {
+			fresh = true
+		}
+		sc += tw
 	}
-	for len(chosen) < limit {
-		best, bestScore, bestNeeded := -1, 0.0, 0.0
-		for i, c := range cands {
-			if slices.ContainsFunc(chosen, func(x candidate) bool { return x.hit == c.hit && x.pos == c.pos }) {
+	near := len(s.chosen) > 0 && s.adjacent(c)
+	// An asked kind of answer the unit holds, when the unit is about the
+	// question or next to a chosen one.
+	if sc > 0 || near {
+		for k, kind := range s.kinds {
+			if s.satisfied[k] || !kind.in(c.masked) {
 				continue
 			}
-			var sc float64
-			fresh := false
-			for _, t := range terms {
-				f := c.stems[t.Stem]
-				if f == 0 {
-					continue
-				}
-				w := weight(t) * f
-				if covered[t.Stem] {
-					w *= 0.2
-				} else if f == 1 {
-					fresh = true
-				}
-				sc += w
-			}
-			near := len(chosen) > 0 && adjacent(c)
-			// An asked kind of answer the sentence holds, when the
-			// sentence is about the question or next to a chosen one.
-			if sc > 0 || near {
-				for k, kind := range kinds {
-					if satisfied[k] || !kind.in(c.masked) {
-						continue
-					}
-					bonus := 0.6
-					for w := range kind.prefer {
-						if c.loose[w] {
-							bonus += 0.6
-							break
-						}
-					}
-					sc += bonus
+			bonus := w.kind
+			for word := range kind.prefer {
+				if c.loose[word] {
+					bonus += w.preferred
+					break
 				}
 			}
-			if !c.prose {
-				sc *= 0.5
+			sc += bonus
+		}
+	}
+	if c.declares && sc > 0 {
+		sc += w.decl
+	}
+	if !c.prose {
+		sc *= w.label
+	}
+	if c.test {
+		sc *= w.test
+	}
+	sc *= 1 / (1 + w.secPos*float64(c.secPos)) / (1 + w.hitRank*float64(c.hit))
+	needed = w.next
+	switch {
+	case near && c.item && s.steps && slices.ContainsFunc(s.chosen, func(x candidate) bool { return x.hit == c.hit && x.item && x.section == c.section }):
+		// A step next to one quoted: the procedure goes on.
+		sc, needed = sc+w.stepBonus, w.step
+	case near && fresh:
+		needed = w.nextFresh
+	}
+	return sc, needed
+}
+
+// pick is the select step: it adds the best-scoring unit while one scores
+// enough, up to limit units.
+func (s *selection) pick(cands []candidate, limit int) {
+	for len(s.chosen) < limit {
+		best, bestScore, bestNeeded := -1, 0.0, 0.0
+		for i, c := range cands {
+			if s.isChosen(c) {
+				continue
 			}
-			sc *= 1 / (1 + 0.1*float64(c.secPos)) / (1 + 0.05*float64(c.hit))
-			needed := 0.5
-			switch {
-			case near && c.item && steps && slices.ContainsFunc(chosen, func(x candidate) bool { return x.hit == c.hit && x.item && x.section == c.section }):
-				// A step next to one quoted: the procedure goes on.
-				sc, needed = sc+1, 0.01
-			case near && fresh:
-				needed = 0.25
-			}
-			if sc > bestScore {
+			if sc, needed := s.score(c); sc > bestScore {
 				best, bestScore, bestNeeded = i, sc, needed
 			}
 		}
-		if best < 0 || (len(chosen) > 0 && bestScore < bestNeeded) {
+		if best < 0 || (len(s.chosen) > 0 && bestScore < bestNeeded) {
 			break
 		}
-		c := cands[best]
-		chosen = append(chosen, c)
-		for _, t := range terms {
-			if c.stems[t.Stem] > 0 {
-				covered[t.Stem] = true
-			}
-		}
-		for k, kind := range kinds {
-			if kind.in(c.masked) {
-				satisfied[k] = true
-			}
-		}
+		s.take(cands[best])
 	}
-	if len(chosen) == 0 && len(cands) > 0 {
-		chosen = append(chosen, cands[0])
+	if len(s.chosen) == 0 && len(cands) > 0 {
+		s.chosen = append(s.chosen, cands[0])
 	}
-	// Cover each part of the question: a kind of answer asked for and not
-	// yet in the answer is taken from the passages already quoted, from the
-	// sentence that has it with the most uncovered query terms, preferred
-	// words ("total" for an amount) and nearness to a quoted sentence.
-	for k, kind := range kinds {
-		if satisfied[k] || len(chosen) == 0 {
+}
+
+// cover is the cover step: each kind of answer asked for and not yet in
+// the answer is taken from the passages already quoted, from the unit that
+// has it with the most uncovered query terms, preferred words ("total" for
+// an amount) and nearness to a quoted unit.
+func (s *selection) cover(cands []candidate) {
+	w := answerWeights
+	for k, kind := range s.kinds {
+		if s.satisfied[k] || len(s.chosen) == 0 {
 			continue
 		}
 		best, bestScore := -1, 0.0
 		for i, c := range cands {
-			if !kind.in(c.masked) ||
-				!slices.ContainsFunc(chosen, func(x candidate) bool { return x.hit == c.hit }) ||
-				slices.ContainsFunc(chosen, func(x candidate) bool { return x.hit == c.hit && x.pos == c.pos }) {
+			if !kind.in(c.masked) || s.isChosen(c) ||
+				!slices.ContainsFunc(s.chosen, func(x candidate) bool { return x.hit == c.hit }) {
 				continue
 			}
-			sc := 0.1
-			for _, t := range terms {
-				if c.loose[t.Stem] && !covered[t.Stem] {
-					sc += weight(t)
+			sc := w.coverBase
+			for _, t := range s.terms {
+				if c.loose[t.Stem] && !s.covered[t.Stem] {
+					sc += s.weight(t)
 				}
 			}
-			for w := range kind.prefer {
-				if c.loose[w] {
-					sc += 1
+			for word := range kind.prefer {
+				if c.loose[word] {
+					sc += w.coverPreferred
 				}
 			}
-			if adjacent(c) {
-				sc += 0.5
+			if s.adjacent(c) {
+				sc += w.coverNear
 			}
 			if c.prose {
-				sc += 0.2
+				sc += w.coverProse
 			}
-			sc /= 1 + 0.02*float64(c.pos)
+			sc /= 1 + w.coverPos*float64(c.pos)
 			if sc > bestScore {
 				best, bestScore = i, sc
 			}
 		}
 		if best >= 0 {
-			c := cands[best]
-			chosen = append(chosen, c)
-			for _, t := range terms {
-				if c.loose[t.Stem] {
-					covered[t.Stem] = true
-				}
-			}
-			for k2, kind := range kinds {
-				if kind.in(c.masked) {
-					satisfied[k2] = true
-				}
-			}
+			s.take(cands[best])
 		}
 	}
-	// Present in reading order: by hit, then by position.
+}
+
+// render is the render step: the chosen units in reading order (by hit,
+// then position), each followed by [n], the number of its hit. Prose
+// sentences run on in a paragraph; a code block, a lead-in with its list or
+// block, and a list item stand on lines of their own, code fenced.
+func render(chosen []candidate, kept []graphrag.Hit) graphrag.Answer {
 	slices.SortStableFunc(chosen, func(a, b candidate) int {
 		if a.hit != b.hit {
 			return a.hit - b.hit
@@ -408,6 +561,7 @@ func extractive(query string, kept []graphrag.Hit, limit int) graphrag.Answer {
 	var b strings.Builder
 	cited := map[int]int{}
 	var cites []graphrag.Citation
+	blockMode := slices.ContainsFunc(chosen, func(c candidate) bool { return c.unit.multiline() })
 	for i, c := range chosen {
 		n, ok := cited[c.hit]
 		if !ok {
@@ -415,10 +569,23 @@ func extractive(query string, kept []graphrag.Hit, limit int) graphrag.Answer {
 			cited[c.hit] = n
 			cites = append(cites, graphrag.Citation{N: n, Hit: kept[c.hit], Quote: c.text})
 		}
-		if i > 0 {
+		switch {
+		case i == 0:
+		case blockMode:
+			b.WriteString("\n\n")
+		default:
 			b.WriteByte(' ')
 		}
-		fmt.Fprintf(&b, "%s [%d]", c.text, n)
+		switch {
+		case c.unit.code:
+			fmt.Fprintf(&b, "%s\n[%d]", fence(c.text), n)
+		case blockMode && c.item:
+			fmt.Fprintf(&b, "- %s [%d]", c.text, n)
+		case c.unit.lead && strings.HasSuffix(c.text, "```"):
+			fmt.Fprintf(&b, "%s\n[%d]", c.text, n)
+		default:
+			fmt.Fprintf(&b, "%s [%d]", c.text, n)
+		}
 	}
 	return graphrag.Answer{Text: b.String(), Citations: cites, By: "extractive"}
 }

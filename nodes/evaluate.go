@@ -110,7 +110,17 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 			s.Retrieval = RetrievalGood
 		}
 	}
+	// The question's exact names, versions and file names overrule the
+	// overall score: see gradeByConstraints.
+	kept, r, constrained := gradeByConstraints(s.question(), s.Hits, s.Kept, s.Retrieval, p.opts.MaxKept)
+	if !graded {
+		s.Kept, s.Evidence = kept, facts(kept, terms)
+	}
+	s.Retrieval = r
 	measure := fmt.Sprintf("evidence %.2f (top %.2f, union %.2f, specific %.1f), kept %d of %d", strength, ev.Top, ev.Union, ev.Specific, len(s.Kept), len(s.Hits))
+	if constrained != "" {
+		measure += "; " + constrained
+	}
 	if len(ev.Missing) > 0 {
 		measure += fmt.Sprintf(", missing %s", strings.Join(ev.Missing[:min(4, len(ev.Missing))], " "))
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/chzyer/readline"
@@ -15,6 +16,7 @@ import (
 
 const chatHelp = `Ask questions about your files; follow-ups may refer to earlier answers.
   /sources   the passages behind the last answer
+  /open N    the passage of source [N] of the last answer
   /trace     the path the last question took through the graph
   /reset     forget the conversation
   /help      this text
@@ -99,6 +101,19 @@ func (a *app) chatCmd() *cobra.Command {
 						continue
 					}
 					lastLog.print(out, *last)
+					continue
+				case strings.HasPrefix(line, "/open"):
+					n, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(line, "/open")))
+					switch {
+					case last == nil:
+						fmt.Fprintln(out, "(no answer yet)")
+					case err != nil:
+						fmt.Fprintln(out, "usage: /open N, N the number of a source, e.g. /open 1")
+					default:
+						if err := showCitation(out, *last, n); err != nil {
+							fmt.Fprintf(out, "(%v)\n", err)
+						}
+					}
 					continue
 				case strings.HasPrefix(line, "/"):
 					fmt.Fprintf(out, "unknown command %s; /help lists them\n", line)

@@ -93,7 +93,7 @@ NL2Bash routing rows, and graphrag's own rows; see evals/datasets).
 Thresholds (--min-*, --max-*, --gate) make it exit 1 when a figure is off,
 for CI.`,
 	}
-	cmd.AddCommand(a.evalRoutingCmd(), a.evalRAGCmd())
+	cmd.AddCommand(a.evalRoutingCmd(), a.evalRAGCmd(), a.evalDocsCmd())
 	return cmd
 }
 

@@ -43,7 +43,10 @@ func (f *runFlags) options() nodes.Options {
 }
 
 func (a *app) runCmd() *cobra.Command {
-	var f runFlags
+	var (
+		f    runFlags
+		show int
+	)
 	cmd := &cobra.Command{
 		Use:   "run QUESTION",
 		Short: "Answer one question from your ingested files",
@@ -74,10 +77,16 @@ an OpenAI-compatible server) a model writes the answer from the same evidence.`,
 			if !f.json {
 				a.notify(p.notices...)
 			}
-			return a.ask(cmd.Context(), p, &f, nodes.State{Query: q}, cmd.OutOrStdout())
+			final, _, err := a.askState(cmd.Context(), p, &f, nodes.State{Query: q}, cmd.OutOrStdout())
+			if err != nil || show <= 0 || f.json {
+				return err
+			}
+			fmt.Fprintln(cmd.OutOrStdout())
+			return showCitation(cmd.OutOrStdout(), final, show)
 		},
 	}
 	f.bind(cmd)
+	cmd.Flags().IntVar(&show, "show", 0, "also print the passage of source [N] of the answer")
 	return cmd
 }
 
@@ -91,13 +100,8 @@ func (a *app) notify(notices ...string) {
 	}
 }
 
-// ask runs one question and prints the result; it returns the final state
-// through the pipeline for chat's history.
-func (a *app) ask(ctx context.Context, p *pipeline, f *runFlags, in nodes.State, out io.Writer) error {
-	_, _, err := a.askState(ctx, p, f, in, out)
-	return err
-}
-
+// askState runs one question and prints the result; it returns the final
+// state (for chat's history, run --show and chat /open) and the trace.
 func (a *app) askState(ctx context.Context, p *pipeline, f *runFlags, in nodes.State, out io.Writer) (nodes.State, *traceLog, error) {
 	rec := server.NewRecorder()
 	tl := &traceLog{}
@@ -142,7 +146,7 @@ func printSources(out io.Writer, s nodes.State) {
 	}
 	fmt.Fprintln(out, "\nSources")
 	for _, c := range s.Answer.Citations {
-		fmt.Fprintf(out, "  [%d] %s\n", c.N, describeSource(c.Hit))
+		fmt.Fprintf(out, "  [%d] %s\n", c.N, describeCitation(c, readCited(c.Hit)))
 	}
 }
 

@@ -7,7 +7,7 @@ import "embed"
 
 // FS holds every bundled data file, at the root of the file system.
 //
-//go:embed *.jsonl *.jsonl.gz README.md LICENSE-*.txt
+//go:embed *.jsonl *.jsonl.gz README.md LICENSE-*.txt docs/*.jsonl docs/*.json
 var FS embed.FS
 
 // Names of the bundled files in FS.
@@ -18,4 +18,9 @@ const (
 	Negatives    = "negative.dev.jsonl"
 	Corpus       = "rag_corpus.jsonl.gz"
 	CorpusExtra  = "corpus.extra.jsonl"
+
+	// DocsCollections and DocsQuestions are the real-documents benchmark:
+	// collections installed on the machine and questions about them.
+	DocsCollections = "docs/collections.json"
+	DocsQuestions   = "docs/questions.jsonl"
 )

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/graphrag/graphrag/evals"
+	"github.com/graphrag/graphrag/ingest"
+	"github.com/graphrag/graphrag/retrievers/sqlite"
+	"github.com/spf13/cobra"
+)
+
+func (a *app) evalDocsCmd() *cobra.Command {
+	var (
+		keep, questions      string
+		roots, only          []string
+		all, asJSON          bool
+		minAnswered, minAbst float64
+		concurrency          int
+	)
+	cmd := &cobra.Command{
+		Use:   "docs",
+		Short: "Score answers on real documents installed here: Go's tree, PostgreSQL's man pages, /usr/share/doc",
+		Long: `Build a store from document collections installed on this machine (Go's
+source tree and docs under $GOROOT, PostgreSQL's manual pages, Debian's
+/usr/share/doc; see evals/datasets/docs/collections.json for the subtrees)
+and ask it the bundled questions about them. An answerable question counts
+when the answer holds the gold string and cites the gold file; an
+unanswerable one when the answer abstains. Collections whose files are not
+installed are left out, with their questions.`,
+		Example: `  graphrag eval docs
+  graphrag eval docs --keep /tmp/docs-store --all
+  graphrag eval docs --root go=$HOME/sdk/go1.26 --only go`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			cols, qs, err := evals.LoadDocsBenchmark()
+			if err != nil {
+				return err
+			}
+			if questions != "" {
+				fh, err := os.Open(questions)
+				if err != nil {
+					return fmt.Errorf("--questions: %w", err)
+				}
+				qs, err = evals.ReadDocsQuestions(fh)
+				fh.Close()
+				if err != nil {
+					return fmt.Errorf("--questions %s: %w", questions, err)
+				}
+			}
+			override := map[string]string{}
+			for _, r := range roots {
+				name, dir, ok := strings.Cut(r, "=")
+				if !ok {
+					return fmt.Errorf("--root %q: want name=directory, e.g. go=/usr/local/go", r)
+				}
+				override[name] = dir
+			}
+			var picked []evals.Collection
+			for _, c := range cols {
+				if len(only) > 0 && !slices.Contains(only, c.Name) {
+					continue
+				}
+				if dir, ok := override[c.Name]; ok {
+					c.Root = dir
+				}
+				picked = append(picked, c)
+			}
+			kept, files, missing := evals.ResolveCollections(picked, a.docsEnv)
+			for _, m := range missing {
+				a.notify("left out " + m)
+			}
+			if len(kept) == 0 {
+				return fmt.Errorf("eval docs: none of the collections is installed here; point at one with --root name=directory")
+			}
+			m, emb, err := a.models(ctx)
+			if err != nil {
+				return err
+			}
+			cfg := evals.DocsConfig{Collections: kept, Questions: qs, Concurrency: concurrency}
+			modelDeps(m, &cfg.Deps)
+			bar := a.evalProgress()
+			cfg.Progress = bar.update
+			cfg.Open = evals.TempSQLite("", sqlite.Options{Embedder: emb})
+			if keep != "" {
+				if err := os.MkdirAll(keep, 0o755); err != nil {
+					return fmt.Errorf("--keep: %w", err)
+				}
+				path := filepath.Join(keep, "docs.db")
+				cfg.Open = func(ctx context.Context) (evals.Store, error) {
+					return sqlite.Open(ctx, path, sqlite.Options{Embedder: emb})
+				}
+			}
+			cfg.Ingest = func(ctx context.Context, st evals.Store, paths []string) error {
+				is, ok := st.(ingest.Store)
+				if !ok {
+					return fmt.Errorf("store %T cannot be ingested into", st)
+				}
+				sum, err := a.ingestInto(ctx, is, nil, paths, &ingestOptions{progress: true})
+				if err != nil {
+					return err
+				}
+				var skipped []string
+				for reason, n := range sum.Skipped {
+					skipped = append(skipped, fmt.Sprintf("%d %s", n, reason))
+				}
+				a.notify(fmt.Sprintf("ingested %d files (%d chunks written) in %s; skipped: %s", sum.Files, sum.Chunks, sum.Duration.Round(1e7), strings.Join(skipped, ", ")))
+				return nil
+			}
+			rep, err := evals.RunDocs(ctx, cfg, files)
+			bar.finish()
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", "  ")
+				if err := enc.Encode(rep); err != nil {
+					return err
+				}
+			} else if err := evals.WriteDocsTable(out, rep, all); err != nil {
+				return err
+			}
+			total := rep.Figures[len(rep.Figures)-1]
+			var fails []string
+			if minAnswered >= 0 && total.Answered < minAnswered {
+				fails = append(fails, fmt.Sprintf("answered %.2f < %.2f", total.Answered, minAnswered))
+			}
+			if minAbst >= 0 && total.Abstained < minAbst {
+				fails = append(fails, fmt.Sprintf("abstained %.2f < %.2f", total.Abstained, minAbst))
+			}
+			if len(fails) > 0 {
+				return &exitError{code: 1, err: fmt.Errorf("thresholds not met: %s", strings.Join(fails, "; "))}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&keep, "keep", "", "keep the store in this directory and reuse it (ingest is incremental)")
+	cmd.Flags().StringVar(&questions, "questions", "", "questions JSONL instead of the bundled ones (id, collection, question, gold_file, gold or abstain)")
+	cmd.Flags().StringArrayVar(&roots, "root", nil, "a collection's root directory, name=directory (repeatable)")
+	cmd.Flags().StringSliceVar(&only, "only", nil, "run only these collections (go, pg, debian)")
+	cmd.Flags().BoolVar(&all, "all", false, "list every question with its answer, not only the misses")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	cmd.Flags().Float64Var(&minAnswered, "min-answered", -1, "fail when the share of answerable questions answered is below this")
+	cmd.Flags().Float64Var(&minAbst, "min-abstained", -1, "fail when the share of unanswerable questions abstained is below this")
+	cmd.Flags().IntVar(&concurrency, "concurrency", 0, "questions in flight (default: the number of CPUs)")
+	return cmd
+}
+
+// docsEnv resolves the variables of collection roots: GOROOT from the
+// environment, else from the go command.
+func (a *app) docsEnv(name string) string {
+	if v := a.getenv(name); v != "" || name != "GOROOT" {
+		return v
+	}
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}

@@ -1,0 +1,403 @@
+package evals
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/graphrag/graphrag"
+	"github.com/graphrag/graphrag/evals/datasets"
+	"github.com/graphrag/graphrag/nodes"
+)
+
+// The real-documents benchmark asks questions a user would ask about
+// document collections installed on the machine (Go's source tree and
+// documentation, PostgreSQL's manual pages, Debian's /usr/share/doc), with
+// the machine's own files as the corpus. Its questions were written before
+// any tuning, and are never edited to fit the output.
+
+// Collection is one document collection of the benchmark: a root
+// directory and the subtrees or file patterns under it that are ingested.
+type Collection struct {
+	Name string `json:"name"`
+	// Root may name an environment variable ("$GOROOT"); the caller
+	// resolves it (see ResolveCollections).
+	Root string `json:"root"`
+	// Include are paths or glob patterns relative to Root
+	// ("src/strings", "man1/pg_*.1.gz", "*/copyright").
+	Include []string `json:"include"`
+}
+
+// DocsQuestion is one row of the benchmark: an answerable question with the
+// file that answers it (relative to its collection's root) and a string the
+// answer must contain, or an unanswerable one (Abstain).
+type DocsQuestion struct {
+	ID         string `json:"id"`
+	Collection string `json:"collection"`
+	Question   string `json:"question"`
+	GoldFile   string `json:"gold_file,omitempty"`
+	Gold       string `json:"gold,omitempty"`
+	Abstain    bool   `json:"abstain,omitempty"`
+}
+
+// DocsConfig configures RunDocs.
+type DocsConfig struct {
+	Collections []Collection
+	Questions   []DocsQuestion
+	// Open opens a fresh store; Ingest writes the collections' files into
+	// it (cmd/graphrag passes the ingest package).
+	Open   OpenStore
+	Ingest IngestFunc
+	// Searcher, when set, is an already built store: Open and Ingest are
+	// not used.
+	Searcher    nodes.Searcher
+	Deps        nodes.Deps
+	Options     *nodes.Options
+	Concurrency int
+	Progress    ProgressFunc
+}
+
+// DocsResult is the outcome of one question.
+type DocsResult struct {
+	ID         string   `json:"id"`
+	Collection string   `json:"collection"`
+	Question   string   `json:"question"`
+	Abstain    bool     `json:"expect_abstain,omitempty"`
+	Abstained  bool     `json:"abstained"`
+	GoldFound  bool     `json:"gold_string"`
+	GoldCited  bool     `json:"gold_file_cited"`
+	GoldInHits bool     `json:"gold_file_in_hits"`
+	Correct    bool     `json:"correct"`
+	Answer     string   `json:"answer"`
+	Cited      []string `json:"cited,omitempty"`
+	MS         float64  `json:"ms"`
+	Err        string   `json:"error,omitempty"`
+}
+
+// DocsFigures are the benchmark's figures for one collection (or all).
+type DocsFigures struct {
+	Collection string `json:"collection"`
+	Answerable int    `json:"answerable"`
+	// Answered is the share of answerable questions answered with the gold
+	// string and the gold file cited.
+	Answered float64 `json:"answered"`
+	// Retrieved is the share whose gold file was among the hits: how much
+	// of a miss is retrieval's.
+	Retrieved     float64 `json:"retrieved"`
+	Unanswerable  int     `json:"unanswerable"`
+	Abstained     float64 `json:"abstained"`
+	FalseAbstains float64 `json:"false_abstains"`
+}
+
+// DocsReport is what RunDocs returns.
+type DocsReport struct {
+	Figures []DocsFigures `json:"figures"` // per collection, then "all"
+	Results []DocsResult  `json:"results"`
+	P50MS   float64       `json:"p50_ms"`
+	P95MS   float64       `json:"p95_ms"`
+	Paths   int           `json:"paths"`
+}
+
+// LoadDocsBenchmark reads the bundled benchmark: its collections and
+// questions.
+func LoadDocsBenchmark() ([]Collection, []DocsQuestion, error) {
+	var cols []Collection
+	data, err := datasets.FS.ReadFile(datasets.DocsCollections)
+	if err != nil {
+		return nil, nil, fmt.Errorf("docs benchmark: %w", err)
+	}
+	if err := json.Unmarshal(data, &cols); err != nil {
+		return nil, nil, fmt.Errorf("docs benchmark: %s: %w", datasets.DocsCollections, err)
+	}
+	fh, err := datasets.FS.Open(datasets.DocsQuestions)
+	if err != nil {
+		return nil, nil, fmt.Errorf("docs benchmark: %w", err)
+	}
+	defer fh.Close()
+	qs, err := ReadDocsQuestions(fh)
+	if err != nil {
+		return nil, nil, fmt.Errorf("docs benchmark: %s: %w", datasets.DocsQuestions, err)
+	}
+	return cols, qs, nil
+}
+
+// ReadDocsQuestions reads benchmark rows, one JSON object a line.
+func ReadDocsQuestions(r io.Reader) ([]DocsQuestion, error) {
+	var out []DocsQuestion
+	sc := bufio.NewScanner(r)
+	line := 0
+	for sc.Scan() {
+		line++
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		var q DocsQuestion
+		if err := json.Unmarshal(sc.Bytes(), &q); err != nil {
+			return nil, fmt.Errorf("line %d: %w", line, err)
+		}
+		if q.Question == "" || (!q.Abstain && (q.GoldFile == "" || q.Gold == "")) {
+			return nil, fmt.Errorf("line %d (%s): an answerable row needs question, gold_file and gold", line, q.ID)
+		}
+		out = append(out, q)
+	}
+	return out, sc.Err()
+}
+
+// ResolveCollections expands environment variables in the roots with
+// getenv and keeps the collections whose root exists; it returns the files
+// their Include patterns match, sorted, and the names of collections it
+// left out with why.
+func ResolveCollections(cols []Collection, getenv func(string) string) ([]Collection, []string, []string) {
+	var kept []Collection
+	var files, missing []string
+	for _, c := range cols {
+		c.Root = filepath.Clean(os.Expand(c.Root, getenv))
+		if st, err := os.Stat(c.Root); err != nil || !st.IsDir() {
+			missing = append(missing, fmt.Sprintf("%s: root %s not found", c.Name, c.Root))
+			continue
+		}
+		n := 0
+		for _, inc := range c.Include {
+			matches, _ := filepath.Glob(filepath.Join(c.Root, inc))
+			files = append(files, matches...)
+			n += len(matches)
+		}
+		if n == 0 {
+			missing = append(missing, fmt.Sprintf("%s: nothing under %s matches %s", c.Name, c.Root, strings.Join(c.Include, " ")))
+			continue
+		}
+		kept = append(kept, c)
+	}
+	slices.Sort(files)
+	return kept, slices.Compact(files), missing
+}
+
+// RunDocs builds the store (unless cfg.Searcher is set), runs every question
+// of a kept collection through the graph and scores it.
+func RunDocs(ctx context.Context, cfg DocsConfig, files []string) (*DocsReport, error) {
+	searcher := cfg.Searcher
+	if searcher == nil {
+		if cfg.Open == nil || cfg.Ingest == nil {
+			return nil, fmt.Errorf("eval docs: no store: give Open and Ingest, or a Searcher")
+		}
+		st, err := cfg.Open(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("eval docs: %w", err)
+		}
+		defer st.Close()
+		if err := cfg.Ingest(ctx, st, files); err != nil {
+			return nil, fmt.Errorf("eval docs: ingest: %w", err)
+		}
+		searcher = st
+	}
+	roots := map[string]string{}
+	for _, c := range cfg.Collections {
+		roots[c.Name] = c.Root
+	}
+	var qs []DocsQuestion
+	for _, q := range cfg.Questions {
+		// Unanswerable rows with no collection are asked of every store.
+		if _, ok := roots[q.Collection]; ok || (q.Abstain && q.Collection == "") {
+			qs = append(qs, q)
+		}
+	}
+	opts := nodes.DefaultOptions()
+	if cfg.Options != nil {
+		opts = *cfg.Options
+	}
+	deps := cfg.Deps
+	deps.Searcher = searcher
+	g, err := nodes.Build(deps, opts)
+	if err != nil {
+		return nil, fmt.Errorf("eval docs: build graph: %w", err)
+	}
+	results := make([]DocsResult, len(qs))
+	err = forEach(ctx, len(qs), cfg.Concurrency, "questions", cfg.Progress, func(ctx context.Context, i int) error {
+		run := RunOne(ctx, g, qs[i].Question)
+		if run.Err != nil && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		results[i] = scoreDocs(qs[i], run, roots[qs[i].Collection])
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("eval docs: %w", err)
+	}
+	rep := &DocsReport{Results: results, Paths: len(files)}
+	var names []string
+	for _, c := range cfg.Collections {
+		names = append(names, c.Name)
+	}
+	for _, name := range append(names, "all") {
+		rep.Figures = append(rep.Figures, docsFigures(name, results))
+	}
+	var times []float64
+	for _, r := range results {
+		times = append(times, r.MS)
+	}
+	sort.Float64s(times)
+	if len(times) > 0 {
+		rep.P50MS = times[len(times)/2]
+		rep.P95MS = times[min(len(times)-1, len(times)*95/100)]
+	}
+	return rep, nil
+}
+
+func scoreDocs(q DocsQuestion, run Run, root string) DocsResult {
+	s := run.State
+	r := DocsResult{ID: q.ID, Collection: q.Collection, Question: q.Question, Abstain: q.Abstain,
+		Abstained: s.Answer.Abstained, Answer: s.Answer.Text, MS: run.TotalMS}
+	if run.Err != nil {
+		r.Err = run.Err.Error()
+		// A failed run gave the user nothing: it counts as an abstention.
+		r.Abstained = true
+	}
+	for _, c := range s.Answer.Citations {
+		r.Cited = append(r.Cited, relTo(root, c.Hit.Source.Path))
+	}
+	if q.Abstain {
+		r.Correct = r.Abstained
+		return r
+	}
+	// A file may be ingested under the path a symbolic link points to
+	// (/usr/share/man/man1/pg_dump.1.gz is a link into
+	// /usr/share/postgresql/15/man): compare real paths.
+	gold := realPath(filepath.Join(root, filepath.FromSlash(q.GoldFile)))
+	isGold := func(p string) bool { return relTo(root, p) == q.GoldFile || realPath(p) == gold }
+	for _, h := range s.Hits {
+		if isGold(h.Source.Path) {
+			r.GoldInHits = true
+		}
+	}
+	r.GoldFound = strings.Contains(normalizeDocs(s.Answer.Text), normalizeDocs(q.Gold))
+	r.GoldCited = slices.ContainsFunc(s.Answer.Citations, func(c graphrag.Citation) bool { return isGold(c.Hit.Source.Path) })
+	r.Correct = !r.Abstained && r.GoldFound && r.GoldCited
+	return r
+}
+
+// realPath is p with symbolic links resolved, p itself when that fails.
+func realPath(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
+// relTo is path relative to root when it lies under it, path otherwise.
+func relTo(root, path string) string {
+	if root == "" {
+		return path
+	}
+	rel, err := filepath.Rel(root, path)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return path
+	}
+	return filepath.ToSlash(rel)
+}
+
+// normalizeDocs folds case and runs of white space, so a gold string
+// matches across line breaks and indentation.
+func normalizeDocs(s string) string {
+	return strings.Join(strings.FieldsFunc(strings.ToLower(s), unicode.IsSpace), " ")
+}
+
+func docsFigures(name string, results []DocsResult) DocsFigures {
+	f := DocsFigures{Collection: name}
+	var answered, retrieved, abstained, falseAbstains int
+	for _, r := range results {
+		if name != "all" && r.Collection != name {
+			continue
+		}
+		if r.Abstain {
+			f.Unanswerable++
+			if r.Abstained {
+				abstained++
+			}
+			continue
+		}
+		f.Answerable++
+		if r.Correct {
+			answered++
+		}
+		if r.GoldInHits {
+			retrieved++
+		}
+		if r.Abstained {
+			falseAbstains++
+		}
+	}
+	share := func(n, of int) float64 {
+		if of == 0 {
+			return 0
+		}
+		return float64(n) / float64(of)
+	}
+	f.Answered, f.Retrieved, f.FalseAbstains = share(answered, f.Answerable), share(retrieved, f.Answerable), share(falseAbstains, f.Answerable)
+	f.Abstained = share(abstained, f.Unanswerable)
+	return f
+}
+
+// WriteDocsTable prints the figures, then every miss with what went wrong.
+func WriteDocsTable(w io.Writer, rep *DocsReport, all bool) error {
+	fmt.Fprintf(w, "Real-documents benchmark: %d paths ingested, query p50 %.0f ms, p95 %.0f ms\n\n", rep.Paths, rep.P50MS, rep.P95MS)
+	fmt.Fprintf(w, "%-12s %10s %9s %9s %12s %10s %14s\n", "collection", "answerable", "answered", "gold hit", "unanswerable", "abstained", "false abstain")
+	for _, f := range rep.Figures {
+		fmt.Fprintf(w, "%-12s %10d %8.0f%% %8.0f%% %12d %9.0f%% %13.0f%%\n", f.Collection, f.Answerable, 100*f.Answered, 100*f.Retrieved, f.Unanswerable, 100*f.Abstained, 100*f.FalseAbstains)
+	}
+	fmt.Fprintln(w)
+	for _, r := range rep.Results {
+		if r.Correct && !all {
+			continue
+		}
+		mark := "ok  "
+		if !r.Correct {
+			mark = "MISS"
+		}
+		why := ""
+		switch {
+		case r.Err != "":
+			why = "error: " + r.Err
+		case r.Abstain && !r.Abstained:
+			why = "answered, should abstain"
+		case r.Abstain:
+		case r.Abstained:
+			why = "abstained"
+		default:
+			var parts []string
+			if !r.GoldFound {
+				parts = append(parts, "no gold string")
+			}
+			if !r.GoldCited {
+				parts = append(parts, "gold file not cited")
+			}
+			if !r.GoldInHits {
+				parts = append(parts, "gold file not retrieved")
+			}
+			why = strings.Join(parts, ", ")
+		}
+		fmt.Fprintf(w, "%s %-7s %s", mark, r.ID, r.Question)
+		if why != "" {
+			fmt.Fprintf(w, "  [%s]", why)
+		}
+		fmt.Fprintln(w)
+		if !r.Correct || all {
+			ans := strings.Join(strings.Fields(r.Answer), " ")
+			if len(ans) > 200 {
+				ans = ans[:200] + "…"
+			}
+			fmt.Fprintf(w, "     answer: %s\n", ans)
+			if len(r.Cited) > 0 {
+				fmt.Fprintf(w, "     cited:  %s\n", strings.Join(r.Cited, ", "))
+			}
+		}
+	}
+	return nil
+}

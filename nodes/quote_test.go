@@ -1,0 +1,201 @@
+package nodes
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/graphrag/graphrag"
+)
+
+// fileHit is a hit of a file at path with the given type.
+func fileHit(path, typ, text string) graphrag.Hit {
+	title := path[strings.LastIndex(path, "/")+1:]
+	return graphrag.Hit{
+		Chunk:  graphrag.Chunk{ID: graphrag.ChunkID(path, 0), DocID: path, Text: text},
+		Source: graphrag.Source{DocID: path, Path: path, Title: title, Type: typ},
+	}
+}
+
+// The examples of issue 11, on small fixtures.
+func TestAnswersUsersCanUse(t *testing.T) {
+	t.Run("a heading is answered with what is under it", func(t *testing.T) {
+		spec := fileHit("/go/doc/go_spec.html", "html", "Blank identifier\n\nThe blank identifier is represented by the underscore character _.\n\n"+
+			"Predeclared identifiers\n\nThe following identifiers are implicitly declared in the universe block:\n\n"+
+			"```\nTypes:\n\tany bool byte comparable\n\tcomplex64 complex128 error float32 float64\n\nConstants:\n\ttrue false iota\n```\n")
+		a := extractive("what are the predeclared identifiers in Go", []graphrag.Hit{spec}, 3)
+		if !strings.Contains(a.Text, "comparable") || !strings.Contains(a.Text, "implicitly declared") {
+			t.Errorf("answer lacks what is under the heading:\n%s", a.Text)
+		}
+		if strings.HasPrefix(a.Text, "Predeclared identifiers") {
+			t.Errorf("answer is the bare heading:\n%s", a.Text)
+		}
+	})
+	t.Run("a lead-in keeps the command after its colon", func(t *testing.T) {
+		man := fileHit("/man/man1/pg_restore.1", "1", "EXAMPLES\n\nAssume we have dumped a database called mydb into a custom-format dump file:\n\n"+
+			"    $ pg_dump -Fc mydb > db.dump\n\nTo drop the database and recreate it from the dump:\n\n"+
+			"    $ dropdb mydb\n    $ pg_restore -C -d postgres db.dump\n")
+		a := extractive("how do I restore a custom-format dump with pg_restore", []graphrag.Hit{man}, 3)
+		if !strings.Contains(a.Text, "pg_restore -C -d postgres db.dump") && !strings.Contains(a.Text, "pg_dump -Fc mydb > db.dump") {
+			t.Errorf("the command after the colon is missing:\n%s", a.Text)
+		}
+		for _, line := range strings.Split(a.Text, "\n") {
+			if strings.HasSuffix(strings.TrimSpace(citationMark.ReplaceAllString(line, "")), ":") && !strings.Contains(a.Text, "$ ") {
+				t.Errorf("answer stops at a colon:\n%s", a.Text)
+			}
+		}
+	})
+	t.Run("a list item is never cut", func(t *testing.T) {
+		todo := fileHit("/doc/gzip/TODO", "", "Some of the planned features include:\n\n- Remove some of the old porting cruft.\n\n"+
+			"- Structure the sources so that the compression and decompression code\n  form a library usable by any program, and write both gzip and zip on\n  top of this library.\n")
+		a := extractive("which library is planned for the compression code of gzip", []graphrag.Hit{todo}, 3)
+		if strings.Contains(a.Text, "code form a library") && !strings.Contains(a.Text, "Structure the sources") {
+			t.Errorf("list item cut:\n%s", a.Text)
+		}
+		if !strings.Contains(a.Text, "Structure the sources so that the compression and decompression code form a library usable by any program, and write both gzip and zip on top of this library.") {
+			t.Errorf("list item not quoted whole:\n%s", a.Text)
+		}
+	})
+	t.Run("code keeps its newlines and is shown as code", func(t *testing.T) {
+		src := fileHit("/go/src/strings/reader.go", "go", "// Copyright 2009 The Go Authors. All rights reserved.\n// Use of this source code is governed by a BSD-style\n// license that can be found in the LICENSE file.\n\n"+
+			"package strings\n\n// NewReader returns a new [Reader] reading from s.\n// It is similar to [bytes.NewBufferString] but more efficient and non-writable.\n"+
+			"func NewReader(s string) *Reader {\n\treturn &Reader{s, 0, -1}\n}\n")
+		a := extractive("what does strings.NewReader return", []graphrag.Hit{src}, 3)
+		if !strings.Contains(a.Text, "```\n// NewReader returns") || !strings.Contains(a.Text, "func NewReader(s string) *Reader {\n\treturn") {
+			t.Errorf("code not kept as code:\n%s", a.Text)
+		}
+		if strings.Contains(a.Text, "Copyright") {
+			t.Errorf("answered with the licence header:\n%s", a.Text)
+		}
+	})
+	t.Run("an empty answer is an abstention", func(t *testing.T) {
+		h := fileHit("/etc/postgresql/pg_hba.conf", "conf", "md5\n\npg_hba\n")
+		a := extractive("pg_hba md5", []graphrag.Hit{h}, 3)
+		if !a.Abstained || strings.TrimSpace(a.Text) == "" {
+			t.Errorf("answer %q abstained %v: want an abstention with its message", a.Text, a.Abstained)
+		}
+	})
+}
+
+func TestGradingKeepsTheFileTheQuestionNames(t *testing.T) {
+	relnotes := []graphrag.Hit{
+		fileHit("/doc/git/RelNotes/2.22.0.txt", "txt", "Git 2.22 Release Notes\n\nUpdates since v2.21: the command git rebase learned a new option."),
+		fileHit("/doc/git/RelNotes/2.23.0.txt", "txt", "Git 2.23 Release Notes\n\nTwo new commands \"git switch\" and \"git restore\" are introduced."),
+	}
+	kept, r, _ := gradeByConstraints("what changed in git 2.23.0", relnotes, relnotes[:1], RetrievalPoor, 5)
+	if r != RetrievalGood || len(kept) == 0 || kept[0].Source.Path != "/doc/git/RelNotes/2.23.0.txt" {
+		t.Errorf("retrieval %s, kept %v: want good with RelNotes/2.23.0.txt first", r, paths(kept))
+	}
+	licences := []graphrag.Hit{
+		fileHit("/doc/curl/copyright", "", "Files: *\nCopyright: Daniel Stenberg\nLicense: curl"),
+		fileHit("/doc/jq/copyright", "", "Files: *\nCopyright: 2012 Stephen Dolan\nLicense: MIT"),
+	}
+	kept, _, _ = gradeByConstraints("what license is jq distributed under", licences, licences[:1], RetrievalPoor, 5)
+	if len(kept) == 0 || kept[0].Source.Path != "/doc/jq/copyright" {
+		t.Errorf("kept %v: want jq/copyright first", paths(kept))
+	}
+}
+
+func TestAbstainsWhenTheQuestionsNamesAreMissing(t *testing.T) {
+	codes := []graphrag.Hit{fileHit("/doc/errcodes.txt", "txt", "Class 42 — Syntax Error or Access Rule Violation\n\n42803 grouping_error\n42P20 windowing_error")}
+	_, r, why := gradeByConstraints("which error code is unique_violation", codes, codes, RetrievalGood, 5)
+	if r != RetrievalEmpty || !strings.Contains(why, "unique_violation") {
+		t.Errorf("retrieval %s (%s): want empty, unique_violation missing", r, why)
+	}
+	jq := []graphrag.Hit{
+		fileHit("/doc/jq/README", "", "jq is a lightweight and flexible command-line JSON processor."),
+		fileHit("/doc/python/copyright", "", "2.5 2.4 2006 PSF yes"),
+	}
+	if _, r, _ := gradeByConstraints("when was jq 2.5 released", jq, jq, RetrievalGood, 5); r != RetrievalEmpty {
+		t.Errorf("retrieval %s: jq and 2.5 are in no one hit, want empty", r)
+	}
+	// The whole graph: a confident wrong answer becomes an abstention.
+	g, err := Build(Deps{Searcher: newMemSearcher(codes)}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := g.Invoke(context.Background(), State{Query: "which error code is unique_violation"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Answer.Abstained {
+		t.Errorf("answered %q: want an abstention", s.Answer.Text)
+	}
+}
+
+func TestPreferHitsPutsDeclarationsBeforeTests(t *testing.T) {
+	hits := []graphrag.Hit{
+		fileHit("/go/src/context/context_test.go", "go", "func TestWithCancel(t *testing.T) {\n\tctx, cancel := WithCancel(Background())\n}"),
+		fileHit("/go/src/context/context.go", "go", "// WithCancel returns a derived context.\nfunc WithCancel(parent Context) (ctx Context, cancel CancelFunc) {\n\tc := withCancel(parent)\n}"),
+	}
+	kept := preferHits("where is WithCancel defined", hits, hits[:1], nil, 5)
+	if kept[0].Source.Path != "/go/src/context/context.go" {
+		t.Errorf("kept %v: want context.go first", paths(kept))
+	}
+	a := extractive("where is WithCancel defined", kept, 3)
+	if !strings.Contains(a.Text, "func WithCancel(parent Context)") || a.Citations[0].Hit.Source.Path != "/go/src/context/context.go" {
+		t.Errorf("answer:\n%s", a.Text)
+	}
+}
+
+func paths(hits []graphrag.Hit) []string {
+	var out []string
+	for _, h := range hits {
+		out = append(out, h.Source.Path)
+	}
+	return out
+}
+
+func TestNamedFileIsGoodDespiteAWeakScore(t *testing.T) {
+	hits := []graphrag.Hit{
+		fileHit("/doc/jq/README", "", "jq is a lightweight and flexible command-line JSON processor."),
+		fileHit("/doc/jq/copyright", "", "Files: *\nCopyright: 2012 Stephen Dolan\nLicense: MIT"),
+	}
+	kept, r, _ := gradeByConstraints("what license is jq distributed under", hits, hits[:1], RetrievalPoor, 5)
+	if r != RetrievalGood || kept[0].Source.Path != "/doc/jq/copyright" {
+		t.Errorf("retrieval %s, kept %v: want good with jq/copyright first", r, paths(kept))
+	}
+	// A named file without the question's other words found elsewhere
+	// proves nothing.
+	bench := []graphrag.Hit{
+		fileHit("/man/man1/pgbench.1", "1", "pgbench runs benchmark tests. --max-tries enables retries."),
+		fileHit("/doc/linux/changelog", "", "drm: fix GPU reset on resume."),
+	}
+	if _, r, _ := gradeByConstraints("how do I enable GPU acceleration in pgbench", bench, bench, RetrievalPoor, 5); r == RetrievalGood {
+		t.Error("pgbench's page lacks GPU, found in another hit: want no promotion to good")
+	}
+}
+
+// BenchmarkAnswerFromCode measures what grading and the extractive answer
+// add to a query over ten chunk-sized Go hits (the store's search aside).
+func BenchmarkAnswerFromCode(b *testing.B) {
+	var hits []graphrag.Hit
+	for i := range 10 {
+		var sb strings.Builder
+		for j := range 12 {
+			fmt.Fprintf(&sb, "// Func%d_%d returns a new [Reader] reading from s.\n// It is similar to [bytes.NewBufferString].\nfunc Func%d_%d(s string) *Reader {\n\treturn &Reader{s, 0, -1}\n}\n\n", i, j, i, j)
+		}
+		if i == 3 {
+			sb.WriteString("// NewReader returns a new [Reader] reading from s.\nfunc NewReader(s string) *Reader { return &Reader{s, 0, -1} }\n")
+		}
+		hits = append(hits, fileHit(fmt.Sprintf("/go/src/pkg%d/reader.go", i), "go", sb.String()))
+	}
+	q := "what does strings.NewReader return"
+	b.ReportAllocs()
+	for b.Loop() {
+		kept, _, _ := gradeByConstraints(q, hits, hits[:5], RetrievalGood, 5)
+		if a := extractive(q, kept, 3); a.Abstained {
+			b.Fatal("abstained")
+		}
+	}
+}
+
+func TestLeadInKeepsAnIndentedBlock(t *testing.T) {
+	spec := fileHit("/go/doc/go_spec.html", "html", "Predeclared identifiers\n\nThe following identifiers are implicitly declared in the universe block:\n\n"+
+		"Types:\n\tany bool byte comparable\n\tcomplex64 complex128 error float32 float64\n\nConstants:\n\ttrue false iota\n")
+	a := extractive("what are the predeclared identifiers in Go", []graphrag.Hit{spec}, 3)
+	if !strings.Contains(a.Text, "Types:\n```\nany bool byte comparable\ncomplex64") {
+		t.Errorf("the block under the lead-in lost its lines:\n%s", a.Text)
+	}
+}

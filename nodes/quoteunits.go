@@ -1,0 +1,382 @@
+package nodes
+
+import (
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/graphrag/graphrag"
+)
+
+// This file splits a passage into the units an extractive answer may quote
+// (the "select" step works on them): sentences of prose, whole list items,
+// code blocks with their newlines, and a lead-in sentence ending in ":"
+// joined with the list or code block it introduces.
+
+// quoteUnit is a piece of a passage an answer may quote.
+type quoteUnit struct {
+	text, heading   string
+	section, secPos int
+	item            bool
+	// code is true for a code block or a declaration of a source file: its
+	// text keeps its newlines and is shown as code.
+	code bool
+	// lead is true for a lead-in sentence joined with the list or code block
+	// that follows it; the text then spans several lines.
+	lead bool
+}
+
+// multiline reports whether the unit is shown on lines of its own rather
+// than inside a paragraph.
+func (u quoteUnit) multiline() bool { return u.code || u.lead }
+
+const (
+	// maxLeadItems bounds the list items a lead-in sentence takes along.
+	maxLeadItems = 12
+	// maxCodeLines bounds a quoted code block; a longer one is cut to the
+	// lines around the one that matches the question best.
+	maxCodeLines = 16
+	// headingMaxWords is the longest one-line paragraph taken for a heading
+	// when the text has no heading markup (HTML and man pages converted to
+	// text): "Predeclared identifiers", "Label scopes".
+	headingMaxWords = 6
+)
+
+var (
+	headingLine = regexp.MustCompile(`^\s{0,3}(#{1,6}\s+\S|#{1,6}$)`)
+	setextLine  = regexp.MustCompile(`^\s{0,3}(=+|-{2,})\s*$`)
+	fenceLine   = regexp.MustCompile("^\\s*(```|~~~)")
+	listMarker  = regexp.MustCompile(`^\s*([-*+•]|\d{1,3}[.)])\s+`)
+	columnGap   = regexp.MustCompile(`\S(\s{2,}|\t|\s\|\s)\S`)
+)
+
+// answerUnits splits a prose passage into the units an answer may quote,
+// each with the section heading above it. Headings are not quoted: they
+// name the section whose sentences are. A list item is one unit however
+// many lines it spans; a fenced code block is one unit with its newlines;
+// a sentence ending in ":" is joined with the list or code block after it.
+func answerUnits(text string) []quoteUnit { return splitUnits(text, false) }
+
+// splitUnits is answerUnits; with bareHeadings, a short one-line paragraph
+// without punctuation is a heading too (see looksLikeHeading): text
+// converted from HTML or a manual page keeps its headings that way. In a
+// plain text file such a line is as often a label ("INVOICE INV-2024-0117").
+func splitUnits(text string, bareHeadings bool) []quoteUnit {
+	heading := ""
+	section, secPos := 0, 0
+	var units []quoteUnit
+	var para []string
+	// block numbers the blocks of the passage, so that a lead-in joins only
+	// the block right after it.
+	var blockOf []int
+	block := 0
+	add := func(u quoteUnit) {
+		u.heading, u.section, u.secPos = heading, section, secPos
+		units = append(units, u)
+		blockOf = append(blockOf, block)
+		secPos++
+	}
+	newSection := func(h string) {
+		heading, section, secPos = h, section+1, 0
+	}
+	flush := func(lineBreak bool) {
+		if len(para) == 0 {
+			return
+		}
+		block++
+		if bareHeadings && !lineBreak && len(para) == 1 && looksLikeHeading(para[0]) {
+			newSection(para[0])
+			para = para[:0]
+			return
+		}
+		item := listMarker.MatchString(para[0])
+		if item {
+			para[0] = listMarker.ReplaceAllString(para[0], "")
+			// A list item is quoted whole: cutting it at a sentence end
+			// loses its second half.
+			if s := strings.Join(strings.Fields(strings.Join(para, " ")), " "); s != "" && len(tokenize(s)) > 0 {
+				add(quoteUnit{text: s, item: true})
+			}
+			para = para[:0]
+			return
+		}
+		for _, s := range splitSentences(strings.Join(para, "\n")) {
+			s = strings.Join(strings.Fields(s), " ")
+			if s == "" || len(tokenize(s)) == 0 {
+				continue
+			}
+			add(quoteUnit{text: s})
+		}
+		para = para[:0]
+	}
+	lines := strings.Split(text, "\n")
+	inItem := false
+	for i := 0; i < len(lines); i++ {
+		line := lines[i]
+		trim := strings.TrimSpace(line)
+		switch {
+		case trim == "":
+			flush(false)
+			inItem = false
+		case headingLine.MatchString(line):
+			flush(true)
+			inItem = false
+			newSection(strings.TrimSpace(strings.TrimLeft(trim, "#")))
+		case setextLine.MatchString(line) && len(para) == 1 && !inItem:
+			h := para[0]
+			para = para[:0]
+			newSection(h)
+		case fenceLine.MatchString(line):
+			flush(true)
+			inItem = false
+			var code []string
+			for i++; i < len(lines) && !fenceLine.MatchString(lines[i]); i++ {
+				code = append(code, strings.TrimRight(lines[i], " \t\r"))
+			}
+			block++
+			if c := strings.Trim(strings.Join(code, "\n"), "\n"); strings.TrimSpace(c) != "" {
+				add(quoteUnit{text: c, code: true})
+			}
+		case !inItem && indented(line) && (len(para) == 0 || strings.HasSuffix(para[len(para)-1], ":")):
+			// An indented block (Markdown's indented code, a man page's
+			// example, HTML's <pre>) keeps its lines; so does one right
+			// under a line ending in ":".
+			flush(true)
+			var code []string
+			for ; i < len(lines) && (indented(lines[i]) || strings.TrimSpace(lines[i]) == "" && i+1 < len(lines) && indented(lines[i+1])); i++ {
+				code = append(code, strings.TrimRight(lines[i], " \t\r"))
+			}
+			i--
+			block++
+			if c := dedent(code); strings.TrimSpace(c) != "" && len(tokenize(c)) > 0 {
+				add(quoteUnit{text: c, code: true})
+			}
+			block++
+		case listMarker.MatchString(line):
+			flush(true)
+			para = append(para, trim)
+			inItem = true
+		case inItem:
+			// The next line of a list item.
+			para = append(para, trim)
+		case columnGap.MatchString(trim) || (i+1 < len(lines) && columnGap.MatchString(strings.TrimSpace(lines[i+1]))):
+			// A table row stands alone.
+			flush(true)
+			para = append(para, trim)
+			flush(true)
+		default:
+			para = append(para, trim)
+		}
+	}
+	flush(true)
+	return joinLeadIns(units, blockOf)
+}
+
+// indented reports whether a line starts with a tab or four spaces.
+func indented(line string) bool {
+	return strings.HasPrefix(line, "\t") || strings.HasPrefix(line, "    ")
+}
+
+// dedent removes the indentation all lines share.
+func dedent(lines []string) string {
+	common := ""
+	for k, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		ind := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
+		if k == 0 || len(ind) < len(common) {
+			common = ind
+		}
+	}
+	for k, l := range lines {
+		lines[k] = strings.TrimPrefix(l, common)
+	}
+	return strings.Trim(strings.Join(lines, "\n"), "\n")
+}
+
+// looksLikeHeading reports whether a one-line paragraph is a heading of
+// text converted from HTML or a man page: a few words, no sentence
+// punctuation at the end, a letter first.
+func looksLikeHeading(line string) bool {
+	line = strings.TrimSpace(line)
+	if line == "" || strings.ContainsAny(line[len(line)-1:], ".:;,!?)]}\"'`") || listMarker.MatchString(line) {
+		return false
+	}
+	words := strings.Fields(line)
+	if len(words) > headingMaxWords {
+		return false
+	}
+	r := []rune(line)[0]
+	return r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' && len(words) > 1
+}
+
+// joinLeadIns joins a unit ending in ":" with the list items or the code
+// block of the next block, so that an answer never stops at "…dump file:".
+func joinLeadIns(units []quoteUnit, blockOf []int) []quoteUnit {
+	var out []quoteUnit
+	for i := 0; i < len(units); i++ {
+		u := units[i]
+		if !strings.HasSuffix(u.text, ":") || u.code || i+1 >= len(units) || units[i+1].section != u.section || blockOf[i+1] != blockOf[i]+1 {
+			out = append(out, u)
+			continue
+		}
+		next := units[i+1]
+		switch {
+		case next.code:
+			u.text += "\n" + fence(next.text)
+			u.lead = true
+			i++
+		case next.item:
+			var b strings.Builder
+			b.WriteString(u.text)
+			n := 0
+			for j := i + 1; j < len(units) && units[j].item && units[j].section == u.section && n < maxLeadItems; j++ {
+				b.WriteString("\n- " + units[j].text)
+				n++
+				i = j
+			}
+			u.text, u.lead = b.String(), true
+		default:
+			// A lead-in whose list or block is not in this passage still
+			// joins the sentence after it, when that one is short prose.
+			if !next.item && blockOf[i+1] == blockOf[i]+1 {
+				u.text += "\n" + next.text
+				u.lead = true
+				i++
+				// "…declared in the universe block:" "Types:" and its block.
+				if strings.HasSuffix(next.text, ":") && i+1 < len(units) && units[i+1].code && blockOf[i+1] == blockOf[i]+1 {
+					u.text += "\n" + fence(units[i+1].text)
+					i++
+				}
+			}
+		}
+		out = append(out, u)
+	}
+	return out
+}
+
+// fence marks text as a code block.
+func fence(code string) string {
+	return "```\n" + code + "\n```"
+}
+
+// codeTypes are the document types read as source code.
+var codeTypes = toSet(`go py pyi js mjs cjs ts tsx jsx java kt kts scala c h cc cpp cxx hpp hh cs rs rb php swift m mm sh bash zsh sql lua pl pm hs ml ex exs erl clj dart proto`)
+
+// codeKinds are the chunk kinds of a code declaration (see graphrag.Chunk).
+var codeKinds = toSet(`func type const var method`)
+
+// isCodeHit reports whether a hit is source code rather than prose.
+func isCodeHit(h graphrag.Hit) bool {
+	return codeKinds[h.Chunk.Kind] || codeTypes[strings.ToLower(h.Source.Type)] ||
+		h.Source.Type == "" && codeTypes[strings.TrimPrefix(path.Ext(h.Source.Path), ".")]
+}
+
+// convertedText reports whether a hit's text was converted from markup
+// that has headings (HTML, a manual page), so that a bare short line in it
+// is a heading.
+func convertedText(h graphrag.Hit) bool {
+	t := strings.ToLower(h.Source.Type)
+	switch {
+	case t == "html" || t == "htm" || t == "xhtml" || t == "man":
+		return true
+	case t != "" && t[0] >= '1' && t[0] <= '9':
+		return true // a manual page section: "1", "7", "3pm"
+	}
+	p := strings.ToLower(h.Source.Path)
+	return strings.Contains(p, "/man/") || strings.Contains(p, "/man1/") || strings.Contains(p, "/man7/")
+}
+
+// isTestPath reports whether a file is a test, test data or a vendored copy:
+// what a question about an API is rarely about.
+func isTestPath(p string) bool {
+	p = "/" + strings.ReplaceAll(p, "\\", "/")
+	base := path.Base(p)
+	return strings.HasSuffix(base, "_test.go") || strings.Contains(p, "/testdata/") || strings.Contains(p, "/vendor/") ||
+		strings.HasPrefix(base, "test_") || strings.Contains(base, ".test.") || strings.Contains(base, ".spec.")
+}
+
+// codeUnits splits a source passage into declarations: a run of comment
+// lines with the code lines after it, up to a blank line or the next
+// comment. Newlines are kept. A licence header is no unit. A declaration
+// longer than maxCodeLines is cut to the lines around the one holding the
+// most of stems.
+func codeUnits(text string, stems map[string]bool) []quoteUnit {
+	var units []quoteUnit
+	var cur []string
+	inCode := false
+	flush := func() {
+		if len(cur) == 0 {
+			return
+		}
+		block := cur
+		cur, inCode = nil, false
+		if licenceHeader(block) {
+			return
+		}
+		if len(block) > maxCodeLines {
+			block = codeWindow(block, stems)
+		}
+		s := strings.Trim(strings.Join(block, "\n"), "\n")
+		if strings.TrimSpace(s) == "" || len(tokenize(s)) == 0 {
+			return
+		}
+		units = append(units, quoteUnit{text: s, code: true, section: 1, secPos: len(units)})
+	}
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimRight(line, " \t\r")
+		trim := strings.TrimSpace(line)
+		comment := strings.HasPrefix(trim, "//") || strings.HasPrefix(trim, "#") || strings.HasPrefix(trim, "/*") || strings.HasPrefix(trim, "*")
+		switch {
+		case trim == "":
+			flush()
+		case comment && inCode && !strings.Contains(line, "\t//"):
+			// A comment after code starts the next declaration's doc.
+			flush()
+			cur = append(cur, line)
+		default:
+			cur = append(cur, line)
+			if !comment {
+				inCode = true
+			}
+		}
+	}
+	flush()
+	return units
+}
+
+// licenceHeader reports whether a comment block is a copyright or licence
+// notice.
+func licenceHeader(lines []string) bool {
+	head := strings.ToLower(strings.Join(lines[:min(3, len(lines))], " "))
+	return strings.Contains(head, "copyright") && (strings.Contains(head, "license") || strings.Contains(head, "licence") || strings.Contains(head, "rights reserved"))
+}
+
+// codeWindow keeps the lines around the one sharing the most stems with
+// the question, with the block's first line (its declaration or doc) when
+// the window does not reach it.
+func codeWindow(lines []string, stems map[string]bool) []string {
+	best, bestN := 0, -1
+	for i, l := range lines {
+		n := 0
+		for _, t := range tokenize(l) {
+			if stems[t.Stem] {
+				n++
+			}
+		}
+		if n > bestN {
+			best, bestN = i, n
+		}
+	}
+	half := maxCodeLines / 4
+	from, to := max(0, best-half), min(len(lines), best+half+1)
+	out := append([]string(nil), lines[from:to]...)
+	if from > 0 {
+		out = append([]string{lines[0], "\t…"}, out...)
+	}
+	if to < len(lines) {
+		out = append(out, "\t…")
+	}
+	return out
+}
