@@ -266,7 +266,7 @@ func askedNames(query string) map[string]bool {
 			out[strings.ToLower(f[i+1:])] = true
 			continue
 		}
-		if camelCase(f) || strings.Contains(f, "_") {
+		if hasInnerCapital(f) || strings.Contains(f, "_") {
 			out[strings.ToLower(f)] = true
 		}
 	}
@@ -278,10 +278,10 @@ func askedNames(query string) map[string]bool {
 	return out
 }
 
-// camelCase reports whether w has an upper-case letter after a lower-case
+// hasInnerCapital reports whether w has an upper-case letter after a lower-case
 // one ("NewReader", "iPhone") or is a capital followed by a capital word
 // ("EOF" is not: all capitals).
-func camelCase(w string) bool {
+func hasInnerCapital(w string) bool {
 	lower := false
 	for _, r := range w {
 		switch {
