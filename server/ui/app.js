@@ -392,6 +392,11 @@ async function ask(query) {
         if (!line) continue;
         const ev = JSON.parse(line);
         if (ev.type === "token") answer.textContent += ev.text;
+        else if (ev.type === "custom" && ev.name === "draft_rejected") {
+          // validate withdrew the draft: it is not the answer; say why.
+          answer.textContent = "";
+          $("status").textContent = "draft withdrawn: " + String(ev.data || "");
+        }
         else if (ev.type === "result") result = ev.result;
         else if (ev.type === "error") throw new Error(ev.error ? ev.error.message : "the run failed");
         else view.event(ev);
