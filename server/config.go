@@ -61,6 +61,10 @@ type Config struct {
 	IngestRoots []string
 	// Ready checks the store for GET /readyz; nil means always ready.
 	Ready ReadyFunc
+	// Sources serves GET /v1/sources: what the store holds (ingested
+	// folders, counts, last ingest, skipped files by reason) as a
+	// JSON-encodable value; nil answers 501 not_configured.
+	Sources func(ctx context.Context) (any, error)
 	// Token, when set, is required as "Authorization: Bearer <token>" on
 	// every endpoint except /healthz and /readyz.
 	Token string

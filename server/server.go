@@ -43,6 +43,7 @@ func New(cfg Config) (*Server, error) {
 	mux.HandleFunc("/v1/query", s.handleQuery)
 	mux.HandleFunc("/v1/ingest", s.handleIngest)
 	mux.HandleFunc("/v1/graph", s.handleGraph)
+	mux.HandleFunc("/v1/sources", s.handleSources)
 	mux.HandleFunc("/healthz", s.handleHealth)
 	mux.HandleFunc("/readyz", s.handleReady)
 	mux.HandleFunc("/metrics", s.handleMetrics)
@@ -52,7 +53,7 @@ func New(cfg Config) (*Server, error) {
 			return
 		}
 		writeError(w, newError(http.StatusNotFound, "not_found",
-			fmt.Sprintf("no endpoint %s; see / (the web page), /v1/query, /v1/ingest, /v1/graph, /healthz, /readyz, /metrics", r.URL.Path)))
+			fmt.Sprintf("no endpoint %s; see / (the web page), /v1/query, /v1/ingest, /v1/graph, /v1/sources, /healthz, /readyz, /metrics", r.URL.Path)))
 	})
 	cop := http.NewCrossOriginProtection()
 	for _, o := range cfg.TrustedOrigins {

@@ -100,7 +100,12 @@ func uiServer(t *testing.T, token string) *httptest.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Config{Runner: rag, Token: token})
+	s, err := New(Config{Runner: rag, Token: token, Sources: func(context.Context) (any, error) {
+		return map[string]any{"documents": 3, "chunks": 3, "roots": []map[string]any{{
+			"path": "/notes", "exists": true, "files": 3, "documents": 3, "chunks": 3,
+			"last_ingest": "2026-11-25T01:00:00Z", "skipped": map[string]int{"binary": 2},
+		}}}, nil
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,6 +162,10 @@ func TestUIInBrowser(t *testing.T) {
 			)
 			where := get(t, ctx, chromedp.Text(`#passage-where`))
 			passage := get(t, ctx, chromedp.Text(`#passage-text`))
+			sources := get(t, ctx, chromedp.Text(`#sources .source`))
+			if !strings.Contains(sources, "/notes") || !strings.Contains(sources, "3 files, 3 chunks") || !strings.Contains(sources, "2 binary") {
+				t.Errorf("sources view shows %q, want /notes with its counts and skipped files", sources)
+			}
 			lit := get(t, ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("#graph .node")].filter(g => g.dataset.visits !== "0" && !g.dataset.node.startsWith("__")).map(g => g.dataset.node).sort()`))
 			shot := get(t, ctx, chromedp.FullScreenshot(100))
 			if !strings.Contains(answer, "30 days") {
@@ -217,7 +226,7 @@ func TestUIHeaders(t *testing.T) {
 			t.Errorf("%s: %d, CSP %q", p, resp.StatusCode, csp)
 		}
 	}
-	for _, p := range []string{"/v1/graph", "/ui/secret", "/ui/"} {
+	for _, p := range []string{"/v1/graph", "/v1/sources", "/ui/secret", "/ui/"} {
 		resp, err := http.Get(ts.URL + p)
 		if err != nil {
 			t.Fatal(err)
@@ -226,5 +235,29 @@ func TestUIHeaders(t *testing.T) {
 		if resp.StatusCode != http.StatusUnauthorized {
 			t.Errorf("%s without a token: %d, want 401", p, resp.StatusCode)
 		}
+	}
+}
+
+// GET /v1/sources reports what Config.Sources says, and 501 without it.
+func TestSourcesEndpoint(t *testing.T) {
+	s, err := New(Config{Runner: newFake().graph(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := do(s.Handler(), "GET", "/v1/sources", ""); w.Code != http.StatusNotImplemented {
+		t.Errorf("without Config.Sources: %d, want 501", w.Code)
+	}
+	s, err = New(Config{Runner: newFake().graph(t), Sources: func(context.Context) (any, error) {
+		return map[string]int{"documents": 7}, nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := do(s.Handler(), "GET", "/v1/sources", "")
+	if w.Code != 200 || !strings.Contains(w.Body.String(), `"documents":7`) {
+		t.Errorf("GET /v1/sources: %d %s", w.Code, w.Body)
+	}
+	if w := do(s.Handler(), "POST", "/v1/sources", "{}"); w.Code != http.StatusMethodNotAllowed {
+		t.Errorf("POST /v1/sources: %d, want 405", w.Code)
 	}
 }

@@ -85,8 +85,20 @@ Nothing else is ever written to stdout; logs go to stderr.`,
 					_, err := p.store.Stats(ctx)
 					return err
 				},
+				Sources: func(ctx context.Context) (any, error) {
+					return a.sourcesReport(ctx, p.store)
+				},
 				Ingest: func(ctx context.Context, paths []string) (any, error) {
 					sum, err := a.ingestInto(ctx, p.store, p.embedder, paths, ingestOpts)
+					// Recorded as `graphrag ingest` records it, so `sources`
+					// and GET /v1/sources show what serve ingested.
+					if rec, lerr := loadSources(ctx, p.store); lerr == nil {
+						plan := &ingestPlan{rec: rec, paths: paths}
+						plan.record(sum, err == nil, time.Now())
+						if serr := saveSources(context.WithoutCancel(ctx), p.store, plan.rec); serr != nil && err == nil {
+							err = serr
+						}
+					}
 					return wireSummary(sum), err
 				},
 			}

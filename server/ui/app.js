@@ -418,6 +418,44 @@ async function ask(query) {
   }
 }
 
+// ---------- sources ----------
+
+// loadSources lists what the store holds: each ingested folder with its
+// counts, last ingest and the files skipped, by reason.
+async function loadSources() {
+  const host = $("sources");
+  let rep;
+  try {
+    rep = await (await api("/v1/sources")).json();
+  } catch (err) {
+    host.textContent = "Sources unavailable: " + err.message;
+    return;
+  }
+  const ul = document.createElement("ul");
+  for (const r of rep.roots || []) {
+    const li = document.createElement("li");
+    li.className = "source";
+    const path = document.createElement("strong");
+    path.textContent = r.path + (r.exists ? "" : " (missing)");
+    const counts = document.createElement("span");
+    counts.className = "counts";
+    const when = r.last_ingest ? new Date(r.last_ingest).toLocaleString() : "never";
+    counts.textContent = `${r.files} files, ${r.chunks} chunks · last ingest ${when}`;
+    li.append(path, counts);
+    const skipped = Object.entries(r.skipped || {});
+    if (skipped.length) {
+      const sk = document.createElement("span");
+      sk.className = "skipped";
+      sk.textContent = "skipped: " + skipped.map(([why, n]) => `${n} ${why}`).join(", ");
+      li.append(sk);
+    }
+    ul.append(li);
+  }
+  const total = document.createElement("p");
+  total.textContent = `${rep.documents} documents, ${rep.chunks} chunks in all`;
+  host.replaceChildren(ul, total);
+}
+
 // ---------- wiring ----------
 
 document.addEventListener("DOMContentLoaded", () => {
@@ -425,6 +463,7 @@ document.addEventListener("DOMContentLoaded", () => {
   renderTurns();
   showLogin(false);
   loadGraph();
+  loadSources();
   $("ask").addEventListener("submit", (e) => {
     e.preventDefault();
     const q = $("q").value.trim();
@@ -448,6 +487,7 @@ document.addEventListener("DOMContentLoaded", () => {
     $("token").value = "";
     showLogin(false);
     loadGraph();
+    loadSources();
   });
   $("logout").addEventListener("click", () => { store.removeItem("graphrag.token"); showLogin(true); });
   $("passage-close").addEventListener("click", () => { $("passage").hidden = true; });
@@ -457,9 +497,11 @@ document.addEventListener("DOMContentLoaded", () => {
     $("ingest").disabled = true;
     try {
       const resp = await api("/v1/ingest", { method: "POST", body: "{}" });
-      const s = await resp.json();
+      const body = await resp.json();
+      const s = body.summary || body;
       const n = (k) => s[k] ?? s[k.toLowerCase()] ?? 0;
       st.textContent = `${n("Added")} added, ${n("Updated")} updated, ${n("Unchanged")} unchanged, ${n("Deleted")} deleted`;
+      loadSources();
     } catch (err) {
       st.textContent = "Ingest failed: " + err.message;
     } finally {
