@@ -28,6 +28,10 @@ var storeObjectWords = []string{"files", "file", "folders", "folder", "directori
 // ("how many PDFs are indexed") is a count, not about the store.
 func AboutStore(query string) bool { return aboutStore(parse(query)) }
 
+// AboutStore is the package function AboutStore, for callers that hold the
+// tools (nodes.StoreQuestions).
+func (t *Tools) AboutStore(query string) bool { return AboutStore(query) }
+
 func aboutStore(p parsed) bool {
 	if p.has("how do", "how can", "how to", "how should") {
 		return false // how to ingest is a question for the documentation
