@@ -73,7 +73,7 @@ func (t *Tools) Run(ctx context.Context, in Intent) (string, []graphrag.Hit, err
 		w = res.Walk
 		total, named := res.Total, res.Files
 		fmt.Fprintf(&b, "%s%s (%s in all).", capitalize(plural(total, "file", "files")), scopeSuffix(scope), HumanSize(res.Bytes))
-		if note := t.indexedNote(ctx, res); note != "" {
+		if note := t.indexedNote(ctx, res, scope); note != "" {
 			b.WriteString(" " + note)
 		}
 		if total > 0 {

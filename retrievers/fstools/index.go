@@ -82,23 +82,27 @@ func (t *Tools) isIndexed(set map[string]bool, p string) bool {
 }
 
 // skippedNote says why files were not indexed, from the store's record of
-// what the last ingest of each root skipped; "" when it is not known.
-func (t *Tools) skippedNote(ctx context.Context) string {
+// what the last ingest of each root skipped, and how many it skipped; ""
+// when it is not known (the count is an aside: a record it cannot read
+// leaves the count without it).
+func (t *Tools) skippedNote(ctx context.Context) (string, int) {
 	sr, ok := t.opts.Index.(StoreReporter)
 	if !ok {
-		return ""
+		return "", 0
 	}
 	rep, err := sr.StoreReport(ctx)
 	if err != nil {
-		return ""
+		return "", 0
 	}
 	reasons := map[string]int{}
+	total := 0
 	for _, r := range rep.Roots {
 		for reason, n := range r.Skipped {
 			reasons[reason] += n
+			total += n
 		}
 	}
-	return reasonList(reasons)
+	return reasonList(reasons), total
 }
 
 // reasonList is "700 unsupported type, 62 too large", most first.

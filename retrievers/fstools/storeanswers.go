@@ -57,16 +57,26 @@ func (t *Tools) countNewest(ctx context.Context, m *matcher) (countResult, error
 
 // indexedNote says how many of the counted files are not indexed, and why
 // when the store recorded what ingest skipped: "(10702 indexed; 762 not
-// indexed: …)". "" when all are, or when the store is not known.
-func (t *Tools) indexedNote(ctx context.Context, res countResult) string {
+// indexed: …)". "" when all are, or when the store is not known. The
+// store records what ingest skipped per folder, not per type or date, so a
+// count with a scope (filters) gives no reasons.
+func (t *Tools) indexedNote(ctx context.Context, res countResult, scope string) string {
 	if !res.Known || res.Indexed >= res.Total {
 		return ""
 	}
 	missing := res.Total - res.Indexed
-	s := fmt.Sprintf("Of these, %d %s indexed and %d %s not: ingest skipped %s or %s newer than the last ingest",
-		res.Indexed, isAre(res.Indexed), missing, isAre(missing), themIt(missing), theyIt(missing))
-	if why := t.skippedNote(ctx); why != "" {
-		s += fmt.Sprintf(" (the last ingest skipped %s)", why)
+	s := fmt.Sprintf("Of these, %d %s indexed and %d %s not", res.Indexed, isAre(res.Indexed), missing, isAre(missing))
+	why, skipped := "", 0
+	if scope == "" {
+		why, skipped = t.skippedNote(ctx)
+	}
+	switch {
+	case why != "" && skipped == missing:
+		s += fmt.Sprintf(": the last ingest skipped %s (%s)", themIt(missing), why)
+	case why != "":
+		s += fmt.Sprintf(": ingest skipped %s or %s newer than the last ingest (the last ingest skipped %s)", themIt(missing), theyIt(missing), why)
+	default:
+		s += fmt.Sprintf(": ingest skipped %s or %s newer than the last ingest", themIt(missing), theyIt(missing))
 	}
 	return s + "."
 }

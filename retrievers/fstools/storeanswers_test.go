@@ -24,6 +24,8 @@ func (r reportingStore) StoreReport(context.Context) (StoreReport, error) { retu
 var (
 	_ Index         = (*sqlite.Store)(nil)
 	_ StoreReporter = reportingStore{}
+	// nodes.StoreQuestions, restated.
+	_ interface{ AboutStore(string) bool } = (*Tools)(nil)
 )
 
 // indexedFixture writes files under a new root and stores the ones named in
@@ -103,10 +105,20 @@ func TestCountSaysWhatIsNotIndexed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, want := range []string{"6 files", "4 are indexed and 2 are not", "2 too large"} {
+		for _, want := range []string{"6 files", "4 are indexed and 2 are not: the last ingest skipped them (2 too large)"} {
 			if !strings.Contains(text, want) {
 				t.Errorf("answer %q lacks %q", text, want)
 			}
+		}
+	})
+	t.Run("a filtered count gives no folder-wide reasons", func(t *testing.T) {
+		idx := reportingStore{st, StoreReport{Roots: []RootReport{{Path: root, Skipped: map[string]int{"too large": 2}}}}}
+		text, _, err := toolsWith(t, root, idx).Answer(ctx, graphrag.Plan{Query: "how many md files do I have"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(text, "2 are not: ingest skipped them or they are newer") || strings.Contains(text, "too large") {
+			t.Errorf("answer %q", text)
 		}
 	})
 	t.Run("all indexed says nothing more", func(t *testing.T) {
