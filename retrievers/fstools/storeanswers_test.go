@@ -200,6 +200,9 @@ func TestAboutStore(t *testing.T) {
 		{"which columns are indexed", false},
 		{"how many PDFs have I ingested", false},
 		{"how many files do I have", false},
+		{"summarize the notes I ingested yesterday", false},
+		{"what are the files I ingested about", false},
+		{"how many files I ingested mention vacuum", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.query, func(t *testing.T) {

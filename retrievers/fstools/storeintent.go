@@ -20,6 +20,9 @@ var storePhrases = []string{
 // a question about a database, "which folders are indexed" about the store).
 var storeStateWords = []string{"indexed", "ingested"}
 
+// contentWords ask what ingested files say, not about the store.
+var contentWords = []string{"summarize", "summarise", "summary", "explain", "say", "says", "about", "describe", "tell me what"}
+
 var storeObjectWords = []string{"files", "file", "folders", "folder", "directories", "directory", "documents", "roots", "paths"}
 
 // AboutStore reports whether a question is about the store itself — what
@@ -35,6 +38,9 @@ func (t *Tools) AboutStore(query string) bool { return AboutStore(query) }
 func aboutStore(p parsed) bool {
 	if p.has("how do", "how can", "how to", "how should") {
 		return false // how to ingest is a question for the documentation
+	}
+	if p.has(contentWords...) || mentionTerm(p) != "" {
+		return false // "summarize the notes I ingested" is about their content
 	}
 	if !p.has(storePhrases...) && !(p.has(storeStateWords...) && p.has(storeObjectWords...)) {
 		return false
