@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/graphrag/graphrag/internal/pgtest"
 )
 
 // The file questions of issue 14, through the command: a count says what
@@ -12,7 +14,22 @@ import (
 // documents, and questions about the store are answered from its record
 // rather than sent to the web.
 func TestFileQuestionsFromTheStore(t *testing.T) {
+	fileQuestions(t, newCLI(t))
+}
+
+// The same on PostgreSQL, whose keyword search and record differ.
+func TestPostgresFileQuestionsFromTheStore(t *testing.T) {
+	url := pgtest.URL(t)
 	c := newCLI(t)
+	c.env["GRAPHRAG_STORE"] = url
+	c.env["GRAPHRAG_SCHEMA"] = pgtest.NewSchema(t, url)
+	c.env["GRAPHRAG_COLLECTION"] = "file-questions"
+	c.ok("migrate", "up")
+	fileQuestions(t, c)
+}
+
+func fileQuestions(t *testing.T, c *cli) {
+	t.Helper()
 	notes := t.TempDir()
 	files := map[string]string{
 		"pg.md":  "# Memory\n\nRaise shared_buffers to a quarter of RAM.\n",

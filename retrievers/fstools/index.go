@@ -48,10 +48,11 @@ type RootReport struct {
 }
 
 // maxMentionDocs bounds the keyword search behind a mention count: each hit
-// is a chunk, so this many chunks are read at most. Chosen so a count over a
-// ten-thousand-file store stays well under a second on the embedded store; a
-// count that reaches it is reported as a lower bound.
-const maxMentionDocs = 5000
+// is a chunk, so this many chunks are read at most. It is the most hits the
+// PostgreSQL store returns for one query (retrievers/pgvector clamps K to
+// 1000), so a search that fills it may have been cut short on either store,
+// and the count is then reported as a lower bound ("at least").
+const maxMentionDocs = 1000
 
 // indexed returns the set of paths the store holds documents for, with the
 // same paths as the roots see them (a root reached through a symbolic link

@@ -243,3 +243,27 @@ func TestStoreQuestionsAnsweredFromRecord(t *testing.T) {
 		}
 	})
 }
+
+// fullIndex returns as many hits as a search may, each a different document
+// holding the term: the search may have been cut short.
+type fullIndex struct{ *sqlite.Store }
+
+func (fullIndex) Search(_ context.Context, q graphrag.Query) (graphrag.SearchResult, error) {
+	hits := make([]graphrag.Hit, q.K)
+	for i := range hits {
+		id := filepath.Join("/docs", strings.Repeat("x", i%7+1), string(rune('a'+i%26))+strings.Repeat("y", i/26)+".md")
+		hits[i] = graphrag.Hit{Chunk: graphrag.Chunk{DocID: id, Text: "about " + q.Text}, Source: graphrag.Source{DocID: id, Path: id}}
+	}
+	return graphrag.SearchResult{Hits: hits}, nil
+}
+
+func TestMentionCountThatFillsTheSearchIsALowerBound(t *testing.T) {
+	root, st := indexedFixture(t, 1, nil)
+	text, _, err := toolsWith(t, root, fullIndex{st}).Answer(context.Background(), graphrag.Plan{Query: "how many files mention vacuum"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(text, "At least 1000 documents mention") {
+		t.Errorf("answer %q, want a lower bound", text)
+	}
+}
