@@ -177,6 +177,9 @@ func TestMentionTermWording(t *testing.T) {
 		{"files containing 2024 in the name", ""},
 		{"how many files do I have", ""},
 		{"what does shared_buffers mean", ""},
+		{"which folders contain PDFs", ""},
+		{"how many documents contain images", ""},
+		{"how many markdown files mention postgres", "postgres"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.query, func(t *testing.T) {

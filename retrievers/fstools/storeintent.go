@@ -91,11 +91,13 @@ func mentionTerm(p parsed) string {
 	if verbAt < 0 || verbAt >= len(p.low) {
 		return ""
 	}
+	// The files are named before the verb: "which folders contain PDFs"
+	// asks where files are, not what they say.
 	named := false
 	for _, w := range p.low[:verbAt] {
 		named = named || fileNouns[w] || pluralTypes[w]
 	}
-	if !named && len(p.types()) == 0 {
+	if !named && len(parse(strings.Join(p.orig[:verbAt], " ")).types()) == 0 {
 		return ""
 	}
 	rest := p.low[verbAt:]
@@ -120,5 +122,16 @@ func mentionTerm(p parsed) string {
 	if len(words) == 0 || len(words) > maxTermWords {
 		return ""
 	}
+	if len(words) == 1 && isFileKind(strings.ToLower(words[0])) {
+		return "" // "files containing images" asks for a kind of file
+	}
 	return strings.Join(words, " ")
+}
+
+// isFileKind reports whether a word names a kind of file ("pdfs",
+// "images", "csv", "files") rather than a term to look for.
+func isFileKind(w string) bool {
+	w = strings.TrimPrefix(w, ".")
+	return fileNouns[w] || pluralTypes[w] || typeSynonyms[w] != nil || knownExtensions[w] ||
+		strings.HasSuffix(w, "s") && knownExtensions[w[:len(w)-1]]
 }
