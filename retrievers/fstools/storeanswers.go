@@ -3,6 +3,7 @@ package fstools
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -125,7 +126,7 @@ func (t *Tools) runMentions(ctx context.Context, in Intent, scope string) (strin
 	if len(shown) > 0 {
 		names := make([]string, len(shown))
 		for i, h := range shown {
-			names[i] = DisplayName(t.displayPath(h.Source.Path))
+			names[i] = t.docName(h)
 		}
 		if n > len(shown) {
 			fmt.Fprintf(&b, " Best matches: %s, …", strings.Join(names, ", "))
@@ -136,18 +137,41 @@ func (t *Tools) runMentions(ctx context.Context, in Intent, scope string) (strin
 	hits := make([]graphrag.Hit, len(shown))
 	for i, h := range shown {
 		h.Chunk.ID = h.Source.DocID + "#fs"
-		h.Chunk.Text = fmt.Sprintf("%s mentions %q: %s", DisplayName(t.displayPath(h.Source.Path)), in.Term, snippet(h.Chunk.Text, in.Term))
+		h.Chunk.Text = fmt.Sprintf("%s mentions %q: %s", t.docName(h), in.Term, snippet(h.Chunk.Text, in.Term))
 		hits[i] = h
 	}
 	return b.String(), hits, nil
 }
 
-// displayPath shows p relative to its root when there is one root.
+// displayPath shows p relative to its root, led by the root's name when
+// there are several ("homelab/network.txt"); a path under no root as it is.
 func (t *Tools) displayPath(p string) string {
-	if r, ok := t.rootOf(p); ok && len(t.roots) == 1 {
-		return relTo(r, p)
+	r, ok := t.rootOf(p)
+	if !ok {
+		return p
 	}
-	return p
+	base := r.path
+	if !within(r.path, p) {
+		base = r.resolved // the store keeps paths with links resolved
+	}
+	rel, err := filepath.Rel(base, p)
+	if err != nil {
+		return p
+	}
+	rel = filepath.ToSlash(rel)
+	if len(t.roots) > 1 {
+		rel = filepath.Base(r.path) + "/" + rel
+	}
+	return rel
+}
+
+// docName names a document found by search: its path, or for a row of a
+// JSONL corpus (whose path is the corpus file's) its title.
+func (t *Tools) docName(h graphrag.Hit) string {
+	if h.Source.DocID != h.Source.Path && h.Source.Title != "" {
+		return DisplayName(h.Source.Title)
+	}
+	return DisplayName(t.displayPath(h.Source.Path))
 }
 
 // snippetRadius is how many bytes of context a mention's snippet keeps on

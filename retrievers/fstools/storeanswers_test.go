@@ -159,6 +159,9 @@ func TestMentionsCountDocuments(t *testing.T) {
 			if len(hits) != 2 {
 				t.Fatalf("%d sources, want the 2 documents", len(hits))
 			}
+			if !strings.Contains(text, "notes/na.md") || strings.Contains(text, root) {
+				t.Errorf("answer %q should name the documents relative to the folder", text)
+			}
 		})
 	}
 	t.Run("without the store it says what it needs", func(t *testing.T) {
