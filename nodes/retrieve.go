@@ -24,6 +24,19 @@ type FileSelector interface {
 	Select(ctx context.Context, plan graphrag.Plan) ([]string, error)
 }
 
+// StoreQuestions is what Deps.Tools may also do: recognise a question about
+// the store itself ("when did I last ingest", "how big is my index", "which
+// folders have I ingested"), which the tools answer from the store's record.
+// route sends such a question to the filesystem route whatever the
+// classifier says: the tools own the wording, so the router grows no
+// pattern for it. route finds it by type assertion.
+type StoreQuestions interface {
+	AboutStore(query string) bool
+}
+
+// reasonAboutStore is the plan's reason for a question about the store.
+const reasonAboutStore = "a question about the store itself: answered from its record by the filesystem tools"
+
 // retrieve is the "retrieve" node: it runs the plan.
 func (p *pipeline) retrieve(ctx context.Context, s State) (State, error) {
 	s.Hits, s.ToolText, s.SearchNote, s.SearchMode, s.fused = nil, "", "", "", false

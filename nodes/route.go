@@ -83,6 +83,10 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 		plan.Route, plan.By, plan.Reason, plan.Confidence = graphrag.RouteDirect, "rules", "empty query", 1
 		return plan, Evidence{}, nil, nil
 	}
+	if sq, ok := p.deps.Tools.(StoreQuestions); ok && sq.AboutStore(query) {
+		plan.Route, plan.By, plan.Confidence, plan.Reason = graphrag.RouteFilesystem, "rules", ruleConfidence, reasonAboutStore
+		return plan, Evidence{}, nil, nil
+	}
 	r, ruled := matchRule(query)
 	if ruled && r.Route == graphrag.RouteDirect && p.opts.Router != RouterLearned {
 		plan.Route, plan.By, plan.Confidence, plan.Reason = r.Route, "rules", ruleConfidence, r.Reason

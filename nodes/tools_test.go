@@ -113,3 +113,38 @@ func TestFilesystemAnswerPhrasedByWriter(t *testing.T) {
 		}
 	})
 }
+
+// storeTools are file tools that recognise questions about the store.
+type storeTools struct{ fakeTools }
+
+func (storeTools) AboutStore(query string) bool { return strings.Contains(query, "ingest") }
+
+// A question the file tools say is about the store goes to them, even with
+// web search on (issue 14: "when did I last ingest" went to the web).
+func TestStoreQuestionsGoToTheFileTools(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		tools FileTools
+		route graphrag.Route
+	}{
+		{"tools that know the store", &storeTools{}, graphrag.RouteFilesystem},
+		{"tools that do not", &fakeTools{}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := newPipeline(Deps{Searcher: smallCorpus(), Tools: tc.tools, Web: &fakeWeb{}}, DefaultOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			plan, _, _, err := p.plan(context.Background(), "when did I last ingest", nil, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.route != "" && (plan.Route != tc.route || plan.Reason != reasonAboutStore) {
+				t.Errorf("route %s (%s), want %s", plan.Route, plan.Reason, tc.route)
+			}
+			if tc.route == "" && plan.Reason == reasonAboutStore {
+				t.Errorf("routed as a store question without tools that say so")
+			}
+		})
+	}
+}

@@ -153,7 +153,7 @@ func (a *app) openPipeline(ctx context.Context, opts nodes.Options) (*pipeline, 
 // tools plugs in the filesystem tools over the ingested directories and the
 // web search provider, when configured.
 func (a *app) tools(st store, deps *nodes.Deps) error {
-	deps.Tools = &lazyTools{st: st, paths: a.ingestedPathsFile()}
+	deps.Tools = &lazyTools{st: st, paths: a.ingestedPathsFile(), index: storeIndex{st, a}}
 	if a.web != "" {
 		ws, err := a.webSearcher()
 		if err != nil {
@@ -170,12 +170,16 @@ func (a *app) tools(st store, deps *nodes.Deps) error {
 type lazyTools struct {
 	st    store
 	paths string // the record of ingested paths (app.ingestedPathsFile)
+	index storeIndex
 	mu    sync.Mutex
 	tools *fstools.Tools
 	built bool
 }
 
-var _ nodes.FileSelector = (*lazyTools)(nil)
+var (
+	_ nodes.FileSelector   = (*lazyTools)(nil)
+	_ nodes.StoreQuestions = (*lazyTools)(nil)
+)
 
 // get returns the tools, or nil when the store holds no files of the user's.
 func (l *lazyTools) get(ctx context.Context) (*fstools.Tools, error) {
@@ -189,7 +193,7 @@ func (l *lazyTools) get(ctx context.Context) (*fstools.Tools, error) {
 		return nil, err
 	}
 	if len(roots) > 0 {
-		if l.tools, err = fstools.New(roots, fstools.Options{}); err != nil {
+		if l.tools, err = fstools.New(roots, fstools.Options{Index: l.index}); err != nil {
 			return nil, fmt.Errorf("filesystem tools: %w", err)
 		}
 	}
@@ -202,11 +206,19 @@ func (l *lazyTools) Answer(ctx context.Context, plan graphrag.Plan) (string, []g
 	if err != nil {
 		return "", nil, err
 	}
+	if t == nil && l.index.app != nil && fstools.AboutStore(plan.Query) {
+		text, err := answerAboutStore(ctx, l.index)
+		return text, nil, err
+	}
 	if t == nil {
 		return "", nil, fmt.Errorf("no ingested directories to look in: %w", graphrag.ErrNotConfigured)
 	}
 	return t.Answer(ctx, plan)
 }
+
+// AboutStore reports whether a question is about the store itself, which
+// the tools answer from its record (nodes.StoreQuestions).
+func (l *lazyTools) AboutStore(query string) bool { return fstools.AboutStore(query) }
 
 func (l *lazyTools) Select(ctx context.Context, plan graphrag.Plan) ([]string, error) {
 	t, err := l.get(ctx)

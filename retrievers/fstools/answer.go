@@ -66,25 +66,43 @@ func (t *Tools) Run(ctx context.Context, in Intent) (string, []graphrag.Hit, err
 	var w Walk
 	switch in.Tool {
 	case ToolCount:
-		res, err := t.List(ctx, ListRequest{Filter: in.Filter, SortBy: ByModified, Limit: t.opts.MaxHits})
+		res, err := t.countNewest(ctx, m)
 		if err != nil {
 			return "", nil, err
 		}
 		w = res.Walk
-		fmt.Fprintf(&b, "%s%s (%s in all).", capitalize(plural(res.Total, "file", "files")), scopeSuffix(scope), HumanSize(res.Bytes))
-		if res.Total > 0 {
-			shown := res.Files[:min(len(res.Files), 5)]
-			names := make([]string, len(shown))
-			for i, f := range shown {
+		total, named := res.Total, res.Files
+		fmt.Fprintf(&b, "%s%s (%s in all).", capitalize(plural(total, "file", "files")), scopeSuffix(scope), HumanSize(res.Bytes))
+		if note := t.indexedNote(ctx, res, scope); note != "" {
+			b.WriteString(" " + note)
+		}
+		if total > 0 {
+			names := make([]string, len(named))
+			for i, f := range named {
 				names[i] = DisplayName(f.Rel)
 			}
-			if res.Total > len(shown) {
+			if total > len(named) {
 				fmt.Fprintf(&b, " Newest: %s, …", strings.Join(names, ", "))
 			} else {
 				fmt.Fprintf(&b, " They are: %s.", strings.Join(names, ", "))
 			}
 		}
-		hits = fileHits(res.Files, loc)
+		// The sources are the files the answer names, not every file counted.
+		hits = fileHits(named, loc)
+	case ToolMentions:
+		text, mh, err := t.runMentions(ctx, in, scope)
+		if err != nil {
+			return "", nil, err
+		}
+		b.WriteString(text)
+		hits = mh
+	case ToolStore:
+		text, sh, err := t.runStore(ctx, loc)
+		if err != nil {
+			return "", nil, err
+		}
+		b.WriteString(text)
+		hits = sh
 	case ToolList, ToolFind:
 		req := ListRequest{Filter: in.Filter, SortBy: in.SortBy, Limit: limit}
 		if in.Reverse {
@@ -187,7 +205,7 @@ func (t *Tools) Run(ctx context.Context, in Intent) (string, []graphrag.Hit, err
 			if res.Bytes > 0 {
 				share = 100 * float64(u.Bytes) / float64(res.Bytes)
 			}
-			fmt.Fprintf(&b, "- %s: %s (%.0f%%), %s\n", name, HumanSize(u.Bytes), share, plural(u.Files, "file", "files"))
+			fmt.Fprintf(&b, "- %s: %s (%.0f%%), %s (largest: %s)\n", name, HumanSize(u.Bytes), share, plural(u.Files, "file", "files"), DisplayName(u.Largest.Rel))
 			largest = append(largest, u.Largest)
 		}
 		hits = fileHits(largest, loc)

@@ -23,5 +23,16 @@
 // returns the files as hits whose DocID is the absolute cleaned path (the id
 // ingest gives file documents). Tools.Select returns the paths a plan's
 // type, time and source filters select, to narrow a search to them
-// ("what do my PDFs from this week say about X").
+// ("what do my PDFs from this week say about X"). The hits of an answer are
+// the files (or folders) its text names, never every file a walk counted.
+//
+// Options.Index, optional, is the store the roots were ingested into (both
+// stores satisfy Index). With it a count says how many of the counted files
+// are not indexed, and why when the store's record accounts for them;
+// "how many files mention X" counts the documents whose indexed text holds
+// X, by the store's keyword search (ToolMentions); and, when the index is
+// also a StoreReporter, questions about the store itself — "when did I last
+// ingest", "how big is my index" — are answered from its record
+// (ToolStore). AboutStore tells such questions, so a router can send them
+// here.
 package fstools

@@ -21,6 +21,12 @@ const (
 	ToolTree        Tool = "tree"
 	ToolFolderSizes Tool = "folder_sizes"
 	ToolUsageByType Tool = "usage_by_type"
+	// ToolMentions counts the documents whose indexed text holds a term
+	// (needs Options.Index).
+	ToolMentions Tool = "mentions"
+	// ToolStore answers questions about the store itself: its size, the
+	// folders ingested and when (needs an Index that is a StoreReporter).
+	ToolStore Tool = "store"
 )
 
 // Intent is what Answer makes of a plan: a tool and its arguments, and the
@@ -38,6 +44,8 @@ type Intent struct {
 	Target string
 	// Dir is where ToolTree and ToolFolderSizes start ("" for every root).
 	Dir string
+	// Term is what ToolMentions looks for in the documents' text.
+	Term string
 	// Reason names the rule that fired, for traces and tests.
 	Reason string
 }
@@ -95,7 +103,16 @@ func (t *Tools) Interpret(plan graphrag.Plan) Intent {
 	perFolder := p.has("per folder", "each folder", "by folder", "per directory", "each directory", "by directory", "folder sizes", "directory sizes")
 	statWord := p.has("when was", "when were", "when did", "how big is", "how large is", "how old is", "size of", "metadata", "details of", "details about", "details for", "info about", "info on", "information about", "information on", "created", "creation", "stat", "properties of", "last modified", "modification time", "extended file information")
 
+	term := mentionTerm(p)
 	switch {
+	case aboutStore(p):
+		in.Tool, in.Reason = ToolStore, "asks about the store itself"
+	case term != "":
+		in.Tool, in.Term, in.Reason = ToolMentions, term, "asks which files mention a term"
+		in.Filter.Name = ""
+		if p.has("how many", "count", "number of") && p.limit() == 0 {
+			in.Limit = countNamed
+		}
 	case target != "" && statWord:
 		in.Tool, in.Target, in.Reason = ToolStat, target, "asks about one file's metadata"
 		in.Filter.Name = ""

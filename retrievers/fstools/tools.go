@@ -34,6 +34,11 @@ type Options struct {
 	// MaxHits bounds the hits Answer returns and the paths Select returns
 	// (DefaultMaxHits when <= 0; Select uses 20 times it).
 	MaxHits int
+	// Index is the store the roots were ingested into (optional, see Index):
+	// counts then say how many of the files are indexed, "how many files
+	// mention X" counts documents, and questions about the store are
+	// answered from its record.
+	Index Index
 }
 
 // Tools are the filesystem tools over a fixed set of roots. A *Tools is safe
