@@ -44,8 +44,9 @@ func (f *runFlags) options() nodes.Options {
 
 func (a *app) runCmd() *cobra.Command {
 	var (
-		f    runFlags
-		show int
+		f      runFlags
+		show   int
+		thread string
 	)
 	cmd := &cobra.Command{
 		Use:   "run QUESTION",
@@ -77,7 +78,19 @@ an OpenAI-compatible server) a model writes the answer from the same evidence.`,
 			if !f.json {
 				a.notify(p.notices...)
 			}
-			final, _, err := a.askState(cmd.Context(), p, &f, nodes.State{Query: q}, cmd.OutOrStdout())
+			th, err := a.openThread(cmd.Context(), thread)
+			if err != nil {
+				return err
+			}
+			defer th.Close()
+			in, err := a.threadState(cmd.Context(), th, q)
+			if err != nil {
+				return err
+			}
+			final, _, err := a.askState(cmd.Context(), p, &f, in, cmd.OutOrStdout())
+			if err == nil {
+				err = th.save(cmd.Context(), in.Query, final)
+			}
 			if err != nil || show <= 0 || f.json {
 				return err
 			}
@@ -87,6 +100,7 @@ an OpenAI-compatible server) a model writes the answer from the same evidence.`,
 	}
 	f.bind(cmd)
 	cmd.Flags().IntVar(&show, "show", 0, "also print the passage of source [N] of the answer")
+	cmd.Flags().StringVar(&thread, "thread", "", "continue the conversation NAME: earlier turns are the question's history, and this turn is kept for the next (see `graphrag threads`)")
 	return cmd
 }
 
