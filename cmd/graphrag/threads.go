@@ -13,6 +13,7 @@ import (
 	"github.com/graphrag/graphrag/graph/checkpoint/sqlite"
 	"github.com/graphrag/graphrag/nodes"
 	"github.com/graphrag/graphrag/retrievers/pgvector"
+	"github.com/graphrag/graphrag/server"
 )
 
 // Conversations named with --thread (run, chat) or {"thread": ...} (serve)
@@ -148,3 +149,20 @@ func (a *app) threadState(ctx context.Context, th *thread, q string) (nodes.Stat
 	}
 	return nodes.State{Query: q, History: h}, nil
 }
+
+// recentTurns gives serve's queries only a thread's last n turns, as
+// `run --thread` sees them.
+type recentTurns struct {
+	*conversation.Store
+	n int
+}
+
+func (r recentTurns) History(ctx context.Context, name string) ([]graphrag.Turn, error) {
+	h, err := r.Store.History(ctx, name)
+	if len(h) > r.n {
+		h = h[len(h)-r.n:]
+	}
+	return h, err
+}
+
+var _ server.Threads = recentTurns{}

@@ -4,7 +4,10 @@ import (
 	"context"
 	"os"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/graphrag/graphrag/llm/llmtest"
 )
 
 // Two separate runs of the command: the second continues the thread the
@@ -80,5 +83,52 @@ func TestRunThreadRefusesABadName(t *testing.T) {
 	_, errs, code := c.run("", "run", "--thread", "a\tb", "what does VACUUM FULL do?")
 	if code == 0 || !strings.Contains(errs, "control characters") {
 		t.Errorf("exit %d, stderr:\n%s", code, errs)
+	}
+}
+
+// serve keeps threads in the same store: a query naming the thread that
+// `run --thread` started gives the model the earlier turn, and is kept.
+func TestServeThreadSharesRunsThreads(t *testing.T) {
+	c := newCLI(t)
+	c.ok("ingest", vacuumNotes(t))
+	var mu sync.Mutex
+	var prompts []string
+	srv := llmtest.NewOllama(t, func(r llmtest.Request) llmtest.Reply {
+		mu.Lock()
+		prompts = append(prompts, r.Prompt())
+		mu.Unlock()
+		return fakeModel(r)
+	})
+	c.env["GRAPHRAG_LLM"] = "ollama:qwen2.5:3b@" + srv.URL
+	c.ok("run", "-q", "--thread", "vac", "what does VACUUM FULL do?")
+	mu.Lock()
+	prompts = nil
+	mu.Unlock()
+
+	in := `{"id": 1, "method": "query", "params": {"query": "does VACUUM FULL lock the table?", "thread": "vac", "stream": "json"}}` + "\n"
+	out, errs, code := c.run(in, "-q", "serve", "--stdio")
+	if code != 0 || !strings.Contains(out, `"result"`) {
+		t.Fatalf("serve: exit %d\n%s\n%s", code, out, errs)
+	}
+	mu.Lock()
+	sawTurn := false
+	for _, p := range prompts {
+		sawTurn = sawTurn || strings.Contains(p, "User: what does VACUUM FULL do?")
+	}
+	mu.Unlock()
+	if !sawTurn {
+		t.Errorf("no model prompt had the thread's earlier turn:\n%s", strings.Join(prompts, "\n---\n"))
+	}
+
+	a := &app{getenv: func(k string) string { return c.env[k] }}
+	a.store = defaultStorePath(a.getenv)
+	st, closeFn, err := a.openThreads(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeFn()
+	h, err := st.History(context.Background(), "vac")
+	if err != nil || len(h) != 2 || h[1].Query != "does VACUUM FULL lock the table?" {
+		t.Errorf("thread after serve = %+v, %v; want run's turn then serve's", h, err)
 	}
 }
