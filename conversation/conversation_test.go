@@ -145,3 +145,28 @@ func TestBadNames(t *testing.T) {
 		}
 	}
 }
+
+func TestList(t *testing.T) {
+	ctx := context.Background()
+	cp := sqliteSaver(t, filepath.Join(t.TempDir(), "threads.db"))
+	s := conversation.New(cp, conversation.Options{Prefix: "c1/"})
+	other := conversation.New(cp, conversation.Options{Prefix: "c2/"})
+	for _, name := range []string{"b", "a", "b"} {
+		if err := s.Append(ctx, name, graphrag.Turn{Query: "q " + name}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := other.Append(ctx, "z", graphrag.Turn{Query: "elsewhere"}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.List(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Name != "a" || got[0].Turns != 1 || got[1].Name != "b" || got[1].Turns != 2 || got[1].Last != "q b" || got[1].Updated.IsZero() {
+		t.Errorf("List = %+v", got)
+	}
+	if _, err := conversation.New(graph.NewMemorySaver(), conversation.Options{}).List(ctx); !errors.Is(err, conversation.ErrCannotList) {
+		t.Errorf("List on a store that cannot list = %v", err)
+	}
+}

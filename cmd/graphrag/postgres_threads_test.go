@@ -31,4 +31,16 @@ func TestPostgresRunThread(t *testing.T) {
 	if _, errs, _ := c.run("", "run", "--thread", "vac", "does it lock the table?"); strings.Contains(errs, "taking it as") {
 		t.Errorf("collection two saw collection one's thread:\n%s", errs)
 	}
+	if out := c.ok("threads", "show", "vac"); strings.Count(out, "\n[") != 0 || !strings.HasPrefix(out, "[1] does it lock the table?") {
+		t.Errorf("collection two's thread vac:\n%s", out)
+	}
+	c.env["GRAPHRAG_COLLECTION"] = "one"
+	if out := c.ok("threads"); !strings.Contains(out, "vac ") || !strings.Contains(out, "does VACUUM FULL lock the table?") {
+		t.Errorf("threads on PostgreSQL:\n%s", out)
+	}
+	c.ok("threads", "rm", "vac")
+	c.env["GRAPHRAG_COLLECTION"] = "two"
+	if out := c.ok("threads"); !strings.Contains(out, "vac ") {
+		t.Errorf("rm in collection one deleted collection two's thread:\n%s", out)
+	}
 }

@@ -3,8 +3,12 @@ package main
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net/url"
+	"os"
+	"text/tabwriter"
 
 	"github.com/graphrag/graphrag"
 	"github.com/graphrag/graphrag/conversation"
@@ -14,6 +18,7 @@ import (
 	"github.com/graphrag/graphrag/nodes"
 	"github.com/graphrag/graphrag/retrievers/pgvector"
 	"github.com/graphrag/graphrag/server"
+	"github.com/spf13/cobra"
 )
 
 // Conversations named with --thread (run, chat) or {"thread": ...} (serve)
@@ -166,3 +171,147 @@ func (r recentTurns) History(ctx context.Context, name string) ([]graphrag.Turn,
 }
 
 var _ server.Threads = recentTurns{}
+
+func (a *app) threadsCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "threads",
+		Short: "List the conversations kept with --thread",
+		Long: `List the conversations that run --thread, chat --thread and serve's
+{"thread": ...} keep: each name, how many turns, the last question and when.
+They live beside the store (` + "`<store>.threads.db`" + ` for a SQLite store, the
+graph_checkpoints table for PostgreSQL, per collection).`,
+		Example: `  graphrag threads
+  graphrag threads show backups
+  graphrag threads rm backups`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			out := cmd.OutOrStdout()
+			var list []conversation.Thread
+			if a.hasThreads() {
+				st, closeFn, err := a.openThreads(ctx)
+				if err != nil {
+					return err
+				}
+				defer closeFn()
+				if list, err = st.List(ctx); err != nil {
+					return err
+				}
+			}
+			if asJSON {
+				if list == nil {
+					list = []conversation.Thread{}
+				}
+				return writeIndentedJSON(out, list)
+			}
+			if len(list) == 0 {
+				fmt.Fprintln(out, "No conversations yet: start one with `graphrag chat --thread NAME` or `graphrag run --thread NAME \"question\"`.")
+				return nil
+			}
+			tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "THREAD\tTURNS\tUPDATED\tLAST QUESTION")
+			for _, t := range list {
+				fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", t.Name, t.Turns, t.Updated.Local().Format("2006-01-02 15:04"), truncate(t.Last, 60))
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the list as JSON")
+	cmd.AddCommand(a.threadsShowCmd(), a.threadsRmCmd())
+	return cmd
+}
+
+// hasThreads reports whether conversations may exist, without creating
+// the threads file of a SQLite store.
+func (a *app) hasThreads() bool {
+	if isPostgresURL(a.store) {
+		return true
+	}
+	_, err := os.Stat(threadsPath(a.store))
+	return err == nil
+}
+
+func (a *app) threadsShowCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "show NAME",
+		Short: "Print a conversation's turns",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			th, err := a.openThread(ctx, args[0])
+			if err != nil {
+				return err
+			}
+			defer th.Close()
+			h, err := th.store.History(ctx, th.name)
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				turns := make([]server.Turn, len(h))
+				for i, t := range h {
+					turns[i] = server.Turn{Query: t.Query, Answer: t.Answer}
+				}
+				return writeIndentedJSON(out, turns)
+			}
+			if len(h) == 0 {
+				return fmt.Errorf("no conversation called %q: `graphrag threads` lists them", th.name)
+			}
+			for i, t := range h {
+				fmt.Fprintf(out, "[%d] %s\n%s\n\n", i+1, t.Query, t.Answer)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the turns as JSON")
+	return cmd
+}
+
+func (a *app) threadsRmCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "rm NAME...",
+		Short: "Delete conversations",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			if !a.hasThreads() {
+				return fmt.Errorf("no conversation called %q: `graphrag threads` lists them", args[0])
+			}
+			st, closeFn, err := a.openThreads(ctx)
+			if err != nil {
+				return err
+			}
+			defer closeFn()
+			for _, name := range args {
+				h, err := st.History(ctx, name)
+				if err != nil {
+					return err
+				}
+				if h == nil {
+					return fmt.Errorf("no conversation called %q: `graphrag threads` lists them", name)
+				}
+				if err := st.Delete(ctx, name); err != nil {
+					return err
+				}
+				if !a.quiet {
+					fmt.Fprintf(cmd.OutOrStdout(), "deleted %s (%d turns)\n", name, len(h))
+				}
+			}
+			return nil
+		},
+	}
+}
+
+func writeIndentedJSON(out io.Writer, v any) error {
+	enc := json.NewEncoder(out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+var (
+	_ conversation.Lister = (*sqlite.Saver)(nil)
+	_ conversation.Lister = (*postgres.Saver)(nil)
+)

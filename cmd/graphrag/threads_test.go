@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"strings"
 	"sync"
@@ -130,5 +131,46 @@ func TestServeThreadSharesRunsThreads(t *testing.T) {
 	h, err := st.History(context.Background(), "vac")
 	if err != nil || len(h) != 2 || h[1].Query != "does VACUUM FULL lock the table?" {
 		t.Errorf("thread after serve = %+v, %v; want run's turn then serve's", h, err)
+	}
+}
+
+func TestThreadsCommand(t *testing.T) {
+	c := newCLI(t)
+	c.ok("ingest", vacuumNotes(t))
+	if out := c.ok("threads"); !strings.Contains(out, "No conversations yet") {
+		t.Errorf("threads before any: %s", out)
+	}
+	if out := c.ok("threads", "--json"); strings.TrimSpace(out) != "[]" {
+		t.Errorf("threads --json before any: %s", out)
+	}
+	c.ok("run", "-q", "--thread", "vac", "what does VACUUM FULL do?")
+	c.ok("run", "-q", "--thread", "vac", "does VACUUM FULL lock the table?")
+	c.ok("run", "-q", "--thread", "other", "what does VACUUM do?")
+
+	var list []struct {
+		Name  string `json:"name"`
+		Turns int    `json:"turns"`
+		Last  string `json:"last_question"`
+	}
+	if err := json.Unmarshal([]byte(c.ok("threads", "--json")), &list); err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 2 || list[0].Name != "other" || list[1].Name != "vac" || list[1].Turns != 2 || list[1].Last != "does VACUUM FULL lock the table?" {
+		t.Errorf("threads --json = %+v", list)
+	}
+	if out := c.ok("threads"); !strings.Contains(out, "vac ") || !strings.Contains(out, "does VACUUM FULL lock the table?") {
+		t.Errorf("threads:\n%s", out)
+	}
+	if out := c.ok("threads", "show", "vac"); !strings.Contains(out, "[2] does VACUUM FULL lock the table?") || !strings.Contains(out, "ACCESS EXCLUSIVE") {
+		t.Errorf("threads show:\n%s", out)
+	}
+	if out := c.ok("threads", "rm", "vac"); !strings.Contains(out, "deleted vac (2 turns)") {
+		t.Errorf("threads rm: %s", out)
+	}
+	if _, errs, code := c.run("", "threads", "rm", "vac"); code == 0 || !strings.Contains(errs, `no conversation called "vac"`) {
+		t.Errorf("rm of a missing thread: exit %d, %s", code, errs)
+	}
+	if out := c.ok("threads"); strings.Contains(out, "vac ") || !strings.Contains(out, "other") {
+		t.Errorf("threads after rm:\n%s", out)
 	}
 }
