@@ -31,6 +31,7 @@ func (a *app) chatCmd() *cobra.Command {
 	var turns int
 	var noHistory bool
 	var threadName string
+	var confirmWeb bool
 	cmd := &cobra.Command{
 		Use:   "chat",
 		Short: "Ask questions in a conversation, with /sources and /trace",
@@ -38,6 +39,10 @@ func (a *app) chatCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
+			var readLine func() (string, error) // the chat's own lines, once open
+			if confirmWeb {
+				a.confirmWeb = a.askWeb(func() (string, error) { return readLine() })
+			}
 			p, err := a.openPipeline(ctx, f.options())
 			if err != nil {
 				return err
@@ -69,6 +74,7 @@ func (a *app) chatCmd() *cobra.Command {
 				return err
 			}
 			defer lines.Close()
+			readLine = lines.Readline
 			for {
 				raw, err := lines.Readline()
 				if errors.Is(err, readline.ErrInterrupt) {
@@ -175,6 +181,7 @@ func (a *app) chatCmd() *cobra.Command {
 	}
 	f.bind(cmd)
 	cmd.Flags().IntVar(&turns, "history", 6, "how many past turns the models see")
+	cmd.Flags().BoolVar(&confirmWeb, "confirm-web", false, "ask before a question is sent to the web search (--web)")
 	cmd.Flags().StringVar(&threadName, "thread", "", "keep this conversation under NAME and continue it next time (/reset deletes it)")
 	cmd.Flags().BoolVar(&noHistory, "no-history", false, "do not read or write the history of typed lines ("+displayPath(chatHistoryPath(a.getenv))+")")
 	return cmd
