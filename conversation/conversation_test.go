@@ -17,7 +17,9 @@ import (
 	"github.com/graphrag/graphrag/graph/checkpoint/sqlite"
 )
 
-func sqliteSaver(t *testing.T, path string) *sqlite.Saver {
+func sqliteSaver(t *testing.T, path string) *sqlite.Saver { return sqliteSaverTB(t, path) }
+
+func sqliteSaverTB(t testing.TB, path string) *sqlite.Saver {
 	t.Helper()
 	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)")
 	if err != nil {
