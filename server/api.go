@@ -14,6 +14,10 @@ type QueryRequest struct {
 	Query   string       `json:"query"`
 	History []Turn       `json:"history,omitempty"`
 	Options QueryOptions `json:"options,omitzero"`
+	// Thread names a conversation the server keeps (Config.Threads): its
+	// earlier turns are the query's history, and this turn is appended
+	// after the run. Send either Thread or History, not both.
+	Thread string `json:"thread,omitempty"`
 	// Stream selects the response framing over HTTP: "" (by Accept header,
 	// JSON by default), "json", "ndjson" or "sse". Over stdio events are
 	// streamed unless Stream is "json".

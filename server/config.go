@@ -39,6 +39,15 @@ type IngestFunc func(ctx context.Context, paths []string) (any, error)
 // ReadyFunc reports whether the store can be reached; GET /readyz calls it.
 type ReadyFunc func(ctx context.Context) error
 
+// Threads keeps conversations by name for queries that send a "thread".
+// History returns a thread's earlier turns, oldest first (none for a new
+// thread); Append adds a turn after a run. Both must be safe for
+// concurrent use. conversation.Store satisfies it.
+type Threads interface {
+	History(ctx context.Context, thread string) ([]graphrag.Turn, error)
+	Append(ctx context.Context, thread string, t graphrag.Turn) error
+}
+
 // Config configures a Server. Only Runner is required; the zero value of
 // every other field is a safe default.
 type Config struct {
@@ -65,6 +74,9 @@ type Config struct {
 	// folders, counts, last ingest, skipped files by reason) as a
 	// JSON-encodable value; nil answers 501 not_configured.
 	Sources func(ctx context.Context) (any, error)
+	// Threads keeps the conversations of queries that name a "thread";
+	// nil answers such a query 501 not_configured.
+	Threads Threads
 	// Token, when set, is required as "Authorization: Bearer <token>" on
 	// every endpoint except /healthz and /readyz.
 	Token string

@@ -11,6 +11,8 @@
 //	POST /v1/query    {"query": "...", "history": [{"query": "...", "answer": "..."}],
 //	                   "options": {"max_steps": 10, "timeout_ms": 30000, "text": true},
 //	                   "stream": "json" | "ndjson" | "sse"}
+//	                  or {"query": "...", "thread": "NAME"}: the server keeps the
+//	                  turns (Config.Threads) instead of the client sending history
 //	POST /v1/ingest   {"paths": ["/abs/dir", ...]}   (none: every allowed root)
 //	GET  /v1/graph    the graph as Mermaid; ?format=dot for Graphviz
 //	GET  /            a web page: ask, watch the graph run, open the sources

@@ -100,6 +100,9 @@ func (s *Server) validate(req *QueryRequest) error {
 	if err := nodes.CheckQuery(req.Query, toTurns(req.History)); err != nil {
 		return err
 	}
+	if err := s.checkThread(req); err != nil {
+		return err
+	}
 	if req.Options.MaxSteps < 0 || req.Options.MaxSteps > s.cfg.MaxSteps {
 		return newError(http.StatusBadRequest, "bad_request",
 			fmt.Sprintf("options.max_steps must be between 1 and %d", s.cfg.MaxSteps))

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/graphrag/graphrag"
 	"github.com/graphrag/graphrag/graph"
 	"github.com/graphrag/graphrag/nodes"
 )
@@ -130,13 +131,26 @@ func (s *Server) execute(ctx context.Context, req QueryRequest, emit func(Event)
 		opts = append(opts, graph.WithRunMaxSteps(req.Options.MaxSteps))
 	}
 
+	history := toTurns(req.History)
+	if req.Thread != "" {
+		h, err := s.cfg.Threads.History(runCtx, req.Thread)
+		if err != nil {
+			outcome = outcomeOf(err)
+			return QueryResponse{}, fmt.Errorf("read thread %q: %w", req.Thread, err)
+		}
+		if err := nodes.CheckQuery(req.Query, h); err != nil {
+			return QueryResponse{}, err
+		}
+		history = h
+	}
+
 	var (
 		rec    = NewRecorder()
 		final  nodes.State
 		ended  bool
 		runErr error
 	)
-	for ev, err := range s.cfg.Runner.Stream(runCtx, s.cfg.State(req.Query, toTurns(req.History)), opts...) {
+	for ev, err := range s.cfg.Runner.Stream(runCtx, s.cfg.State(req.Query, history), opts...) {
 		if err != nil {
 			// The engine's EventError; the caller reports the error
 			// once, as the final message.
@@ -177,7 +191,17 @@ func (s *Server) execute(ctx context.Context, req QueryRequest, emit func(Event)
 	outcome = "ok"
 	s.metrics.usage(final.Usage)
 	s.metrics.route(string(final.Plan.Route), final.Plan.By)
-	return rec.Response(final, req.Options.Text), nil
+	resp := rec.Response(final, req.Options.Text)
+	if req.Thread != "" {
+		// The answer stands even if the thread cannot keep it: say so
+		// in the notes rather than lose the answer.
+		turn := graphrag.Turn{Query: req.Query, Answer: final.Answer.Text}
+		if err := s.cfg.Threads.Append(context.WithoutCancel(ctx), req.Thread, turn); err != nil {
+			s.cfg.Logger.Warn("thread append failed", "thread", req.Thread, "error", err)
+			resp.Notes = append(resp.Notes, fmt.Sprintf("this turn was not saved to thread %q: %v", req.Thread, err))
+		}
+	}
+	return resp, nil
 }
 
 // timeoutError is the cause of a run's deadline.

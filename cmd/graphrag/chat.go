@@ -30,6 +30,8 @@ func (a *app) chatCmd() *cobra.Command {
 	var f runFlags
 	var turns int
 	var noHistory bool
+	var threadName string
+	var confirmWeb bool
 	cmd := &cobra.Command{
 		Use:   "chat",
 		Short: "Ask questions in a conversation, with /sources and /trace",
@@ -37,6 +39,10 @@ func (a *app) chatCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
+			var readLine func() (string, error) // the chat's own lines, once open
+			if confirmWeb {
+				a.confirmWeb = a.askWeb(func() (string, error) { return readLine() })
+			}
 			p, err := a.openPipeline(ctx, f.options())
 			if err != nil {
 				return err
@@ -44,11 +50,22 @@ func (a *app) chatCmd() *cobra.Command {
 			defer p.Close()
 			out := cmd.OutOrStdout()
 			a.notify(p.notices...)
+			th, err := a.openThread(ctx, threadName)
+			if err != nil {
+				return err
+			}
+			defer th.Close()
+			history, err := th.history(ctx, turns)
+			if err != nil {
+				return err
+			}
+			if len(history) > 0 && !a.quiet {
+				fmt.Fprintf(a.io.err, "(thread %s: continuing after %d earlier turn(s))\n", threadName, len(history))
+			}
 			if !a.quiet {
 				fmt.Fprintln(a.io.err, "Type a question, /help for commands, /quit to leave.")
 			}
 			var (
-				history []graphrag.Turn
 				last    *nodes.State
 				lastLog *traceLog
 			)
@@ -57,6 +74,7 @@ func (a *app) chatCmd() *cobra.Command {
 				return err
 			}
 			defer lines.Close()
+			readLine = lines.Readline
 			for {
 				raw, err := lines.Readline()
 				if errors.Is(err, readline.ErrInterrupt) {
@@ -86,6 +104,10 @@ func (a *app) chatCmd() *cobra.Command {
 					continue
 				case line == "/reset":
 					history, last, lastLog = nil, nil, nil
+					if err := th.forget(ctx); err != nil {
+						fmt.Fprintln(a.io.err, "error:", err)
+						continue
+					}
 					fmt.Fprintln(out, "(conversation forgotten)")
 					continue
 				case line == "/sources":
@@ -147,6 +169,9 @@ func (a *app) chatCmd() *cobra.Command {
 					continue
 				}
 				last, lastLog = &final, tl
+				if err := th.save(ctx, asked, final); err != nil {
+					fmt.Fprintln(a.io.err, "error:", err)
+				}
 				history = append(history, graphrag.Turn{Query: asked, Answer: final.Answer.Text})
 				if len(history) > turns {
 					history = history[len(history)-turns:]
@@ -156,6 +181,8 @@ func (a *app) chatCmd() *cobra.Command {
 	}
 	f.bind(cmd)
 	cmd.Flags().IntVar(&turns, "history", 6, "how many past turns the models see")
+	cmd.Flags().BoolVar(&confirmWeb, "confirm-web", false, "ask before a question is sent to the web search (--web)")
+	cmd.Flags().StringVar(&threadName, "thread", "", "keep this conversation under NAME and continue it next time (/reset deletes it)")
 	cmd.Flags().BoolVar(&noHistory, "no-history", false, "do not read or write the history of typed lines ("+displayPath(chatHistoryPath(a.getenv))+")")
 	return cmd
 }

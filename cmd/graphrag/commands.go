@@ -12,6 +12,7 @@ func (a *app) commands() []*cobra.Command {
 		a.forgetCmd(),
 		a.watchCmd(),
 		a.chatCmd(),
+		a.threadsCmd(),
 		a.serveCmd(),
 		a.evalCmd(),
 		a.vizCmd(),

@@ -30,6 +30,9 @@ type app struct {
 	vision     string
 	web        string
 	quiet      bool
+	// confirmWeb, when set (run/chat --confirm-web), asks before a query
+	// goes to the web search provider.
+	confirmWeb webAsker
 
 	file map[string]string // the config file's settings, loaded once
 }

@@ -160,6 +160,9 @@ func (a *app) tools(st store, deps *nodes.Deps) error {
 			return err
 		}
 		deps.Web = ws
+		if a.confirmWeb != nil {
+			deps.Web = confirmingWeb{next: ws, ask: a.confirmWeb}
+		}
 	}
 	return nil
 }

@@ -44,8 +44,10 @@ func (f *runFlags) options() nodes.Options {
 
 func (a *app) runCmd() *cobra.Command {
 	var (
-		f    runFlags
-		show int
+		f          runFlags
+		show       int
+		thread     string
+		confirmWeb bool
 	)
 	cmd := &cobra.Command{
 		Use:   "run QUESTION",
@@ -69,6 +71,9 @@ an OpenAI-compatible server) a model writes the answer from the same evidence.`,
 			if err := nodes.CheckQuery(q, nil); err != nil {
 				return err
 			}
+			if confirmWeb {
+				a.confirmWeb = a.askWeb(stdinLines(a.io.in))
+			}
 			p, err := a.openPipeline(cmd.Context(), f.options())
 			if err != nil {
 				return err
@@ -77,7 +82,19 @@ an OpenAI-compatible server) a model writes the answer from the same evidence.`,
 			if !f.json {
 				a.notify(p.notices...)
 			}
-			final, _, err := a.askState(cmd.Context(), p, &f, nodes.State{Query: q}, cmd.OutOrStdout())
+			th, err := a.openThread(cmd.Context(), thread)
+			if err != nil {
+				return err
+			}
+			defer th.Close()
+			in, err := a.threadState(cmd.Context(), th, q)
+			if err != nil {
+				return err
+			}
+			final, _, err := a.askState(cmd.Context(), p, &f, in, cmd.OutOrStdout())
+			if err == nil {
+				err = th.save(cmd.Context(), in.Query, final)
+			}
 			if err != nil || show <= 0 || f.json {
 				return err
 			}
@@ -87,6 +104,8 @@ an OpenAI-compatible server) a model writes the answer from the same evidence.`,
 	}
 	f.bind(cmd)
 	cmd.Flags().IntVar(&show, "show", 0, "also print the passage of source [N] of the answer")
+	cmd.Flags().BoolVar(&confirmWeb, "confirm-web", false, "ask (on stdin) before the question is sent to the web search (--web)")
+	cmd.Flags().StringVar(&thread, "thread", "", "continue the conversation NAME: earlier turns are the question's history, and this turn is kept for the next (see `graphrag threads`)")
 	return cmd
 }
 

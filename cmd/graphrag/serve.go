@@ -31,7 +31,9 @@ func (a *app) serveCmd() *cobra.Command {
 HTTP (default, on 127.0.0.1:8080):
   POST /v1/query    {"query": "...", "history": [...]} → JSON answer; send
                     Accept: application/x-ndjson or text/event-stream (or
-                    "stream": "ndjson"|"sse") to stream the graph's events and tokens
+                    "stream": "ndjson"|"sse") to stream the graph's events and tokens;
+                    {"query": "...", "thread": "NAME"} continues a conversation the
+                    server keeps (as run/chat --thread do)
   POST /v1/ingest   {"paths": [...]} within the --ingest-root directories
   GET  /v1/graph    the graph as Mermaid (?format=dot for Graphviz)
   GET  /healthz, /readyz, /metrics (Prometheus text)
@@ -101,6 +103,12 @@ Nothing else is ever written to stdout; logs go to stderr.`,
 					}
 					return wireSummary(sum), err
 				},
+			}
+			if th, closeThreads, err := a.openThreads(ctx); err != nil {
+				logger.Warn("conversation threads are off: queries naming a thread will be refused", "error", err)
+			} else {
+				defer closeThreads()
+				cfg.Threads = recentTurns{th, threadHistoryTurns}
 			}
 			if stdioMode {
 				out := a.io.out
