@@ -303,6 +303,11 @@ func (in *Ingester) Run(ctx context.Context, paths ...string) (sum Summary, err 
 	for _, d := range manifest {
 		stored[d.ID] = d
 	}
+	for _, r := range emptiedRoots(roots, files, skipped, manifest) {
+		sum.Skipped[ReasonEmptiedFolder]++
+		sum.Problems = append(sum.Problems, Problem{Path: r.path, Reason: ReasonEmptiedFolder, Detail: "held stored documents, now lists no file: kept them (an unmounted disk?); forget the folder to remove them"})
+		unreadable = append(unreadable, r)
+	}
 
 	// Workers read and chunk files; this goroutine writes, in batches.
 	wctx, stop := context.WithCancel(ctx)

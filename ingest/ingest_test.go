@@ -14,6 +14,7 @@ import (
 
 	"github.com/graphrag/graphrag"
 	"github.com/graphrag/graphrag/ingest"
+	"github.com/graphrag/graphrag/internal/unprivileged"
 	"github.com/graphrag/graphrag/retrievers/sqlite"
 	"github.com/graphrag/graphrag/retrievers/storetest"
 )
@@ -267,9 +268,17 @@ func TestRunIncremental(t *testing.T) {
 		if _, err := in.Run(context.Background(), filepath.Join(other, "x.txt")); err == nil {
 			t.Error("a missing path did not fail")
 		}
+		// The folder lists no file now: like an unmounted disk's mount
+		// point, its document is kept and the summary says so.
 		sum, err = in.Run(context.Background(), other)
-		if err != nil || sum.Deleted != 1 {
-			t.Errorf("deleted %d (%v), want the vanished file's document", sum.Deleted, err)
+		if err != nil || sum.Deleted != 0 || sum.Skipped[ingest.ReasonEmptiedFolder] != 1 {
+			t.Errorf("deleted %d, emptied %d (%v): want the emptied folder's document kept and reported", sum.Deleted, sum.Skipped[ingest.ReasonEmptiedFolder], err)
+		}
+		// Once it lists a file again, the vanished one is deleted.
+		write(t, filepath.Join(other, "y.txt"), []byte("a new note about the coati"))
+		sum, err = in.Run(context.Background(), other)
+		if err != nil || sum.Deleted != 1 || sum.Added != 1 {
+			t.Errorf("added %d, deleted %d (%v), want the new file added and the vanished one deleted", sum.Added, sum.Deleted, err)
 		}
 	})
 }
@@ -468,6 +477,9 @@ func TestRunLargeCorpusStreams(t *testing.T) {
 }
 
 func TestRunUnreadableDirectoryKeepsItsDocuments(t *testing.T) {
+	if unprivileged.Rerun(t) {
+		return
+	}
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "sub", "a.txt"), []byte("inside the dhole directory"))
 	write(t, filepath.Join(dir, "b.txt"), []byte("top level"))
@@ -482,7 +494,7 @@ func TestRunUnreadableDirectoryKeepsItsDocuments(t *testing.T) {
 	}
 	defer os.Chmod(sub, 0o755)
 	if _, err := os.ReadDir(sub); err == nil {
-		t.Skip("running as root: a chmod 000 directory is still readable")
+		t.Fatal("a chmod 000 directory is still readable: the test cannot check anything")
 	}
 	sum, err := in.Run(context.Background(), dir)
 	if err != nil {
@@ -491,4 +503,79 @@ func TestRunUnreadableDirectoryKeepsItsDocuments(t *testing.T) {
 	if sum.Deleted != 0 || sum.Skipped[ingest.ReasonUnreadable] != 1 {
 		t.Errorf("deleted %d, unreadable %d: want the unreadable directory's document kept and reported", sum.Deleted, sum.Skipped[ingest.ReasonUnreadable])
 	}
+}
+
+// A folder given to ingest that can no longer be listed (its permissions
+// changed, a network share that refuses) keeps everything stored from it:
+// a read error is never a deletion.
+func TestRunUnreadableRootKeepsItsDocuments(t *testing.T) {
+	if unprivileged.Rerun(t) {
+		return
+	}
+	dir := filepath.Join(t.TempDir(), "root")
+	write(t, filepath.Join(dir, "a.txt"), []byte("the first note about the kinkajou"))
+	write(t, filepath.Join(dir, "sub", "b.txt"), []byte("the second note about the binturong"))
+	st := openStore(t, nil)
+	in := ingest.New(st, ingest.Options{})
+	if sum, err := in.Run(context.Background(), dir); err != nil || sum.Added != 2 {
+		t.Fatalf("first ingest: %+v %v", sum, err)
+	}
+	if err := os.Chmod(dir, 0); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(dir, 0o755)
+	if _, err := os.ReadDir(dir); err == nil {
+		t.Fatal("a chmod 000 directory is still readable: the test cannot check anything")
+	}
+	sum, err := in.Run(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Deleted != 0 || sum.Skipped[ingest.ReasonUnreadable] != 1 {
+		t.Errorf("deleted %d, unreadable %d: want the unreadable folder's documents kept and reported", sum.Deleted, sum.Skipped[ingest.ReasonUnreadable])
+	}
+	if n := countDocs(t, st); n != 2 {
+		t.Errorf("%d documents stored after ingesting an unreadable folder, want the 2 kept", n)
+	}
+}
+
+// An unplugged disk often leaves its mount point behind as an empty folder:
+// its documents are kept, and the summary says so; a folder that still
+// lists files loses the ones that are gone as before.
+func TestRunEmptiedRootKeepsItsDocuments(t *testing.T) {
+	base := t.TempDir()
+	disk, notes := filepath.Join(base, "disk"), filepath.Join(base, "notes")
+	write(t, filepath.Join(disk, "photos.txt"), []byte("index of the photo archive on the external disk"))
+	write(t, filepath.Join(disk, "deep", "scan.txt"), []byte("a scanned letter from the notary"))
+	write(t, filepath.Join(notes, "keep.txt"), []byte("a note that stays"))
+	write(t, filepath.Join(notes, "gone.txt"), []byte("a note the user deletes"))
+	st := openStore(t, nil)
+	in := ingest.New(st, ingest.Options{})
+	if sum, err := in.Run(context.Background(), disk, notes); err != nil || sum.Added != 4 {
+		t.Fatalf("first ingest: %+v %v", sum, err)
+	}
+	for _, p := range []string{filepath.Join(disk, "photos.txt"), filepath.Join(disk, "deep"), filepath.Join(notes, "gone.txt")} {
+		if err := os.RemoveAll(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sum, err := in.Run(context.Background(), disk, notes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Deleted != 1 || sum.Skipped[ingest.ReasonEmptiedFolder] != 1 {
+		t.Errorf("deleted %d, emptied folders %d: want the emptied folder's 2 documents kept and reported, the deleted note removed", sum.Deleted, sum.Skipped[ingest.ReasonEmptiedFolder])
+	}
+	if n := countDocs(t, st); n != 3 {
+		t.Errorf("%d documents stored, want 3 (2 kept from the emptied folder, 1 note)", n)
+	}
+}
+
+func countDocs(t *testing.T, st ingest.Store) int {
+	t.Helper()
+	m, err := st.Manifest(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(m)
 }

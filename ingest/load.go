@@ -54,6 +54,10 @@ const (
 	// (graphrag.CheckDocID: a file name that is not UTF-8, a JSONL id with a
 	// NUL). It is skipped, and the rest of the batch is written.
 	ReasonInvalidID = "invalid document id"
+	// ReasonEmptiedFolder: a folder given to Run lists no file now, although
+	// documents from under it are stored (an unplugged disk's empty mount
+	// point): they are kept, not deleted.
+	ReasonEmptiedFolder = "folder empty now, its documents kept"
 )
 
 // DefaultLoaders maps lower-case extensions (without the dot) to loaders:

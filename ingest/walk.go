@@ -5,8 +5,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/graphrag/graphrag"
 )
 
 // file is a regular file to ingest.
@@ -41,6 +44,27 @@ func resolveRoots(paths []string) ([]root, error) {
 		roots = append(roots, root{path: filepath.Clean(real), isDir: fi.IsDir()})
 	}
 	return roots, nil
+}
+
+// emptiedRoots are the folders given to Run that list no file at all now
+// (nothing walked, nothing skipped) although documents from under them are
+// stored. An empty mount point is what an unmounted disk leaves behind:
+// taking its files for deleted would throw the index of the disk away, so
+// Run keeps them and says so, as it does for a folder it cannot read.
+func emptiedRoots(roots []root, files []file, skipped []Problem, manifest []graphrag.DocState) []root {
+	var out []root
+	for _, r := range roots {
+		if !r.isDir {
+			continue
+		}
+		one := []root{r}
+		listed := slices.ContainsFunc(files, func(f file) bool { return underAny(f.path, one) }) ||
+			slices.ContainsFunc(skipped, func(p Problem) bool { return underAny(p.Path, one) })
+		if !listed && slices.ContainsFunc(manifest, func(d graphrag.DocState) bool { return underAny(d.Path, one) }) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // underAny reports whether path is one of the roots or inside one.
@@ -82,9 +106,10 @@ func walk(roots []root, limit func(path string) int64) (files []file, skipped []
 		ig := newIgnorer()
 		_ = filepath.WalkDir(r.path, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
-				if path != r.path {
-					skipped = append(skipped, Problem{Path: path, Reason: ReasonUnreadable, Detail: errDetail(err)})
-				}
+				// The root too: a folder that cannot be listed keeps
+				// everything stored from under it (Run deletes nothing
+				// under an unreadable path).
+				skipped = append(skipped, Problem{Path: path, Reason: ReasonUnreadable, Detail: errDetail(err)})
 				if d != nil && d.IsDir() {
 					return fs.SkipDir
 				}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -101,8 +102,7 @@ A folder with no file that can be read exits with status 1.`,
 				return err
 			}
 			if indexed == 0 && sum.Deleted == 0 {
-				return &exitError{code: 1, err: fmt.Errorf("nothing ingested: no supported files under %s (%s found; --problems says why each was skipped)",
-					strings.Join(displayPaths(plan.paths), ", "), plural(sum.Files, "file", "files"))}
+				return &exitError{code: 1, err: nothingIngested(plan.paths, sum)}
 			}
 			return nil
 		},
@@ -315,4 +315,27 @@ func printSummary(out io.Writer, s ingest.Summary, problems bool, filesDone int)
 			fmt.Fprintln(out, "  "+p.String())
 		}
 	}
+}
+
+// nothingIngested says why an ingest indexed nothing: a folder it could not
+// list or that lists no file now (what was stored from it is kept), or no
+// supported file under the paths.
+func nothingIngested(paths []string, sum ingest.Summary) error {
+	var why []string
+	for _, p := range sum.Problems {
+		if !slices.Contains(paths, p.Path) {
+			continue
+		}
+		switch p.Reason {
+		case ingest.ReasonUnreadable:
+			why = append(why, fmt.Sprintf("%s cannot be read (%s): what was stored from it is kept", displayRel(p.Path), p.Detail))
+		case ingest.ReasonEmptiedFolder:
+			why = append(why, fmt.Sprintf("%s lists no file now (an unmounted disk?): what was stored from it is kept; `graphrag forget %s` removes it", displayRel(p.Path), displayRel(p.Path)))
+		}
+	}
+	if len(why) > 0 {
+		return fmt.Errorf("nothing ingested: %s", strings.Join(why, "; "))
+	}
+	return fmt.Errorf("nothing ingested: no supported files under %s (%s found; --problems says why each was skipped)",
+		strings.Join(displayPaths(paths), ", "), plural(sum.Files, "file", "files"))
 }

@@ -155,6 +155,28 @@ func TestRescanKeepMissingAndForget(t *testing.T) {
 			t.Errorf("roots after re-ingest = %+v", rep.Roots)
 		}
 	})
+	t.Run("a folder that lists no file now keeps its documents", func(t *testing.T) {
+		// What an unmounted disk leaves: its mount point, empty.
+		if err := os.Rename(b, b+".away"); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Mkdir(b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		_, errs, code := c.run("", "ingest", b)
+		if code != 1 || !strings.Contains(errs, "lists no file now") || !strings.Contains(errs, "graphrag forget") {
+			t.Errorf("exit %d, stderr: %s", code, errs)
+		}
+		if paths := searchPaths(t, c, "quokka"); len(paths) != 1 {
+			t.Errorf("an emptied folder lost its document: %v", paths)
+		}
+		if err := os.Remove(b); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(b+".away", b); err != nil {
+			t.Fatal(err)
+		}
+	})
 	t.Run("keep-missing", func(t *testing.T) {
 		if err := os.Rename(b, b+".unplugged"); err != nil {
 			t.Fatal(err)
