@@ -270,6 +270,14 @@ func oracleTargets(mode llmtest.OracleMode, rep, base *Report, tally oracleTally
 		if tally.Checked > 0 {
 			failf("%d answers from passages are the model's garbage, want the grounded extractive answer", tally.Checked)
 		}
+		if n := tally.ModelAnswers - tally.Checked; n > 0 {
+			failf("%d direct answers are the model's garbage, want what the run without a model answers", n)
+		}
+		// Never worse than no model: the questions it routes to the model
+		// alone are searched in the files when the model fails them.
+		if rep.Rejection.FalseAbstainRate > base.Rejection.FalseAbstainRate {
+			failf("false abstention %.3f, above the %.3f without a model", rep.Rejection.FalseAbstainRate, base.Rejection.FalseAbstainRate)
+		}
 	}
 	return fails
 }

@@ -177,6 +177,9 @@ func (w *Writer) Write(ctx context.Context, req graphrag.WriteRequest, emit func
 	if len(text) > 7 && strings.EqualFold(text[:7], "answer:") { // an echo of the prompt's last line
 		text = strings.TrimSpace(text[7:])
 	}
+	if jsonAnswer(req.Query, text) {
+		return graphrag.Answer{Usage: usage}, w.chat.bad("write", text, errJSONAnswer, usage)
+	}
 	ans := graphrag.Answer{By: "llm", Usage: usage}
 	ans.Text, ans.Citations = cite(text, req)
 	ans.Abstained = strings.Contains(strings.ToLower(ans.Text), strings.ToLower(strings.TrimSuffix(NoAnswer, ".")))

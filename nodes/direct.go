@@ -16,6 +16,10 @@ import (
 // msgNeedsModel ends a direct answer that needs a language model.
 const msgNeedsModel = NoAnswer + " This question needs general knowledge, and no language model is configured to answer it: configure one (see graphrag run --help) or ask about your own files."
 
+// msgModelFailed ends a direct answer the configured model could not give:
+// it failed, or what it said was not an answer. Nothing it said is shown.
+const msgModelFailed = NoAnswer + " This question needs general knowledge, and the language model gave no usable answer (the notes say why): check it with `graphrag doctor`, or ask about your own files."
+
 // direct answers without retrieval: small talk and arithmetic
 // deterministically, anything else through the Writer when there is one.
 func (p *pipeline) direct(ctx context.Context, s *State) graphrag.Answer {
@@ -36,6 +40,7 @@ func (p *pipeline) direct(ctx context.Context, s *State) graphrag.Answer {
 			err = errors.New("empty answer")
 		}
 		s.modelFailed(ctx, err, "generate: writer failed on a direct question: %v", err)
+		return graphrag.Answer{Text: msgModelFailed, Abstained: true, By: "direct"}
 	}
 	return graphrag.Answer{Text: msgNeedsModel, Abstained: true, By: "direct"}
 }

@@ -40,16 +40,19 @@ func afterEvaluate(s State) graph.Decision {
 // ends the run.
 func afterValidate(s State) graph.Decision {
 	why := s.Check.String()
+	if s.Check.Fallback != "" && s.Check.Kind == "" { // nothing was measured
+		why = s.Check.Fallback
+	}
 	if s.Judged != "" {
 		why += "; judge: " + s.Judged
 	}
 	switch {
+	case s.Verdict == graphrag.VerdictOffQuestion && s.Refined != "":
+		return graph.Decision{To: NodeRoute, Reason: fmt.Sprintf("off question: %s; plan again (%d retries left)", why, s.Budget.Route)}
 	case s.Answer.Abstained:
 		return graph.Decision{To: graph.END, Reason: "abstained: nothing relevant found"}
 	case s.Verdict == graphrag.VerdictUnsupported:
 		return graph.Decision{To: NodeGenerate, Reason: fmt.Sprintf("unsupported: %s; regenerate (%d retries left)", why, s.Budget.Generate)}
-	case s.Verdict == graphrag.VerdictOffQuestion && s.Refined != "":
-		return graph.Decision{To: NodeRoute, Reason: fmt.Sprintf("off question: %s; plan again (%d retries left)", why, s.Budget.Route)}
 	case s.Check.Fallback != "":
 		return graph.Decision{To: graph.END, Reason: why + "; " + s.Check.Fallback}
 	case s.Plan.Route == graphrag.RouteDirect || s.ToolText != "":

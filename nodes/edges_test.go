@@ -45,6 +45,7 @@ func TestAfterValidate(t *testing.T) {
 		{"off question with a refined query: route", State{Answer: answered, Verdict: graphrag.VerdictOffQuestion, Refined: "q more", Judged: "not a number"}, NodeRoute, "judge: not a number"},
 		{"off question, budget spent: end", State{Answer: answered, Verdict: graphrag.VerdictOffQuestion, Check: Check{Fallback: "route budget spent"}}, graph.END, "route budget spent"},
 		{"fell back to the passages: end", State{Answer: graphrag.Answer{Text: "x [1]", By: "extractive"}, Verdict: graphrag.VerdictOK, Check: Check{Missing: []string{"Kate"}, Fallback: "answered extractively"}}, graph.END, "answered extractively"},
+		{"a failed direct answer with a search waiting: route", State{Answer: graphrag.Answer{Text: msgModelFailed, Abstained: true, By: "direct"}, Verdict: graphrag.VerdictOffQuestion, Refined: "q", Plan: graphrag.Plan{Route: graphrag.RouteDirect}, Check: Check{Fallback: "the model gave no usable answer: search the files"}}, NodeRoute, "no usable answer"},
 		{"direct answer: nothing to check", State{Answer: answered, Verdict: graphrag.VerdictOK, Plan: graphrag.Plan{Route: graphrag.RouteDirect}}, graph.END, "nothing to check"},
 	}
 	for _, tt := range tests {

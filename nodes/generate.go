@@ -35,6 +35,8 @@ func (p *pipeline) generate(ctx context.Context, s State) (State, error) {
 		s.addUsage("generate", a.Usage)
 		switch {
 		case err != nil:
+			// It may have streamed: a view withdraws what it showed.
+			graph.Emit(ctx, EventDraftRejected, "the model's answer could not be used")
 			s.modelFailed(ctx, err, "generate: writer failed, answered extractively: %v", err)
 		case strings.TrimSpace(a.Text) == "":
 			s.fallback(ctx, "generate: writer returned an empty answer, answered extractively")

@@ -26,6 +26,17 @@ var citationMark = regexp.MustCompile(`\[\d+\]`)
 func (p *pipeline) validate(ctx context.Context, s State) (State, error) {
 	s.Check, s.Judged = Check{}, ""
 	a := s.Answer
+	if s.Plan.Route == graphrag.RouteDirect && a.Text == msgModelFailed && s.Budget.Route > 0 && p.deps.Searcher != nil {
+		// The model failed a question it was to answer alone: search the
+		// files, as the run without a model does, rather than give up.
+		s.Budget.Route--
+		s.Loops.Route++
+		s.Refined = s.question()
+		s.Verdict = graphrag.VerdictOffQuestion
+		s.Check.Fallback = "the model gave no usable answer: search the files"
+		s.fallback(ctx, "validate: the model gave no usable answer to a question for it alone: searched your files instead")
+		return s, nil
+	}
 	if a.Abstained || s.Plan.Route == graphrag.RouteDirect || s.ToolText != "" {
 		// Abstentions, tool, web-off and direct answers are what they are.
 		s.Verdict = graphrag.VerdictOK
