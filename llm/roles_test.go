@@ -334,6 +334,23 @@ func TestWriterVariants(t *testing.T) {
 	})
 }
 
+// A prose answer that is a JSON object is the model failing the task, not
+// an answer: the caller falls back (extractive on passages).
+func TestWriterRefusesAJSONAnswer(t *testing.T) {
+	for _, p := range protocols {
+		t.Run(p.name, func(t *testing.T) {
+			srv := p.start(t, llmtest.Text(llmtest.GarbageText))
+			ans, err := newModels(t, srv).Writer().Write(context.Background(), graphrag.WriteRequest{Query: "who wrote the runbook", Hits: []graphrag.Hit{hit("a", "Ada wrote it.")}}, nil)
+			if !errors.Is(err, llm.ErrBadOutput) || ans.Text != "" {
+				t.Fatalf("answer %q, err %v: want ErrBadOutput and no text", ans.Text, err)
+			}
+			if !strings.Contains(err.Error(), "JSON object") {
+				t.Errorf("error %q does not say why", err)
+			}
+		})
+	}
+}
+
 func TestJudge(t *testing.T) {
 	for _, p := range protocols {
 		t.Run(p.name, func(t *testing.T) {
