@@ -105,3 +105,57 @@ func TestEveryFallbackIsEmitted(t *testing.T) {
 		}
 	}
 }
+
+// directPlanner sends every question to the model alone.
+type directPlanner struct{}
+
+func (directPlanner) Plan(_ context.Context, q string, _ []graphrag.Turn) (graphrag.Plan, error) {
+	return graphrag.Plan{Query: q, Route: graphrag.RouteDirect, Reason: "general knowledge"}, nil
+}
+
+// badWriter answers nothing usable, as a model that talks past the task.
+type badWriter struct{ calls int }
+
+func (b *badWriter) Write(context.Context, graphrag.WriteRequest, func(string)) (graphrag.Answer, error) {
+	b.calls++
+	return graphrag.Answer{}, fmt.Errorf("llm write (ollama:x): output unusable")
+}
+
+// A model that fails a question it was to answer alone leaves the run no
+// worse than no model: the files are searched, and what they say answers.
+func TestFailedDirectAnswerSearchesTheFiles(t *testing.T) {
+	opts := DefaultOptions()
+	opts.PlannerBelow = 1.01 // the planner decides every route
+	w := &badWriter{}
+	r, err := Build(Deps{Searcher: smallCorpus(), Planner: directPlanner{}, Writer: w}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := r.Invoke(context.Background(), State{Query: "how often should a sourdough starter be fed"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Loops.Route != 1 || s.Plan.Route == graphrag.RouteDirect {
+		t.Errorf("route loops %d, last route %s: want one loop back to search the files", s.Loops.Route, s.Plan.Route)
+	}
+	if s.Answer.Abstained || !strings.Contains(s.Answer.Text, "twelve hours") || s.Answer.By != "extractive" {
+		t.Errorf("answer %+v: want the extractive answer from the sourdough note", s.Answer)
+	}
+	if !strings.Contains(strings.Join(s.Notes, "\n"), "searched your files instead") {
+		t.Errorf("notes do not say why the files were searched:\n%s", strings.Join(s.Notes, "\n"))
+	}
+
+	// With no route budget left, the run says the model gave no answer.
+	opts.Budget.Route = 0
+	r, err = Build(Deps{Searcher: smallCorpus(), Planner: directPlanner{}, Writer: w}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err = r.Invoke(context.Background(), State{Query: "how often should a sourdough starter be fed"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Answer.Abstained || s.Answer.Text != msgModelFailed {
+		t.Errorf("answer %+v: want the abstention that says the model gave no usable answer", s.Answer)
+	}
+}
