@@ -36,6 +36,9 @@ func TestFoldedWords(t *testing.T) {
 		{"decomposed input", "Cafe\u0301", []string{"cafe"}},
 		{"numbers", "½ and ²", []string{"½", "and", "²"}},
 		{"invalid UTF-8 separates", "ab\xffcd é", []string{"ab", "cd", "e"}},
+		{"punctuation and underscores separate", "Hello, World! 42x über-cool_stuff", []string{"hello", "world", "42x", "uber", "cool", "stuff"}},
+		{"scripts without case", "日本語 テキスト", []string{"日本語", "テキスト"}},
+		{"nothing but punctuation", "  ...  ", nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -43,6 +46,15 @@ func TestFoldedWords(t *testing.T) {
 				t.Errorf("FoldedWords(%q) = %q, want %q", tc.in, got, tc.want)
 			}
 		})
+	}
+}
+
+// The ASCII fast path of FoldedWords agrees with the general one.
+func TestFoldedWordsASCII(t *testing.T) {
+	s := "The Quick brown FOX, jumped over 3 lazy dogs; e-mail: a.b@c.d"
+	fast, general := FoldedWords(s), FoldedWords(s+" é")
+	if !slices.Equal(fast, general[:len(general)-1]) {
+		t.Errorf("ASCII %q, general %q", fast, general)
 	}
 }
 
