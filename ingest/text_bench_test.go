@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/graphrag/graphrag/internal/text"
 )
 
 // Ingest's text hot paths: telling text from binary and decoding it, and
@@ -43,7 +45,7 @@ func BenchmarkDecodeText(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, ok := decodeText(data); !ok {
+		if _, ok := text.Decode(data); !ok {
 			b.Fatal("not text")
 		}
 	}

@@ -45,6 +45,8 @@ func TestIsText(t *testing.T) {
 	}{
 		{"empty", nil, true},
 		{"prose", []byte("plain text\twith tabs\r\n"), true},
+		{"non-ASCII", []byte("héllo 日本"), true},
+		{"PNG header", []byte("\x89PNG\r\n\x1a\n\x00\x00"), false},
 		{"a rune cut by the sample", []byte(long), true},
 		{"a rune cut at the real end", []byte("ab\xc3"), false},
 		{"invalid UTF-8", []byte("caf\xe9"), false},
