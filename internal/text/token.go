@@ -23,12 +23,19 @@ type Token struct {
 	Start, End int
 }
 
+// bytesPerWord is about how many bytes of text make one word, for sizing
+// Tokenize's result: measured with Tokenize, 6.0 in Go's memory model and
+// specification (GOROOT/doc), 6.2 in the GPL-3 text, 6.6 in Git's 2.23.0
+// release notes, 7.9 in Go source (net/http/server.go). Prose gets one
+// allocation; code gets a third more room than it needs.
+const bytesPerWord = 6
+
 // Tokenize splits s into words: runs of letters and digits, with inner
 // apostrophes, hyphens and dots kept when a letter or digit follows them
 // ("o'brien", "e-mail", "1.2.3", "file.txt"). A word's possessive "'s" is
 // dropped ("Ada's" is "ada").
 func Tokenize(s string) []Token {
-	out := make([]Token, 0, len(s)/8+1)
+	out := make([]Token, 0, len(s)/bytesPerWord+1)
 	start := -1
 	for i, r := range s {
 		switch {
