@@ -7,7 +7,8 @@ import (
 )
 
 // Sentences splits s into sentences, for quoting and grounding: at a blank
-// line, and at ".", "!" or "?" (closing quotes and brackets after it kept)
+// line, after a CJK full stop, exclamation or question mark ("。", "！",
+// "？"), and at ".", "!" or "?" (closing quotes and brackets after it kept)
 // followed by white space and a capital letter, a digit, a quote or an
 // opening bracket. A common abbreviation ("Dr.", "e.g.", "U.S.") or an
 // initial ("J. R. R.") does not end a sentence. It errs on the side of
@@ -26,6 +27,13 @@ func Sentences(s string) []string {
 		c := s[i]
 		if c == '\n' && i+1 < len(s) && s[i+1] == '\n' {
 			emit(i)
+			continue
+		}
+		if c == 0xE3 || c == 0xEF { // the first byte of 。 (E3 80 82), ！ (EF BC 81), ？ (EF BC 9F)
+			if r, n := utf8.DecodeRuneInString(s[i:]); r == '。' || r == '！' || r == '？' {
+				emit(i + n)
+				i += n - 1
+			}
 			continue
 		}
 		if c != '.' && c != '!' && c != '?' {

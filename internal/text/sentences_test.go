@@ -27,6 +27,8 @@ func TestSentences(t *testing.T) {
 		{"single newline does not", "a line\nanother line", []string{"a line\nanother line"}},
 		{"no space after stop", "version 1.2.3 of x.y", []string{"version 1.2.3 of x.y"}},
 		{"stop at the end", "Ends here. ", []string{"Ends here."}},
+		{"CJK stops cut without space", "今日は晴れ。明日は雨？はい！ OK.", []string{"今日は晴れ。", "明日は雨？", "はい！", "OK."}},
+		{"other CJK punctuation does not", "東京、大阪「京都」", []string{"東京、大阪「京都」"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
