@@ -37,15 +37,17 @@ during before after above below to from up down in out on off over under again f
 here there when where why how all any both each few more most other some such no nor not only own
 same so than too very`
 
-// moreFunctionWords are function words Snowball's list leaves out:
-// modal verbs, adverbs of degree and time, and correlatives. Taken from
-// PostgreSQL's english.stop (can just now will) and from what the SQLite
-// store's keyword queries and the pipeline's grounding dropped before the
-// lists were merged.
+// moreFunctionWords are function words Snowball's list leaves out that
+// both the pipeline's grounding and the SQLite store's keyword queries
+// dropped before the lists were merged ("can" and "just" are in
+// PostgreSQL's english.stop too).
 const moreFunctionWords = `also can cannot just much whose`
 
-// queryOnlyFunctionWords are function words only the stores' keyword
-// queries drop; grounding still reads them as content words. No commit
+// queryOnlyFunctionWords are more function words Snowball's list leaves
+// out (modal verbs, adverbs of degree and time, correlatives; "now" and
+// "will" are in PostgreSQL's english.stop), from the SQLite store's list.
+// Only the stores' keyword queries drop them; grounding still reads them
+// as content words. No commit
 // chose the difference (the two lists were written apart), but it carries
 // weight: dropping them from StopWords too left graphrag eval rag's
 // figures as they were and moved eval routing's calibration error
