@@ -25,18 +25,20 @@ func Sentences(s string) []string {
 	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c == '\n' && i+1 < len(s) && s[i+1] == '\n' {
-			emit(i)
+		if !sentenceBytes[c] {
 			continue
 		}
-		if c == 0xE3 || c == 0xEF { // the first byte of 。 (E3 80 82), ！ (EF BC 81), ？ (EF BC 9F)
+		switch c {
+		case '\n':
+			if i+1 < len(s) && s[i+1] == '\n' {
+				emit(i)
+			}
+			continue
+		case 0xE3, 0xEF:
 			if r, n := utf8.DecodeRuneInString(s[i:]); r == '。' || r == '！' || r == '？' {
 				emit(i + n)
 				i += n - 1
 			}
-			continue
-		}
-		if c != '.' && c != '!' && c != '?' {
 			continue
 		}
 		j := i + 1
@@ -65,6 +67,16 @@ func Sentences(s string) []string {
 	emit(len(s))
 	return out
 }
+
+// sentenceBytes are the bytes Sentences looks closer at: a line feed, the
+// ends of sentences, and the first byte of the CJK ones (。 is E3 80 82,
+// ！ EF BC 81, ？ EF BC 9F).
+var sentenceBytes = func() (t [256]bool) {
+	for _, c := range []byte("\n.!?\xe3\xef") {
+		t[c] = true
+	}
+	return t
+}()
 
 // abbreviations are the common English abbreviations written with a full
 // stop, lower-cased and without their final ".", that Sentences does not
