@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/graphrag/graphrag/internal/text"
 )
 
 // Default chunk sizes, in characters (runes). 1,500 characters is about
@@ -16,24 +18,24 @@ const (
 	DefaultChunkOverlap = 200
 )
 
-// Chunk splits text into pieces of at most size runes, cutting at paragraph
+// Chunk splits body into pieces of at most size runes, cutting at paragraph
 // boundaries first, then sentence boundaries, then spaces; each piece after
 // the first starts with up to overlap runes of whole sentences from the end
 // of the previous one. Text shorter than size is one chunk. Blank text has
 // no chunks.
-func Chunk(text string, size, overlap int) []string {
+func Chunk(body string, size, overlap int) []string {
 	if size <= 0 {
 		size = DefaultChunkSize
 	}
 	if overlap < 0 || overlap >= size {
 		overlap = 0
 	}
-	text = strings.TrimSpace(text)
-	if text == "" {
+	body = strings.TrimSpace(body)
+	if body == "" {
 		return nil
 	}
-	if utf8.RuneCountInString(text) <= size {
-		return []string{text}
+	if utf8.RuneCountInString(body) <= size {
+		return []string{body}
 	}
 	// Units are sentences (or pieces of over-long sentences), each marked
 	// with whether a paragraph starts with it.
@@ -43,9 +45,9 @@ func Chunk(text string, size, overlap int) []string {
 		n    int
 	}
 	var units []unit
-	for _, p := range paragraphs(text) {
+	for _, p := range paragraphs(body) {
 		first := true
-		for _, s := range sentences(p) {
+		for _, s := range text.ChunkSentences(p) {
 			for _, piece := range hardSplit(s, size) {
 				units = append(units, unit{piece, first, utf8.RuneCountInString(piece)})
 				first = false
@@ -115,35 +117,6 @@ func paragraphs(text string) []string {
 		cur = append(cur, l)
 	}
 	flush()
-	return out
-}
-
-// sentences splits after ., ! or ? (and their CJK forms) followed by
-// white space, keeping the punctuation. It does not know abbreviations;
-// a split after "Dr." only makes a chunk boundary slightly early.
-func sentences(p string) []string {
-	var out []string
-	rs := []rune(p)
-	start := 0
-	for i := 0; i < len(rs); i++ {
-		r := rs[i]
-		end := false
-		switch r {
-		case '。', '！', '？':
-			end = true
-		case '.', '!', '?':
-			end = i+1 < len(rs) && unicode.IsSpace(rs[i+1])
-		}
-		if end {
-			if s := strings.TrimSpace(string(rs[start : i+1])); s != "" {
-				out = append(out, s)
-			}
-			start = i + 1
-		}
-	}
-	if s := strings.TrimSpace(string(rs[start:])); s != "" {
-		out = append(out, s)
-	}
 	return out
 }
 

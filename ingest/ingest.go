@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/graphrag/graphrag"
+	"github.com/graphrag/graphrag/internal/text"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -697,7 +698,7 @@ func (in *Ingester) processCorpus(ctx context.Context, f file, r io.Reader, stor
 		res.final = true
 		res.problems = append(res.problems, Problem{Path: f.path, Reason: ReasonEmpty})
 		return emit(res)
-	case !isTextSample(head, err == nil):
+	case !text.IsTextSample(head, err == nil):
 		res.final = true
 		res.problems = append(res.problems, Problem{Path: f.path, Reason: ReasonBinary})
 		return emit(res)

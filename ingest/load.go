@@ -8,8 +8,8 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/graphrag/graphrag/internal/text"
 	"github.com/ledongthuc/pdf"
 )
 
@@ -89,52 +89,18 @@ const (
 		"json yaml yml toml ini cfg conf xml proto graphql tf hcl gradle cmake mk dockerfile makefile"
 )
 
-// isText reports whether data looks like text: valid UTF-8 (or nearly:
-// a cut multi-byte rune at the end is fine) with no NUL byte and few
-// control characters.
-func isText(data []byte) bool {
-	sample := data
-	if len(sample) > 8192 {
-		sample = sample[:8192]
-	}
-	return isTextSample(sample, len(sample) < len(data))
-}
-
-// isTextSample is isText for the first bytes of a longer content when more
-// is true.
-func isTextSample(sample []byte, more bool) bool {
-	if bytes.IndexByte(sample, 0) >= 0 {
-		return false
-	}
-	ctrl := 0
-	for i := 0; i < len(sample); {
-		r, n := utf8.DecodeRune(sample[i:])
-		if r == utf8.RuneError && n == 1 {
-			if len(sample)-i < utf8.UTFMax && more {
-				break // a rune cut by the sample
-			}
-			return false
-		}
-		if r < 0x20 && r != '\n' && r != '\r' && r != '\t' && r != '\f' {
-			ctrl++
-		}
-		i += n
-	}
-	return ctrl*100 <= len(sample)
-}
-
 func loadText(_ context.Context, _ string, data []byte) (Loaded, error) {
-	text, ok := decodeText(data)
+	s, ok := text.Decode(data)
 	if !ok {
 		return Loaded{}, ErrNotText
 	}
-	return Loaded{Text: text}, nil
+	return Loaded{Text: s}, nil
 }
 
 // loadHTML reads an HTML page's text, cut into sections at its h1-h6
 // headings, with lines that map to the page source.
 func loadHTML(_ context.Context, _ string, data []byte) (Loaded, error) {
-	src, ok := decodeText(data)
+	src, ok := text.Decode(data)
 	if !ok {
 		return Loaded{}, ErrNotText
 	}

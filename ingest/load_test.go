@@ -111,29 +111,6 @@ func TestHTMLText(t *testing.T) {
 	}
 }
 
-func TestIsText(t *testing.T) {
-	tests := []struct {
-		name string
-		data []byte
-		want bool
-	}{
-		{"ascii", []byte("hello\n"), true},
-		{"utf8", []byte("héllo 日本"), true},
-		{"nul", []byte("a\x00b"), false},
-		{"latin1", []byte("caf\xe9 au lait"), false},
-		{"png header", []byte("\x89PNG\r\n\x1a\n\x00\x00"), false},
-		{"controls", []byte(strings.Repeat("\x01\x02\x03abc", 10)), false},
-		{"rune cut by the sample", append([]byte(strings.Repeat("a", 8191)), "é"...), true},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := isText(tc.data); got != tc.want {
-				t.Errorf("isText = %v, want %v", got, tc.want)
-			}
-		})
-	}
-}
-
 func TestLoadPDFGarbage(t *testing.T) {
 	for _, data := range [][]byte{
 		[]byte("%PDF-1.4\nthis is not really a pdf"),

@@ -4,6 +4,8 @@ import (
 	"context"
 	"regexp"
 	"strings"
+
+	"github.com/graphrag/graphrag/internal/text"
 )
 
 // manExt matches the extensions of manual pages: a section digit and an
@@ -19,14 +21,14 @@ var roffMarker = regexp.MustCompile(`(?m)^\.(?:TH|SH|Dd|Dt|Sh)\b`)
 // into sections whose lines are the page source's. A file with such an
 // extension that is not roff is read as text.
 func loadMan(ctx context.Context, path string, data []byte) (Loaded, error) {
-	text, ok := decodeText(data)
+	src, ok := text.Decode(data)
 	if !ok {
 		return Loaded{}, ErrNotText
 	}
-	if !roffMarker.MatchString(text[:min(len(text), 64<<10)]) {
-		return Loaded{Text: text}, nil
+	if !roffMarker.MatchString(src[:min(len(src), 64<<10)]) {
+		return Loaded{Text: src}, nil
 	}
-	m := roffText(text)
+	m := roffText(src)
 	return Loaded{Title: m.title, Text: strings.Join(m.lines, "\n"), Sections: headingSections(m.lines, m.heads, m.lineNos), Type: "man"}, nil
 }
 

@@ -116,18 +116,7 @@ func loadDocx(ctx context.Context, _ string, data []byte) (Loaded, error) {
 	var d docText
 	var para strings.Builder
 	level, inText := 0, false
-	dec := xml.NewDecoder(bytes.NewReader(body))
-	for {
-		if err := ctx.Err(); err != nil {
-			return Loaded{}, err
-		}
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return Loaded{}, fmt.Errorf("docx: %w", err)
-		}
+	err = eachXMLToken(ctx, "docx", body, func(tok xml.Token) {
 		switch t := tok.(type) {
 		case xml.StartElement:
 			switch t.Name.Local {
@@ -156,6 +145,9 @@ func loadDocx(ctx context.Context, _ string, data []byte) (Loaded, error) {
 				para.Write(t)
 			}
 		}
+	})
+	if err != nil {
+		return Loaded{}, err
 	}
 	return d.loaded(""), nil
 }
@@ -171,6 +163,27 @@ func headingStyle(s string) int {
 		return n
 	}
 	return 0
+}
+
+// eachXMLToken calls fn with each token of the XML document body, checking
+// ctx before each; a malformed document is an error naming the format. A
+// token's bytes are the decoder's until the next one: fn copies what it
+// keeps.
+func eachXMLToken(ctx context.Context, format string, body []byte, fn func(xml.Token)) error {
+	dec := xml.NewDecoder(bytes.NewReader(body))
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", format, err)
+		}
+		fn(tok)
+	}
 }
 
 func attr(e xml.StartElement, local string) string {
@@ -196,18 +209,7 @@ func loadODT(ctx context.Context, _ string, data []byte) (Loaded, error) {
 	var d docText
 	var para strings.Builder
 	depth, level := 0, 0 // depth of open text:p / text:h
-	dec := xml.NewDecoder(bytes.NewReader(body))
-	for {
-		if err := ctx.Err(); err != nil {
-			return Loaded{}, err
-		}
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return Loaded{}, fmt.Errorf("odt: %w", err)
-		}
+	err = eachXMLToken(ctx, "odt", body, func(tok xml.Token) {
 		switch t := tok.(type) {
 		case xml.StartElement:
 			switch t.Name.Local {
@@ -241,6 +243,9 @@ func loadODT(ctx context.Context, _ string, data []byte) (Loaded, error) {
 				para.Write(t)
 			}
 		}
+	})
+	if err != nil {
+		return Loaded{}, err
 	}
 	return d.loaded(""), nil
 }

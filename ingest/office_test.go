@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"encoding/xml"
 	"errors"
 	"strings"
 	"testing"
@@ -91,4 +92,28 @@ func TestOfficeFormats(t *testing.T) {
 			t.Error("no error for a file that is not a zip")
 		}
 	})
+}
+
+// A docx or odt whose XML is malformed is an error naming the format; a
+// cancelled read stops with the context's error.
+func TestOfficeXMLErrors(t *testing.T) {
+	bad := map[string][]byte{
+		"docx": zipOf(t, [2]string{"word/document.xml", `<w:document><w:body><w:p></w:body>`}),
+		"odt":  zipOf(t, [2]string{"content.xml", `<office:text><text:p></office:text>`}),
+	}
+	loaders := map[string]Loader{"docx": loadDocx, "odt": loadODT}
+	for format, data := range bad {
+		t.Run(format, func(t *testing.T) {
+			_, err := loaders[format](context.Background(), "f."+format, data)
+			var syn *xml.SyntaxError
+			if !errors.As(err, &syn) || !strings.HasPrefix(err.Error(), format+": ") {
+				t.Errorf("malformed %s: %v, want a %q XML syntax error", format, err, format+": ")
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			if _, err := loaders[format](ctx, "f."+format, data); !errors.Is(err, context.Canceled) {
+				t.Errorf("cancelled %s: %v, want context.Canceled", format, err)
+			}
+		})
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/graphrag/graphrag"
+	"github.com/graphrag/graphrag/internal/text"
 )
 
 // Section is a part of a document that chunks never straddle: one
@@ -244,7 +245,7 @@ func startsItem(l string) bool {
 // cut at spaces when longer than size), to be packed like paragraphs.
 func lineSentences(l string, size int) []string {
 	var out []string
-	for _, s := range sentences(l) {
+	for _, s := range text.ChunkSentences(l) {
 		out = append(out, hardSplit(s, size)...)
 	}
 	return out

@@ -118,7 +118,11 @@ func supported(fact string, chunk map[string]bool) bool {
 }
 
 // words lower-cases s and splits it into letter-or-digit runs; "1,240"
-// stays one word so numbers compare whole.
+// stays one word so numbers compare whole. It is not internal/text's
+// Tokenize on purpose: Tokenize splits "1,240" at the comma (a model's
+// fact "1,240" would then be supported by any chunk holding "1" and
+// "240") and keeps "o'brien" and "file.txt" whole, which a model's
+// paraphrase may not.
 func words(s string) []string {
 	var out []string
 	var cur []rune

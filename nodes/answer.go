@@ -106,19 +106,6 @@ func askedKinds(query string) []askKind {
 	return out
 }
 
-// looseStem folds inflections stem leaves apart ("decided" and "decide",
-// "goes" and "go", "restoring" and "restore") for matching sentences with a
-// question.
-func looseStem(w string) string {
-	s := stem(w)
-	for _, suf := range []string{"ing", "ed", "es", "e"} {
-		if len(s)-len(suf) >= 2 && strings.HasSuffix(s, suf) && (suf != "es" || len(s) > 3) {
-			return s[:len(s)-len(suf)]
-		}
-	}
-	return s
-}
-
 func looseSet(text string) map[string]bool {
 	set := make(map[string]bool)
 	for _, t := range tokenize(text) {

@@ -136,7 +136,7 @@ func checkAnswer(question string, a graphrag.Answer, kept []graphrag.Hit) Check 
 				}
 			case t.Capital && i > 0 && !nameGlue[t.Lower] && !framingWords[t.Lower] && !stopWords[t.Lower]:
 				if !words[t.Lower] && !have[t.Stem] {
-					miss(sent[t.Start : t.Start+len(t.Lower)])
+					miss(sent[t.Start:t.End])
 				}
 			}
 		}

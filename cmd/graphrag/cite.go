@@ -6,9 +6,9 @@ import (
 	"io"
 	"os"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/graphrag/graphrag"
+	"github.com/graphrag/graphrag/internal/text"
 	"github.com/graphrag/graphrag/nodes"
 )
 
@@ -75,15 +75,14 @@ func readCited(h graphrag.Hit) []byte {
 		return nil
 	}
 	// A compressed or binary file (a man page's .gz, a PDF) has no lines
-	// to show: the stored passage is shown instead.
-	sample := data[:min(len(data), 8192)]
-	if len(sample) < len(data) {
-		sample = sample[:len(sample)-utf8.UTFMax] // a rune may be cut at the end
-	}
-	if bytes.IndexByte(sample, 0) >= 0 || !utf8.Valid(sample) {
+	// to show: the stored passage is shown instead. Text is read as ingest
+	// read it, so a Latin-1 file or a coloured log has the lines its
+	// passages were cut from.
+	s, ok := text.Decode(data)
+	if !ok {
 		return nil
 	}
-	return data
+	return []byte(s)
 }
 
 // describeCitation names a citation for people: the file with the cited

@@ -54,3 +54,22 @@ func TestShowCitationOfACompressedFileShowsThePassage(t *testing.T) {
 		t.Errorf("--show printed:\n%s", b.String())
 	}
 }
+
+// A Latin-1 file is read as ingest read it: its cited lines are found and
+// shown in UTF-8.
+func TestShowCitationOfALatin1File(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "NOTES")
+	src := "Notes\n\nLe caf\xe9 ouvre \xe0 8 h.\nLa cr\xe8me br\xfbl\xe9e est maison.\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	passage := "Le café ouvre à 8 h.\nLa crème brûlée est maison."
+	hit := graphrag.Hit{Chunk: graphrag.Chunk{Text: passage}, Source: graphrag.Source{Path: path, Type: "txt"}}
+	var b strings.Builder
+	if err := showCitation(&b, nodes.State{Answer: graphrag.Answer{Citations: []graphrag.Citation{{N: 1, Hit: hit, Quote: passage}}}}, 1); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "NOTES:3-4") || !strings.Contains(b.String(), "     4  La crème brûlée est maison.") {
+		t.Errorf("--show printed:\n%s", b.String())
+	}
+}

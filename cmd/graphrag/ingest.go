@@ -54,19 +54,11 @@ A folder with no file that can be read exits with status 1.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
 			out := cmd.OutOrStdout()
-			emb, err := a.embedder(ctx)
-			if err != nil {
-				return err
-			}
-			st, err := a.openStore(ctx, emb, len(args) > 0)
+			st, emb, plan, err := a.openForIngest(ctx, args, keepMissing, out)
 			if err != nil {
 				return err
 			}
 			defer st.Close()
-			plan, err := a.planIngest(ctx, st, args, keepMissing, out)
-			if err != nil {
-				return err
-			}
 			if len(plan.walk) == 0 {
 				return nil // every path given was gone, and is forgotten
 			}
@@ -112,6 +104,27 @@ A folder with no file that can be read exits with status 1.`,
 	cmd.Flags().BoolVar(&showProblems, "problems", false, "list every skipped file and bad line with its reason")
 	cmd.Flags().BoolVar(&keepMissing, "keep-missing", false, "keep what was ingested from folders that no longer exist (e.g. an unplugged disk) instead of forgetting it")
 	return cmd
+}
+
+// openForIngest is the set-up ingest and watch share: the configured
+// embedder, the store opened for it (created when paths are given), and
+// the paths resolved against the store's record of sources
+// (planIngest). The caller closes the store.
+func (a *app) openForIngest(ctx context.Context, args []string, keepMissing bool, out io.Writer) (store, graphrag.Embedder, *ingestPlan, error) {
+	emb, err := a.embedder(ctx)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	st, err := a.openStore(ctx, emb, len(args) > 0)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	plan, err := a.planIngest(ctx, st, args, keepMissing, out)
+	if err != nil {
+		st.Close()
+		return nil, nil, nil, err
+	}
+	return st, emb, plan, nil
 }
 
 type ingestOptions struct {

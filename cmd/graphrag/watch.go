@@ -49,19 +49,11 @@ files are ignored, as ingest ignores them. Ctrl-C stops watching.`,
 			if debounce <= 0 {
 				return fmt.Errorf("--debounce %s: want a positive duration, e.g. 300ms", debounce)
 			}
-			emb, err := a.embedder(ctx)
-			if err != nil {
-				return err
-			}
-			st, err := a.openStore(ctx, emb, len(args) > 0)
+			st, emb, plan, err := a.openForIngest(ctx, args, keepMissing, out)
 			if err != nil {
 				return err
 			}
 			defer st.Close()
-			plan, err := a.planIngest(ctx, st, args, keepMissing, out)
-			if err != nil {
-				return err
-			}
 			opts := &ingestOptions{chunkSize: chunkSize, overlap: overlap, progress: !a.quiet}
 			w := &watcher{app: a, st: st, emb: emb, plan: plan, opts: opts, out: out, keepMissing: keepMissing, debounce: debounce}
 			if len(plan.walk) > 0 {

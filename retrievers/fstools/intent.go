@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/graphrag/graphrag"
+	"github.com/graphrag/graphrag/internal/text"
 )
 
 // Tool names one of the filesystem tools.
@@ -429,20 +430,14 @@ func (p parsed) limit() int {
 
 // nameStop are words before "file(s)" that say which files but not their
 // names ("all files", "regular files", "large files").
-var nameStop = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`a an the all any my our your their his her its these those this that which what
-		some every each other regular normal plain ordinary hidden visible large big small tiny huge largest biggest
-		smallest new newest old oldest recent latest modified changed edited updated readable writable executable
-		empty duplicate temporary temp same different many more most fewer few of in under from with named called
-		total number count list show display print find search get give tell how much are is do does did there
-		current local whole entire several individual given matching remaining following ten two three four five
-		six seven eight nine first last top broken symbolic linked binary open unique only just both either main
-		own files file documents document docs doc and or not no to for on at by up out off over than then`) {
-		nameStop[w] = true
-	}
-}
+var nameStop = text.NewSet(`a an the all any my our your their his her its these those this that which what
+some every each other regular normal plain ordinary hidden visible large big small tiny huge largest biggest
+smallest new newest old oldest recent latest modified changed edited updated readable writable executable
+empty duplicate temporary temp same different many more most fewer few of in under from with named called
+total number count list show display print find search get give tell how much are is do does did there
+current local whole entire several individual given matching remaining following ten two three four five
+six seven eight nine first last top broken symbolic linked binary open unique only just both either main
+own files file documents document docs doc and or not no to for on at by up out off over than then`)
 
 var (
 	fileishRe = regexp.MustCompile(`^[\p{L}\p{N}_\-+@~#][^\s]*\.[a-zA-Z][a-zA-Z0-9]{0,9}$`)
@@ -536,7 +531,7 @@ func (p parsed) names() (pattern, target string) {
 				strings.HasPrefix(w, "*") || strings.HasPrefix(w, ".") || strings.Contains(w, "/") || !isWord(w) {
 				continue
 			}
-			pattern = stemPlural(w)
+			pattern = text.TrimPlural(w)
 			break
 		}
 	}
@@ -546,7 +541,7 @@ func (p parsed) names() (pattern, target string) {
 			w := clean(orig[m[2]:m[3]])
 			lw := strings.ToLower(w)
 			if !nameStop[lw] && !knownExtensions[lw] && typeSynonyms[lw] == nil && !pluralTypes[lw] && isWord(lw) {
-				pattern = stemPlural(w)
+				pattern = text.TrimPlural(w)
 			}
 		}
 	}
@@ -554,16 +549,6 @@ func (p parsed) names() (pattern, target string) {
 		pattern = ""
 	}
 	return pattern, target
-}
-
-// stemPlural turns "invoices" into "invoice" so a name substring matches
-// both; short words and words ending in "ss" are kept.
-func stemPlural(w string) string {
-	lw := strings.ToLower(w)
-	if len(lw) > 4 && strings.HasSuffix(lw, "s") && !strings.HasSuffix(lw, "ss") {
-		return w[:len(w)-1]
-	}
-	return w
 }
 
 // isPathLike reports whether a word is a path someone typed: "/etc/x",

@@ -3,8 +3,9 @@ package pgvector
 import (
 	"fmt"
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/graphrag/graphrag/internal/text"
 )
 
 // Caps on query input: a query is a question, not a document. Longer text is
@@ -53,18 +54,19 @@ func capText(s string, n int) string {
 }
 
 // queryWords splits a query into the distinct lower-case words it searches
-// for: runs of letters and digits, stop words dropped, at most maxQueryWords.
-// Operators, quotes and punctuation are never passed on, so any text is
-// searched as plain words.
-func queryWords(text string) []string {
-	text = cleanText(capText(text, maxQueryBytes))
-	fields := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsNumber(r) && !unicode.Is(unicode.Mn, r)
-	})
+// for: runs of letters, digits and marks (text.Words, diacritics kept as
+// the "simple" configuration keeps them), function words
+// (text.QueryStopWords) dropped, at most maxQueryWords. Operators, quotes
+// and punctuation are never passed on, so any text is searched as plain
+// words. A query of function words only has no keyword words: matching
+// every chunk that holds "the" is what makes the keyword leg slow on a big
+// collection, and the vector leg still answers.
+func queryWords(q string) []string {
+	fields := text.Words(cleanText(capText(q, maxQueryBytes)))
 	seen := make(map[string]bool, len(fields))
 	var out []string
 	for _, w := range fields {
-		if stopWords[w] || seen[w] {
+		if text.QueryStopWords[w] || seen[w] {
 			continue
 		}
 		seen[w] = true
@@ -109,20 +111,3 @@ func pairQuery(words []string) string {
 	}
 	return b.String()
 }
-
-// stopWords are English function words dropped from keyword queries (the
-// "simple" configuration keeps them in the index; they would only widen the
-// candidates, and ts_rank_cd would still count them).
-var stopWords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`a about above after again against all am an and any are as at be because
-been before being below between both but by can could did do does doing down during each few for from
-further had has have having he her here hers herself him himself his how i if in into is it its itself
-just me more most my myself no nor not now of off on once only or other our ours ourselves out over own
-same she should so some such than that the their theirs them themselves then there these they this those
-through to too under until up very was we were what when where which while who whom why will with would
-you your yours yourself yourselves s t`) {
-		m[w] = true
-	}
-	return m
-}()

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/graphrag/graphrag"
+	"github.com/graphrag/graphrag/internal/text"
 )
 
 // keyword returns the best n chunks for the text by BM25, re-scored (see
@@ -133,11 +134,11 @@ func (s *Store) follow(ctx context.Context, cands []scored, texts []string, f gr
 	for i, c := range cands {
 		pos[c.rowid] = i
 	}
-	for li, text := range texts {
+	for li, chunkText := range texts {
 		from := cands[li]
 		linkScore := s.rank.Links * from.score
 		added := 0
-		for _, rowid := range ti.mentions(words(text)) {
+		for _, rowid := range ti.mentions(text.FoldedWords(chunkText)) {
 			if rowid == from.rowid || added >= maxLinksPerChunk || allowed != nil && !allowed[rowid] {
 				continue
 			}

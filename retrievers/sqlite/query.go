@@ -2,29 +2,29 @@ package sqlite
 
 import (
 	"strings"
-	"unicode"
 
-	"golang.org/x/text/unicode/norm"
+	"github.com/graphrag/graphrag/internal/text"
 )
 
 // maxQueryTerms bounds the words of one keyword query, so a 100 KB paste
 // costs no more than a long question.
 const maxQueryTerms = 48
 
-// terms splits text into lower-case words the way FTS5's unicode61
-// tokenizer does (letters, digits and marks; diacritics removed), drops
-// stop words and duplicates, and keeps at most maxQueryTerms. When every
-// word is a stop word ("The Who"), the stop words are kept.
-func terms(text string) []string {
-	words := words(text)
+// terms splits q into the words of its keyword query: the words FTS5's
+// unicode61 tokenizer makes of it (text.FoldedWords: lower case,
+// diacritics removed, as the index holds them; the index does not stem,
+// so neither does the query), function words (text.QueryStopWords) and
+// duplicates dropped, at most maxQueryTerms. When every word is a function
+// word ("The Who"), they are kept.
+func terms(q string) []string {
 	var out, stops []string
 	seen := map[string]bool{}
-	for _, w := range words {
+	for _, w := range text.FoldedWords(q) {
 		if seen[w] {
 			continue
 		}
 		seen[w] = true
-		if stopWords[w] {
+		if text.QueryStopWords[w] {
 			stops = append(stops, w)
 			continue
 		}
@@ -36,35 +36,6 @@ func terms(text string) []string {
 	if len(out) > maxQueryTerms {
 		out = out[:maxQueryTerms]
 	}
-	return out
-}
-
-// words tokenises text into lower-case, diacritic-free words, keeping
-// duplicates and stop words, in order.
-func words(text string) []string {
-	if ascii(text) {
-		return asciiWords(text)
-	}
-	text = strings.ToValidUTF8(text, " ")
-	var out []string
-	var b strings.Builder
-	flush := func() {
-		if b.Len() > 0 {
-			out = append(out, b.String())
-			b.Reset()
-		}
-	}
-	for _, r := range norm.NFD.String(text) {
-		switch {
-		case unicode.Is(unicode.Mn, r):
-			// a combining mark: dropped, like remove_diacritics
-		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsNumber(r):
-			b.WriteRune(unicode.ToLower(r))
-		default:
-			flush()
-		}
-	}
-	flush()
 	return out
 }
 
@@ -81,81 +52,4 @@ func matchExpr(ts []string) string {
 		b.WriteByte('"')
 	}
 	return b.String()
-}
-
-// stopWords are English function words and question words: they carry no
-// topic and BM25 gives them little weight anyway, but OR-ing them makes
-// every chunk a candidate.
-var stopWords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`
-a about above after again against all also am an and any are aren as at
-be because been before being below between both but by
-can cannot could couldn did didn do does doesn doing don down during
-each either even ever every few for from further
-had hadn has hasn have haven having he her here hers herself him himself his how however
-i if in into is isn it its itself just
-let ll me might more most much must mustn my myself
-neither no nor not now of off on once only or other otherwise ought our ours ourselves out over own
-re s same shall shan she should shouldn so some such
-t than that the their theirs them themselves then there these they this those through to too
-under until up upon us very was wasn we were weren what when where whether which while who whom whose why will with won would wouldn
-ve you your yours yourself yourselves
-`) {
-		m[w] = true
-	}
-	return m
-}()
-
-func ascii(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
-}
-
-// asciiWords is words for pure ASCII text, without Unicode normalisation.
-func asciiWords(s string) []string {
-	var out []string
-	start := -1
-	var buf []byte
-	for i := 0; i <= len(s); i++ {
-		var c byte
-		if i < len(s) {
-			c = s[i]
-		}
-		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-		if alnum {
-			if start < 0 {
-				start = i
-			}
-			continue
-		}
-		if start >= 0 {
-			w := s[start:i]
-			if hasUpper(w) {
-				buf = append(buf[:0], w...)
-				for j, b := range buf {
-					if b >= 'A' && b <= 'Z' {
-						buf[j] = b + 'a' - 'A'
-					}
-				}
-				w = string(buf)
-			}
-			out = append(out, w)
-			start = -1
-		}
-	}
-	return out
-}
-
-func hasUpper(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 'A' && s[i] <= 'Z' {
-			return true
-		}
-	}
-	return false
 }

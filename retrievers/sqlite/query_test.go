@@ -6,30 +6,6 @@ import (
 	"testing"
 )
 
-func TestWords(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"Hello, World! 42x", "[hello world 42x]"},
-		{"Café Müller naïve", "[cafe muller naive]"},
-		{"über-cool_stuff", "[uber cool stuff]"},
-		{"日本語 テキスト", "[日本語 テキスト]"},
-		{"bad\xffutf8", "[bad utf8]"},
-		{"", "[]"},
-		{"  ...  ", "[]"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.in, func(t *testing.T) {
-			if got := fmt.Sprint(words(tc.in)); got != tc.want {
-				t.Errorf("words(%q) = %s, want %s", tc.in, got, tc.want)
-			}
-		})
-	}
-	// The ASCII fast path agrees with the general one.
-	s := "The Quick brown FOX, jumped over 3 lazy dogs; e-mail: a.b@c.d"
-	if fast, slow := fmt.Sprint(asciiWords(s)), fmt.Sprint(words(s+"é")); !strings.HasPrefix(slow, strings.TrimSuffix(fast, "]")) {
-		t.Errorf("fast %s vs general %s", fast, slow)
-	}
-}
-
 func TestTermsAndMatchExpr(t *testing.T) {
 	tests := []struct{ in, terms, expr string }{
 		{"What is the capital of France?", "[capital france]", `"capital" OR "france"`},

@@ -1,5 +1,7 @@
 package sqlite
 
+import "github.com/graphrag/graphrag/internal/text"
+
 // Ranking tunes keyword scoring. Boosts are fractions of the best BM25
 // score among the candidates, so they mean the same on any corpus.
 type Ranking struct {
@@ -72,13 +74,13 @@ type queryFeatures struct {
 	bigrams map[[2]string]bool
 }
 
-func newQueryFeatures(text string, ts []string) queryFeatures {
+func newQueryFeatures(query string, ts []string) queryFeatures {
 	q := queryFeatures{terms: map[string]int{}, bigrams: map[[2]string]bool{}}
 	for i, t := range ts {
 		q.terms[t] = i
 	}
 	prev := ""
-	for _, w := range words(text) {
+	for _, w := range text.FoldedWords(query) {
 		if _, ok := q.terms[w]; !ok {
 			prev = ""
 			continue
@@ -93,7 +95,7 @@ func newQueryFeatures(text string, ts []string) queryFeatures {
 
 // boost is the second-pass bonus of one chunk, as a fraction of the top
 // BM25 score.
-func (r Ranking) boost(q queryFeatures, title, text string) float64 {
+func (r Ranking) boost(q queryFeatures, title, body string) float64 {
 	var b float64
 	if r.Title != 0 {
 		b += r.Title * titleCoverage(q, title)
@@ -101,7 +103,7 @@ func (r Ranking) boost(q queryFeatures, title, text string) float64 {
 	if r.Phrase == 0 && r.Proximity == 0 {
 		return b
 	}
-	ws := words(text)
+	ws := text.FoldedWords(body)
 	if r.Phrase != 0 && len(q.bigrams) > 0 {
 		found := map[[2]string]bool{}
 		for i := 1; i < len(ws); i++ {
@@ -123,8 +125,8 @@ func (r Ranking) boost(q queryFeatures, title, text string) float64 {
 func titleCoverage(q queryFeatures, title string) float64 {
 	n, hit := 0, 0
 	seen := map[string]bool{}
-	for _, w := range words(title) {
-		if stopWords[w] || seen[w] {
+	for _, w := range text.FoldedWords(title) {
+		if text.QueryStopWords[w] || seen[w] {
 			continue
 		}
 		seen[w] = true

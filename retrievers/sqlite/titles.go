@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/graphrag/graphrag/internal/text"
 )
 
 // titleIndex maps each document title, as a word sequence, to the rowid of
@@ -26,13 +28,13 @@ func titleKey(title string) (string, int) {
 	if i := strings.LastIndex(title, " ("); i > 0 && strings.HasSuffix(title, ")") {
 		title = title[:i]
 	}
-	ws := words(title)
+	ws := text.FoldedWords(title)
 	if len(ws) == 0 || len(ws) > maxTitleWords {
 		return "", 0
 	}
 	content := false
 	for _, w := range ws {
-		if !stopWords[w] && len(w) > 1 {
+		if !text.QueryStopWords[w] && len(w) > 1 {
 			content = true
 		}
 	}

@@ -1,0 +1,104 @@
+package text
+
+import (
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// Words splits s into lower-case runs of letters, numbers and combining
+// marks, keeping duplicates and stop words, in order: at apostrophes,
+// hyphens and dots too ("o'brien" is "o" and "brien"), unlike Tokenize.
+// Diacritics are kept ("café" stays "café"), as PostgreSQL's "simple"
+// text-search configuration keeps them in its index.
+func Words(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsNumber(r) && !unicode.Is(unicode.Mn, r)
+	})
+}
+
+// FoldedWords splits s into lower-case runs of letters and numbers with
+// diacritics removed ("Café" is "cafe"), keeping duplicates and stop words,
+// in order: the words SQLite FTS5's unicode61 tokenizer with
+// remove_diacritics makes, so a query word is a word the index holds.
+// Invalid UTF-8 separates words.
+func FoldedWords(s string) []string {
+	if isASCII(s) {
+		return asciiWords(s)
+	}
+	s = strings.ToValidUTF8(s, " ")
+	var out []string
+	var b strings.Builder
+	flush := func() {
+		if b.Len() > 0 {
+			out = append(out, b.String())
+			b.Reset()
+		}
+	}
+	for _, r := range norm.NFD.String(s) {
+		switch {
+		case unicode.Is(unicode.Mn, r):
+			// a combining mark: dropped, like remove_diacritics
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsNumber(r):
+			b.WriteRune(unicode.ToLower(r))
+		default:
+			flush()
+		}
+	}
+	flush()
+	return out
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// asciiWords is FoldedWords for ASCII text, without Unicode normalisation;
+// a word already in lower case is a substring of s, not a copy.
+func asciiWords(s string) []string {
+	var out []string
+	start := -1
+	var buf []byte
+	for i := 0; i <= len(s); i++ {
+		var c byte
+		if i < len(s) {
+			c = s[i]
+		}
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			w := s[start:i]
+			if hasUpper(w) {
+				buf = append(buf[:0], w...)
+				for j, b := range buf {
+					if b >= 'A' && b <= 'Z' {
+						buf[j] = b + 'a' - 'A'
+					}
+				}
+				w = string(buf)
+			}
+			out = append(out, w)
+			start = -1
+		}
+	}
+	return out
+}
+
+func hasUpper(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 'A' && s[i] <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
