@@ -135,7 +135,7 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 		// A user's contract or invoice is in their files, never on the web.
 		pred = pred.toward(graphrag.RouteVector, classLocal)
 		why = append(why, "names one of your documents: searched locally")
-	case owned && (pred.Class == classGeneral || pred.Class == classAction) && questionCue(query):
+	case owned && (pred.Class == classGeneral || pred.Class == classAction) && asksSomething(query):
 		// "how do I restore our backup": a question about the user's own
 		// things, not a request to act.
 		pred = pred.toward(graphrag.RouteVector, classLocal)
@@ -144,7 +144,10 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 		pred = pred.toward(graphrag.RouteWeb, classWeb)
 		why = append(why, "time-sensitive: needs fresh information")
 	}
-	if identifier && !(pred.Best == graphrag.RouteFilesystem && filesAsObjects) &&
+	// A request to act on a named thing ("delete server.log") is still a
+	// request: graphrag cannot act, and a keyword search would not say so.
+	request := pred.Class == classAction && pred.ClassProb >= identifierYield && !asksSomething(query)
+	if identifier && !(pred.Best == graphrag.RouteFilesystem && filesAsObjects) && !request &&
 		(pred.Best != graphrag.RouteWeb && pred.Best != graphrag.RouteFilesystem || pred.Probs[pred.Best] < identifierYield || bareQuery(query)) {
 		pred = pred.toward(graphrag.RouteHybrid, classLocal)
 		why = append(why, r.Reason)
@@ -321,8 +324,13 @@ func (p *pipeline) combine(query string, pred prediction, ev Evidence, probed, w
 			strong && best == graphrag.RouteWeb && conf < webSure && !anyMatch(freshCues, query)
 		if best == graphrag.RouteDirect && strong {
 			switch pred.Class {
-			case classGeneral, classAction:
+			case classGeneral:
 				override = true
+			case classAction:
+				// graphrag only reads: a request to act is answered so,
+				// whatever the files hold; asked as a question ("who
+				// directed ...?"), it was no request.
+				override = asksSomething(query)
 			case classDirect:
 				// Small talk, arithmetic and definitions stay direct, unless
 				// the answer would be "needs general knowledge" although the

@@ -36,7 +36,7 @@ func TestRuleAlternativesEarnTheirPlace(t *testing.T) {
 			})
 		}
 	}
-	for name, cues := range map[string]any{"personal": personalCues, "reference": referenceCues, "owner": ownerCues, "fresh": freshCues} {
+	for name, cues := range map[string]any{"personal": personalCues, "reference": referenceCues, "owner": ownerCues, "fresh": freshCues, "info request": infoRequestCues} {
 		for i, a := range cues.([]*regexp.Regexp) {
 			check(name+" cue", i, a.MatchString)
 		}
