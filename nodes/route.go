@@ -159,8 +159,8 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 	}
 	var ev Evidence
 	probed := false
-	if p.deps.Searcher != nil && p.opts.ProbeK > 0 && !p.probeCannotChange(query, pred) {
-		res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: query, Mode: graphrag.ModeKeyword, K: p.opts.ProbeK, Filters: p.filters(plan)})
+	if p.deps.Searcher != nil && p.opts.ProbeK > 0 && !p.probeCannotChange(query, pred, owned || identifier, filesAsObjects) {
+		res, err := p.probe(ctx, query, plan)
 		if err != nil {
 			if ctx.Err() != nil {
 				return plan, ev, notes, nil
@@ -234,26 +234,14 @@ const (
 	// (a count, a listing, a size, a date) goes to the file tools when the
 	// classifier gives them at least this probability.
 	filesNudge = 0.15
+	// classifierUnsure: below this confidence a direct, web or filesystem
+	// prediction yields to fair local evidence.
+	classifierUnsure = 0.5
 	// identifierYield: a query with an exact identifier gets a keyword
 	// search unless the classifier is at least this sure it is about the web
 	// or the files as objects ("is flight UA90 on time").
 	identifierYield = 0.8
 )
-
-// probeCannotChange reports whether no evidence could overrule the
-// prediction (see combine), so the probe search is skipped: a web question
-// the classifier is at least webSure of, or a confident direct one that the
-// direct route answers without a model (arithmetic, the clock, small talk).
-func (p *pipeline) probeCannotChange(query string, pred prediction) bool {
-	conf := pred.Probs[pred.Best]
-	switch pred.Best {
-	case graphrag.RouteWeb:
-		return conf >= webSure
-	case graphrag.RouteDirect:
-		return pred.Class == classDirect && conf >= directSure && p.answersDirectly(query)
-	}
-	return false
-}
 
 // answersDirectly reports whether the direct route answers the query
 // without a model: arithmetic, conversions, the clock, small talk.
@@ -281,7 +269,7 @@ func (p *pipeline) namesSource(ctx context.Context, query, hint string) bool {
 	if p.deps.Searcher == nil {
 		return false
 	}
-	res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: hint, Mode: graphrag.ModeKeyword, K: p.opts.ProbeK, Filters: graphrag.Filters{Source: hint}})
+	res, err := p.probe(ctx, hint, graphrag.Plan{SourceHint: hint})
 	return err == nil && len(res.Hits) > 0
 }
 
@@ -318,7 +306,7 @@ func (p *pipeline) combine(query string, pred prediction, ev Evidence, probed, w
 	case graphrag.RouteDirect, graphrag.RouteWeb, graphrag.RouteFilesystem:
 		// An unsure classifier needs less evidence to be overruled, and so
 		// does a general-knowledge question when no model can answer it.
-		unsure := conf < 0.5 || weakFiles && best == graphrag.RouteFilesystem && conf < 0.9 ||
+		unsure := conf < classifierUnsure || weakFiles && best == graphrag.RouteFilesystem && conf < 0.9 ||
 			pred.Class == classGeneral && p.deps.Writer == nil
 		override := strong && pred.Margin < 0.5 || unsure && fairEv ||
 			strong && best == graphrag.RouteWeb && conf < webSure && !anyMatch(freshCues, query)

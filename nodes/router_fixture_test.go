@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/graphrag/graphrag"
+	"github.com/graphrag/graphrag/retrievers/sqlite"
 )
 
 // fixtureStore ingests testdata/gotree, a few Go-like source files and
@@ -38,3 +39,5 @@ func fixtureStore(tb testing.TB) *memSearcher {
 	}
 	return newMemSearcher(hits)
 }
+
+var _ Prober = (*sqlite.Store)(nil)
