@@ -80,20 +80,20 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 	var notes []string
 	plan := basePlan(query)
 	if strings.TrimSpace(query) == "" {
-		plan.Route, plan.By, plan.Reason, plan.Confidence = graphrag.RouteDirect, "rules", "empty query", 1
+		plan.Route, plan.By, plan.Reason, plan.Confidence, plan.Kind = graphrag.RouteDirect, "rules", "empty query", 1, classDirect
 		return plan, Evidence{}, nil, nil
 	}
 	if sq, ok := p.deps.Tools.(StoreQuestions); ok && sq.AboutStore(query) {
-		plan.Route, plan.By, plan.Confidence, plan.Reason = graphrag.RouteFilesystem, "rules", ruleConfidence, reasonAboutStore
+		plan.Route, plan.By, plan.Confidence, plan.Reason, plan.Kind = graphrag.RouteFilesystem, "rules", ruleConfidence, reasonAboutStore, classFilesystem
 		return plan, Evidence{}, nil, nil
 	}
 	r, ruled := matchRule(query)
 	if ruled && r.Route == graphrag.RouteDirect && p.opts.Router != RouterLearned {
-		plan.Route, plan.By, plan.Confidence, plan.Reason = r.Route, "rules", ruleConfidence, r.Reason
+		plan.Route, plan.By, plan.Confidence, plan.Reason, plan.Kind = r.Route, "rules", ruleConfidence, r.Reason, classDirect
 		return plan, Evidence{}, nil, nil
 	}
 	if _, ok := convertUnits(query); ok && p.opts.Router != RouterLearned {
-		plan.Route, plan.By, plan.Confidence, plan.Reason = graphrag.RouteDirect, "rules", ruleConfidence, "unit conversion: computed directly"
+		plan.Route, plan.By, plan.Confidence, plan.Reason, plan.Kind = graphrag.RouteDirect, "rules", ruleConfidence, "unit conversion: computed directly", classDirect
 		return plan, Evidence{}, nil, nil
 	}
 	identifier := ruled && r.Route == graphrag.RouteHybrid || hasCodeToken(query) || anyMatch(referenceCues, query)
@@ -172,6 +172,7 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 		}
 	}
 	plan.Route, plan.Confidence, plan.By, plan.Reason = p.combine(query, pred, ev, probed, weakFiles && !filesAsObjects, owned || identifier, filesAsObjects)
+	plan.Kind = requestKind(plan.Route, pred)
 	if plan.Route == graphrag.RouteWeb && p.deps.Web == nil {
 		// Never route to a disabled web search: the files are searched,
 		// and the answer may be out of date.
@@ -333,6 +334,23 @@ func (p *pipeline) combine(query string, pred prediction, ev Evidence, probed, w
 	return best, conf, "learned", why + "; " + evid
 }
 
+// requestKind is the kind of request (Plan.Kind) a route stands for: the
+// classifier's class when the route is that class's, else the route's own.
+func requestKind(r graphrag.Route, pred prediction) string {
+	if classRoute(pred.Class) == r || isLocal(r) && pred.Class == classLocal {
+		return pred.Class
+	}
+	switch r {
+	case graphrag.RouteWeb:
+		return classWeb
+	case graphrag.RouteFilesystem:
+		return classFilesystem
+	case graphrag.RouteVector, graphrag.RouteHybrid:
+		return classLocal
+	}
+	return ""
+}
+
 // mergePlan takes the planner's plan, filling what it left out from the
 // deterministic one.
 func mergePlan(det, llm graphrag.Plan) graphrag.Plan {
@@ -353,6 +371,9 @@ func mergePlan(det, llm graphrag.Plan) graphrag.Plan {
 	}
 	if llm.By == "" {
 		llm.By = "llm"
+	}
+	if llm.Kind == "" && llm.Route == det.Route {
+		llm.Kind = det.Kind
 	}
 	if llm.Reason == "" {
 		llm.Reason = fmt.Sprintf("planner chose %s (the classifier was unsure: %s)", llm.Route, det.Reason)

@@ -206,3 +206,34 @@ func (c *countingPlanner) Plan(_ context.Context, q string, _ []graphrag.Turn) (
 	c.calls++
 	return graphrag.Plan{Route: graphrag.RouteVector, Query: q}, nil
 }
+
+// TestActionRequestsSayGraphragOnlyReads: with no language model, a request
+// to act is answered with what graphrag cannot do, not with "needs general
+// knowledge"; a general-knowledge question with nothing local keeps that
+// explanation (a model would help).
+func TestActionRequestsSayGraphragOnlyReads(t *testing.T) {
+	r, err := Build(Deps{Searcher: fixtureStore(t)}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		"transfer $100 to my savings",
+		"book a table for two",
+		"delete all my logs",
+	} {
+		s, err := r.Invoke(context.Background(), State{Query: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Plan.Kind != classAction || s.Answer.Text != msgCannotAct {
+			t.Errorf("%q: kind %q, route %s (%s), answer %q: want graphrag's only-reads answer", q, s.Plan.Kind, s.Plan.Route, s.Plan.Reason, s.Answer.Text)
+		}
+	}
+	s, err := r.Invoke(context.Background(), State{Query: "who painted the mona lisa"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Plan.Kind == classAction || !strings.Contains(s.Answer.Text+" "+strings.Join(s.Notes, " "), "language model") {
+		t.Errorf("general knowledge: kind %q, answer %q, notes %q: want the explanation that a language model would help", s.Plan.Kind, s.Answer.Text, s.Notes)
+	}
+}
