@@ -59,7 +59,12 @@ func TestRulesFittedToEvalRowsAreGone(t *testing.T) {
 // off: names the files hold are searched, never answered "needs general
 // knowledge" nor sent to a disabled web search.
 func TestRoutingOverGoSource(t *testing.T) {
-	st := fixtureStore(t)
+	for name, st := range map[string]Searcher{"memory": fixtureStore(t), "sqlite": fixtureSQLite(t)} {
+		t.Run(name, func(t *testing.T) { routeOverGoSource(t, st) })
+	}
+}
+
+func routeOverGoSource(t *testing.T, st Searcher) {
 	p, err := newPipeline(Deps{Searcher: st}, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)

@@ -39,8 +39,8 @@ func (s *Store) Probe(ctx context.Context, q graphrag.Query) (graphrag.SearchRes
 	// for two or three common words).
 	var kw []scored
 	var err error
-	if len(ts) > 1 {
-		kw, err = s.bm25Match(ctx, allOf(ts), q.Filters, k)
+	if all := allOf(q.Text); len(ts) > 1 && all != "" {
+		kw, err = s.bm25Match(ctx, all, q.Filters, k)
 	}
 	if err == nil && len(kw) == 0 {
 		kw, err = s.bm25(ctx, ts, q.Filters, k)
@@ -58,7 +58,29 @@ func (s *Store) Probe(ctx context.Context, q graphrag.Query) (graphrag.SearchRes
 	return res, nil
 }
 
-// allOf is the FTS5 expression matching chunks that hold every term.
-func allOf(ts []string) string {
-	return strings.ReplaceAll(matchExpr(ts), `" OR "`, `" AND "`)
+// allOf is the FTS5 expression matching chunks that hold every word of the
+// text but stop words, the words of one dotted or joined name ("io.EOF",
+// "net/http") side by side as in the text.
+func allOf(text string) string {
+	var parts []string
+	seen := map[string]bool{}
+	for _, field := range strings.Fields(text) {
+		ws := words(field)
+		topical := false
+		for _, w := range ws {
+			topical = topical || !stopWords[w]
+		}
+		if !topical {
+			continue
+		}
+		phrase := `"` + strings.ReplaceAll(strings.Join(ws, " "), `"`, `""`) + `"`
+		if !seen[phrase] {
+			seen[phrase] = true
+			parts = append(parts, phrase)
+		}
+		if len(parts) == maxQueryTerms {
+			break
+		}
+	}
+	return strings.Join(parts, " AND ")
 }

@@ -30,6 +30,8 @@ func TestProbe(t *testing.T) {
 		doc("boiler", "Boiler", "md", "The boiler was serviced in March; the engineer replaced the pressure valve. See Plumber."),
 		doc("plumber", "Plumber", "md", "Call the plumber on weekdays."),
 		doc("garden", "Garden", "txt", "Tomatoes go outside after the last frost; the boiler room is dry."),
+		doc("reader", "Reader", "go", "Read returns io.EOF at the end of the input."),
+		doc("io", "IO", "go", "The io package: Read until EOF, then close."),
 	)
 	if err != nil {
 		t.Fatal(err)
@@ -63,6 +65,14 @@ func TestProbe(t *testing.T) {
 	}
 	if len(res.Hits) != 2 {
 		t.Errorf("no chunk holds every word: %d hits, want the 2 that hold some", len(res.Hits))
+	}
+
+	res, err = s.Probe(ctx, graphrag.Query{Text: "what is io.EOF", K: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) != 1 || res.Hits[0].Source.DocID != "reader" {
+		t.Errorf("a dotted name: %d hits, want the one chunk that spells io.EOF", len(res.Hits))
 	}
 
 	res, err = s.Probe(ctx, graphrag.Query{Text: "boiler", Filters: graphrag.Filters{Types: []string{"txt"}}})
