@@ -140,6 +140,11 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 		// things, not a request to act.
 		pred = pred.toward(graphrag.RouteVector, classLocal)
 		why = append(why, "a question about your own things: searched locally")
+	case pred.Class == classAction && procedural.MatchString(query):
+		// "how do I restore a file from the backup": how to do something is
+		// asked of the files, it asks nothing to be done.
+		pred = pred.toward(graphrag.RouteVector, classLocal)
+		why = append(why, "asks how to do it, not to do it: searched locally")
 	case !owned && (pred.Class == classLocal || pred.Class == classGeneral) && anyMatch(freshCues, query):
 		pred = pred.toward(graphrag.RouteWeb, classWeb)
 		why = append(why, "time-sensitive: needs fresh information")

@@ -234,6 +234,15 @@ func TestActionRequestsSayGraphragOnlyReads(t *testing.T) {
 			t.Errorf("%q: kind %q, route %s (%s), answer %q: want graphrag's only-reads answer", q, s.Plan.Kind, s.Plan.Route, s.Plan.Reason, s.Answer.Text)
 		}
 	}
+	for _, q := range []string{"how do I restore a file from the backup?", "how to delete old log files"} {
+		s, err := r.Invoke(context.Background(), State{Query: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Plan.Kind == classAction || s.Answer.Text == msgCannotAct {
+			t.Errorf("%q asks how, not to act: kind %q, route %s (%s)", q, s.Plan.Kind, s.Plan.Route, s.Plan.Reason)
+		}
+	}
 	s, err := r.Invoke(context.Background(), State{Query: "who painted the mona lisa"})
 	if err != nil {
 		t.Fatal(err)
