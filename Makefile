@@ -60,7 +60,7 @@ db-up: ## install and start PostgreSQL with pgvector (Debian/Ubuntu, root); prin
 
 eval: build ## score the bundled eval set (routing, and RAG with ablations) into docs/eval/
 	@mkdir -p docs/eval
-	$(BIN) eval routing --markdown docs/eval/routing.md --json > docs/eval/routing.json
+	$(BIN) eval routing --cv source --markdown docs/eval/routing.md --json > docs/eval/routing.json
 	$(BIN) eval rag --ablate --markdown docs/eval/rag.md --json > docs/eval/rag.json
 
 eval-docs: build ## score answers on documents installed here: Go's tree, PostgreSQL's man pages, /usr/share/doc

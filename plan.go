@@ -74,7 +74,12 @@ type Plan struct {
 	// Confidence is in [0,1]: how sure the router is.
 	Confidence float64
 	// By names the decider: "rules", "learned", "probe", "llm", ...
-	By     string
+	By string
+	// Kind is what the router took the request for, when it knows:
+	// "direct" (computed, small talk), "general" (general knowledge),
+	// "action" (a request to act, which graphrag cannot carry out), "web",
+	// "filesystem" or "local". Empty when a planner chose a route of its own.
+	Kind   string
 	Reason string
 	Usage  Usage
 }

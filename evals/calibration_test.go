@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/graphrag/graphrag/nodes"
 )
 
 func TestExpectedCalibrationError(t *testing.T) {
@@ -32,5 +34,46 @@ func TestRunRoutingRejectsUnknownCV(t *testing.T) {
 	_, err := RunRouting(context.Background(), RoutingConfig{Rows: []RoutingRow{{ID: "r1", Query: "what is 2 plus 2", Route: "direct"}}, CV: "folds"})
 	if err == nil || !strings.Contains(err.Error(), "unknown cross-validation") {
 		t.Fatalf("err = %v, want an unknown cross-validation error", err)
+	}
+}
+
+// TestCrossValidateByClass: each fold's rows are scored by the policy
+// class of their intent, and the classes add up to the fold.
+func TestCrossValidateByClass(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("-short or -race: training three routers takes seconds (minutes under the race detector)")
+	}
+	opts := nodes.DefaultOptions()
+	opts.ProbeK = 0
+	cv, err := crossValidate(context.Background(), opts, nodes.Deps{Web: routeOnlyWeb{}}, GraphRouter, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cv.Folds) != len(nodes.TrainingSources) {
+		t.Fatalf("%d folds, want one per source (%v)", len(cv.Folds), nodes.TrainingSources)
+	}
+	for _, f := range cv.Folds {
+		rows, ok := 0, 0.0
+		for _, c := range f.Classes {
+			routed := 0
+			for _, n := range c.Routed {
+				routed += n
+			}
+			if routed != c.Rows {
+				t.Errorf("%s/%s: %d rows routed, want %d", f.Source, c.Class, routed, c.Rows)
+			}
+			rows += c.Rows
+			ok += float64(c.CoarseAccuracy) * float64(c.Rows)
+		}
+		if rows != f.Rows || math.Abs(ok/float64(rows)-float64(f.CoarseAccuracy)) > 1e-3 {
+			t.Errorf("%s: classes hold %d rows at %.3f, the fold %d at %.3f", f.Source, rows, ok/float64(rows), f.Rows, f.CoarseAccuracy)
+		}
+	}
+	var b strings.Builder
+	if err := writeCV(&b, cv); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "nl2bash") || !strings.Contains(b.String(), "filesystem") {
+		t.Errorf("the table names no fold or class:\n%s", b.String())
 	}
 }

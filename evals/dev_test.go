@@ -49,9 +49,9 @@ func TestDevSubset(t *testing.T) {
 	gate(t, routing,
 		Min("routing.hard.coarse_accuracy", 0.94),
 		Min("routing.coarse_accuracy", 0.93),
-		// Fine labels: vector against hybrid is now the identifier
-		// guarantee's call, not a learned class (the router learns "local").
-		Min("routing.hard.accuracy", 0.90),
+		// Fine labels: vector against hybrid is the identifier guarantee's
+		// call, not a learned class (the router learns "local"); 0.916 here.
+		Min("routing.hard.accuracy", 0.91),
 		Min("routing.accuracy", 0.89),
 		Max("errors", 0),
 	)

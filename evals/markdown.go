@@ -46,6 +46,18 @@ func Markdown(r *Report, base string) []File {
 			files = append(files, File{name, ConfusionSVG("Routing confusion matrix (coarse: vector+hybrid = local)", rt.CoarseConfusion)})
 			fmt.Fprintf(&b, "\n![coarse routing confusion matrix](%s)\n", name)
 		}
+		if cv := rt.CV; cv != nil {
+			b.WriteString("\n### Leave-one-source-out\n\nTrained without each source, scored on its rows (coarse accuracy), by the policy class of the rows.\n\n")
+			rows := [][]string{{"source", "class", "rows", "accuracy", "routed to"}}
+			for _, f := range cv.Folds {
+				rows = append(rows, []string{f.Source, "all", fmt.Sprint(f.Rows), f3(f.CoarseAccuracy), ""})
+				for _, c := range f.Classes {
+					rows = append(rows, []string{"", c.Class, fmt.Sprint(c.Rows), f3(c.CoarseAccuracy), countsCell(c.Routed)})
+				}
+			}
+			rows = append(rows, []string{"mean", "", "", f3(cv.Mean), ""})
+			writeMDTable(&b, rows, false)
+		}
 		if len(rt.Mistakes) > 0 {
 			b.WriteString("\n### Misrouted rows\n\n")
 			rows := [][]string{{"id", "query", "expected", "routed", "by", "reason"}}

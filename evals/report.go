@@ -115,6 +115,20 @@ type CVFold struct {
 	Source         string `json:"source"`
 	Rows           int    `json:"rows"`
 	CoarseAccuracy Score  `json:"coarse_accuracy"`
+	// Classes scores the fold's rows by the policy class of their intent
+	// (direct, general, action, web, filesystem, local): a class that only
+	// the left-out source words a certain way shows here.
+	Classes []CVClass `json:"classes,omitempty"`
+}
+
+// CVClass is one policy class of a left-out source's rows.
+type CVClass struct {
+	Class string `json:"class"`
+	Rows  int    `json:"rows"`
+	// CoarseAccuracy is the share routed to the class's coarse route.
+	CoarseAccuracy Score `json:"coarse_accuracy"`
+	// Routed counts where the rows went (coarse routes).
+	Routed map[string]int `json:"routed"`
 }
 
 // RoutingSubset is a slice of the routing rows scored on its own.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -216,25 +217,43 @@ func crossValidate(ctx context.Context, opts nodes.Options, deps nodes.Deps, new
 		if err != nil {
 			return nil, err
 		}
-		ok := make([]bool, len(rows))
+		got := make([]string, len(rows))
 		err = forEach(ctx, len(rows), concurrency, "without "+src, progress, func(ctx context.Context, i int) error {
 			plan, _, err := router.Route(ctx, rows[i].Query)
 			if err != nil {
+				got[i] = "error"
 				return ctx.Err()
 			}
-			ok[i] = Coarse(string(plan.Route)) == Coarse(string(rows[i].Route))
+			got[i] = Coarse(string(plan.Route))
 			return nil
 		})
 		if err != nil {
 			return nil, err
 		}
 		n := 0
-		for _, v := range ok {
-			if v {
+		byClass := map[string]*CVClass{}
+		var classes []string
+		for i, r := range rows {
+			c := byClass[r.Class]
+			if c == nil {
+				c = &CVClass{Class: r.Class, Routed: map[string]int{}}
+				byClass[r.Class] = c
+				classes = append(classes, r.Class)
+			}
+			c.Rows++
+			c.Routed[got[i]]++
+			if got[i] == Coarse(string(r.Route)) {
 				n++
+				c.CoarseAccuracy++
 			}
 		}
 		f := CVFold{Source: src, Rows: len(rows), CoarseAccuracy: Score(ratio1(float64(n), len(rows)))}
+		slices.Sort(classes)
+		for _, cl := range classes {
+			c := byClass[cl]
+			c.CoarseAccuracy = Score(ratio1(float64(c.CoarseAccuracy), c.Rows))
+			f.Classes = append(f.Classes, *c)
+		}
 		cv.Folds = append(cv.Folds, f)
 		cv.Mean += f.CoarseAccuracy / Score(len(nodes.TrainingSources))
 		if cv.WorstSource == "" || f.CoarseAccuracy < cv.Worst {

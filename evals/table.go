@@ -29,6 +29,9 @@ func WriteTable(w io.Writer, r *Report) error {
 		if err := writeConfusion(w, r.Routing); err != nil {
 			return err
 		}
+		if err := writeCV(w, r.Routing.CV); err != nil {
+			return err
+		}
 	}
 	reps := columns(r)
 	for _, x := range reps {
@@ -224,6 +227,28 @@ var routingRows = []routingRow{
 		}
 		return fmt.Sprintf("%s / %s (%s)", f3(r.CV.Mean), f3(r.CV.Worst), r.CV.WorstSource)
 	}},
+}
+
+// writeCV prints the leave-one-source-out run by fold and policy class.
+func writeCV(w io.Writer, cv *RoutingCV) error {
+	if cv == nil {
+		return nil
+	}
+	fmt.Fprintln(w, "leave-one-source-out (trained without the source, scored on its rows; coarse accuracy)")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "source\tclass\trows\taccuracy\trouted to\t")
+	for _, f := range cv.Folds {
+		fmt.Fprintf(tw, "%s\tall\t%d\t%s\t\t\n", f.Source, f.Rows, f3(f.CoarseAccuracy))
+		for _, c := range f.Classes {
+			fmt.Fprintf(tw, "\t%s\t%d\t%s\t%s\t\n", c.Class, c.Rows, f3(c.CoarseAccuracy), countsCell(c.Routed))
+		}
+	}
+	fmt.Fprintf(tw, "mean\t\t\t%s\t\t\n", f3(cv.Mean))
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	return nil
 }
 
 // writeConfusion prints the per-class scores and both confusion matrices.

@@ -1,6 +1,9 @@
 package nodes
 
-import "regexp"
+import (
+	"regexp"
+	"strings"
+)
 
 // Cues the route node reads besides the classifier. Each is a list of
 // alternatives that TestRuleAlternativesEarnTheirPlace checks against the
@@ -23,9 +26,10 @@ var (
 	}
 	// ownerCues are first-person possessives: a question the classifier
 	// calls local with them is about the user's things, so a weak probe
-	// does not send it to the web or to a general-knowledge answer.
+	// does not send it to the web or to a general-knowledge answer. "I" and
+	// "we" own nothing: "how do I make pancakes" is general knowledge.
 	ownerCues = []*regexp.Regexp{
-		regexp.MustCompile(`(?i)\b(my|our|mine|ours|i|we)\b`),
+		regexp.MustCompile(`(?i)\b(my|our|mine|ours)\b`),
 	}
 	// freshCues mark time-sensitive questions: the answer changes, so the
 	// web has it and the files may be out of date.
@@ -41,8 +45,25 @@ var (
 // "what", "why", "where".
 var questionPattern = regexp.MustCompile(`(?i)^\s*(how|what|what's|which|why|where|when|who|whose|is|are|does|do|did|can i|should)\b`)
 
+// infoRequestCues open a request for information rather than for an
+// action: "tell me my balance", "show me the transactions", "check my
+// credit score". Asked about the user's own things, it is a question.
+var infoRequestCues = []*regexp.Regexp{
+	regexp.MustCompile(`(?i)^\s*((can|could|would|will) you |please )?(tell|show|give) me\b`),
+	regexp.MustCompile(`(?i)^\s*((can|could|would|will) you |please )?(let me know|look up|find out)\b`),
+	regexp.MustCompile(`(?i)^\s*((can|could|would|will) you |please )?(check|list|read)\b`),
+	regexp.MustCompile(`(?i)^\s*remind me (what|when|where|how|who|which|if|whether)\b`),
+}
+
 // questionCue reports whether a query is asked as a question.
 func questionCue(q string) bool { return questionPattern.MatchString(q) }
+
+// asksSomething reports whether a query asks for information: a question
+// ("how do I ...", "... ?") or a request to be told something ("tell me
+// ...", "check ..."), not a request to act.
+func asksSomething(q string) bool {
+	return questionCue(q) || strings.HasSuffix(strings.TrimSpace(q), "?") || anyMatch(infoRequestCues, q)
+}
 
 // anyMatch reports whether one of the patterns matches q.
 func anyMatch(pats []*regexp.Regexp, q string) bool {

@@ -20,11 +20,19 @@ const msgNeedsModel = NoAnswer + " This question needs general knowledge, and no
 // it failed, or what it said was not an answer. Nothing it said is shown.
 const msgModelFailed = NoAnswer + " This question needs general knowledge, and the language model gave no usable answer (the notes say why): check it with `graphrag doctor`, or ask about your own files."
 
+// msgCannotAct answers a request to act (Plan.Kind "action").
+const msgCannotAct = "graphrag only reads: it answers questions from your files and cannot carry out requests such as moving money, booking, sending, or changing or deleting files. Ask what your files say about it instead."
+
 // direct answers without retrieval: small talk and arithmetic
-// deterministically, anything else through the Writer when there is one.
+// deterministically, a request to act with what graphrag cannot do,
+// anything else through the Writer when there is one.
 func (p *pipeline) direct(ctx context.Context, s *State) graphrag.Answer {
 	if text, ok := directAnswer(s.Query, p.now); ok {
 		return graphrag.Answer{Text: text, By: "direct", Grounding: 1, Coverage: 1}
+	}
+	if s.Plan.Kind == classAction {
+		// Not even a model may answer it: it would claim to have acted.
+		return graphrag.Answer{Text: msgCannotAct, Abstained: true, By: "direct"}
 	}
 	if p.deps.Writer != nil && !s.modelDown {
 		a, err := p.deps.Writer.Write(ctx, graphrag.WriteRequest{Query: s.question(), History: s.History}, func(string) {})

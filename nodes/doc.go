@@ -9,14 +9,17 @@
 //     direct, exact identifiers, dotted Go names and file names → hybrid;
 //     identifiers such as INV-2024-0117, dates, phone numbers and IBANs are
 //     never read as arithmetic), then a learned router: multinomial logistic
-//     regression over hashed word and character n-grams, trained offline on
-//     CLINC150, NL2Bash and graphrag's exemplars under the policy in
-//     routerdata/policy.json (go generate ./nodes writes routerdata/model.bin;
-//     nothing is trained at start-up), with calibrated confidence. Cues keep
-//     personal references local and send time-sensitive questions to the web
-//     when it is configured (never to a disabled web search). A corpus probe,
-//     a small
-//     keyword search whose evidence is measured from the hit text (weighted
+//     regression over hashed words, stems, bigrams and character 4-grams,
+//     trained offline on CLINC150, NL2Bash and graphrag's exemplars under the
+//     policy in routerdata/policy.json (go generate ./nodes writes
+//     routerdata/model.bin; nothing is trained at start-up), with calibrated
+//     confidence. Plan.Kind records what it took the request for; a request
+//     to act is answered that graphrag only reads. Cues keep personal
+//     references local and send time-sensitive questions to the web when it
+//     is configured (never to a disabled web search). A corpus probe, a
+//     small keyword search (through the store's Probe when it has one,
+//     skipped when no evidence could change the route) whose evidence is
+//     measured from the hit text (weighted
 //     coverage of the question's content words, names and rare words
 //     weighing most; title match), so it means the same on every store. A
 //     question with no local evidence goes to the web or a model when one is

@@ -89,11 +89,15 @@ func TestRouterAblationDev(t *testing.T) {
 			}
 			acc := float64(ok) / float64(n)
 			t.Logf("router %s alone: hard coarse accuracy %.3f", mode, acc)
-			// Floors a little under what each reaches, so a regression in
-			// either part of the router shows up here. The rules are only
-			// guarantees (arithmetic, identifiers): alone, with the probe,
-			// they are a baseline, not a router.
-			if floor := map[RouterMode]float64{RouterRules: 0.65, RouterLearned: 0.89}[mode]; acc < floor {
+			// Floors a little under what each reaches (rules 0.721, learned
+			// 0.979), so a regression in either part of the router shows up
+			// here. The rules are only guarantees now (arithmetic, exact
+			// identifiers, file names) and the probe decides the rest
+			// between the files and a direct answer: their floor guards
+			// those, not routing. The 0.95 of the regex router came from the
+			// web, small-talk and filesystem regexes the issue had deleted
+			// because they were fitted to these rows.
+			if floor := map[RouterMode]float64{RouterRules: 0.70, RouterLearned: 0.95}[mode]; acc < floor {
 				t.Errorf("router %s alone: hard coarse accuracy %.3f, want >= %.2f", mode, acc, floor)
 			}
 		})

@@ -58,10 +58,12 @@ func TestRoutingExtra(t *testing.T) {
 	if acc < alone[RouterRules]+0.1 || acc < alone[RouterLearned] {
 		t.Errorf("the full router (%.3f) should beat rules alone by 0.1 (%.3f) and the classifier alone (%.3f)", acc, alone[RouterRules], alone[RouterLearned])
 	}
-	// 0.92 was the floor of the regex router; the learned router,
-	// trained only on public data and graphrag's exemplars (none of these
-	// rows), reaches 0.87 here, and these rows are not tuned to.
-	if acc < 0.85 {
-		t.Errorf("coarse accuracy on routing.extra = %.3f, want >= 0.85", acc)
+	// 0.92 was the floor of the regex router, whose rules had been written
+	// beside these rows. The learned router, trained only on public data and
+	// graphrag's exemplars (none of these rows, nor a near copy of one:
+	// TestExemplarsAreOwnRows), reaches 0.890 here; the floor keeps a
+	// margin of about two rows.
+	if acc < 0.87 {
+		t.Errorf("coarse accuracy on routing.extra = %.3f, want >= 0.87", acc)
 	}
 }

@@ -10,6 +10,9 @@ var (
 	// wordish finds runs of letters and digits joined by the separators
 	// identifiers use: "INV-2024-0117", "v2.3.0", "2024-03-12", "192.168.1.1".
 	wordish = regexp.MustCompile(`[\p{L}\p{N}]+(?:[-_/.:][\p{L}\p{N}]+)*`)
+	// quantityToken is a number with an ordinal or unit suffix: "1st",
+	// "6th", "10am", "401k", "100mb", "5km". A quantity, not a code.
+	quantityToken = regexp.MustCompile(`(?i)^\d+(?:[.,]\d+)?(?:st|nd|rd|th|am|pm|k|m|bn|kb|mb|gb|tb|km|kg|cm|mm|ml|mg|lb|lbs|ft|hz|khz|mhz|ghz|px|ms|s|h|hr|hrs|min|mins|yr|yrs)$`)
 	// multiplication written without spaces: "12x7", "3×4.5".
 	timesToken = regexp.MustCompile(`(?i)^\d+(?:\.\d+)?[x×]\d+(?:\.\d+)?$`)
 	// phone numbers and IBANs, which spaces split into several runs.
@@ -37,7 +40,7 @@ func maskIdentifiers(q string) string {
 // isIdentifierToken reports whether one run of letters, digits and
 // separators is a code rather than a number or an expression.
 func isIdentifierToken(w string) bool {
-	if timesToken.MatchString(w) {
+	if timesToken.MatchString(w) || quantityToken.MatchString(w) {
 		return false
 	}
 	letters, digits := false, false

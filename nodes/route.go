@@ -80,20 +80,20 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 	var notes []string
 	plan := basePlan(query)
 	if strings.TrimSpace(query) == "" {
-		plan.Route, plan.By, plan.Reason, plan.Confidence = graphrag.RouteDirect, "rules", "empty query", 1
+		plan.Route, plan.By, plan.Reason, plan.Confidence, plan.Kind = graphrag.RouteDirect, "rules", "empty query", 1, classDirect
 		return plan, Evidence{}, nil, nil
 	}
 	if sq, ok := p.deps.Tools.(StoreQuestions); ok && sq.AboutStore(query) {
-		plan.Route, plan.By, plan.Confidence, plan.Reason = graphrag.RouteFilesystem, "rules", ruleConfidence, reasonAboutStore
+		plan.Route, plan.By, plan.Confidence, plan.Reason, plan.Kind = graphrag.RouteFilesystem, "rules", ruleConfidence, reasonAboutStore, classFilesystem
 		return plan, Evidence{}, nil, nil
 	}
 	r, ruled := matchRule(query)
 	if ruled && r.Route == graphrag.RouteDirect && p.opts.Router != RouterLearned {
-		plan.Route, plan.By, plan.Confidence, plan.Reason = r.Route, "rules", ruleConfidence, r.Reason
+		plan.Route, plan.By, plan.Confidence, plan.Reason, plan.Kind = r.Route, "rules", ruleConfidence, r.Reason, classDirect
 		return plan, Evidence{}, nil, nil
 	}
 	if _, ok := convertUnits(query); ok && p.opts.Router != RouterLearned {
-		plan.Route, plan.By, plan.Confidence, plan.Reason = graphrag.RouteDirect, "rules", ruleConfidence, "unit conversion: computed directly"
+		plan.Route, plan.By, plan.Confidence, plan.Reason, plan.Kind = graphrag.RouteDirect, "rules", ruleConfidence, "unit conversion: computed directly", classDirect
 		return plan, Evidence{}, nil, nil
 	}
 	identifier := ruled && r.Route == graphrag.RouteHybrid || hasCodeToken(query) || anyMatch(referenceCues, query)
@@ -135,16 +135,24 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 		// A user's contract or invoice is in their files, never on the web.
 		pred = pred.toward(graphrag.RouteVector, classLocal)
 		why = append(why, "names one of your documents: searched locally")
-	case owned && (pred.Class == classGeneral || pred.Class == classAction) && questionCue(query):
+	case owned && (pred.Class == classGeneral || pred.Class == classAction) && asksSomething(query):
 		// "how do I restore our backup": a question about the user's own
 		// things, not a request to act.
 		pred = pred.toward(graphrag.RouteVector, classLocal)
 		why = append(why, "a question about your own things: searched locally")
+	case pred.Class == classAction && procedural.MatchString(query):
+		// "how do I restore a file from the backup": how to do something is
+		// asked of the files, it asks nothing to be done.
+		pred = pred.toward(graphrag.RouteVector, classLocal)
+		why = append(why, "asks how to do it, not to do it: searched locally")
 	case !owned && (pred.Class == classLocal || pred.Class == classGeneral) && anyMatch(freshCues, query):
 		pred = pred.toward(graphrag.RouteWeb, classWeb)
 		why = append(why, "time-sensitive: needs fresh information")
 	}
-	if identifier && !(pred.Best == graphrag.RouteFilesystem && filesAsObjects) &&
+	// A request to act on a named thing ("delete server.log") is still a
+	// request: graphrag cannot act, and a keyword search would not say so.
+	request := pred.Class == classAction && pred.ClassProb >= identifierYield && !asksSomething(query)
+	if identifier && !(pred.Best == graphrag.RouteFilesystem && filesAsObjects) && !request &&
 		(pred.Best != graphrag.RouteWeb && pred.Best != graphrag.RouteFilesystem || pred.Probs[pred.Best] < identifierYield || bareQuery(query)) {
 		pred = pred.toward(graphrag.RouteHybrid, classLocal)
 		why = append(why, r.Reason)
@@ -156,8 +164,8 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 	}
 	var ev Evidence
 	probed := false
-	if p.deps.Searcher != nil && p.opts.ProbeK > 0 && !p.probeCannotChange(query, pred) {
-		res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: query, Mode: graphrag.ModeKeyword, K: p.opts.ProbeK, Filters: p.filters(plan)})
+	if p.deps.Searcher != nil && p.opts.ProbeK > 0 && !p.probeCannotChange(query, pred, owned || identifier, filesAsObjects) {
+		res, err := p.probe(ctx, query, plan)
 		if err != nil {
 			if ctx.Err() != nil {
 				return plan, ev, notes, nil
@@ -169,6 +177,7 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 		}
 	}
 	plan.Route, plan.Confidence, plan.By, plan.Reason = p.combine(query, pred, ev, probed, weakFiles && !filesAsObjects, owned || identifier, filesAsObjects)
+	plan.Kind = requestKind(plan.Route, pred)
 	if plan.Route == graphrag.RouteWeb && p.deps.Web == nil {
 		// Never route to a disabled web search: the files are searched,
 		// and the answer may be out of date.
@@ -231,26 +240,14 @@ const (
 	// (a count, a listing, a size, a date) goes to the file tools when the
 	// classifier gives them at least this probability.
 	filesNudge = 0.15
+	// classifierUnsure: below this confidence a direct, web or filesystem
+	// prediction yields to fair local evidence.
+	classifierUnsure = 0.5
 	// identifierYield: a query with an exact identifier gets a keyword
 	// search unless the classifier is at least this sure it is about the web
 	// or the files as objects ("is flight UA90 on time").
 	identifierYield = 0.8
 )
-
-// probeCannotChange reports whether no evidence could overrule the
-// prediction (see combine), so the probe search is skipped: a web question
-// the classifier is at least webSure of, or a confident direct one that the
-// direct route answers without a model (arithmetic, the clock, small talk).
-func (p *pipeline) probeCannotChange(query string, pred prediction) bool {
-	conf := pred.Probs[pred.Best]
-	switch pred.Best {
-	case graphrag.RouteWeb:
-		return conf >= webSure
-	case graphrag.RouteDirect:
-		return pred.Class == classDirect && conf >= directSure && p.answersDirectly(query)
-	}
-	return false
-}
 
 // answersDirectly reports whether the direct route answers the query
 // without a model: arithmetic, conversions, the clock, small talk.
@@ -278,7 +275,7 @@ func (p *pipeline) namesSource(ctx context.Context, query, hint string) bool {
 	if p.deps.Searcher == nil {
 		return false
 	}
-	res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: hint, Mode: graphrag.ModeKeyword, K: p.opts.ProbeK, Filters: graphrag.Filters{Source: hint}})
+	res, err := p.probe(ctx, hint, graphrag.Plan{SourceHint: hint})
 	return err == nil && len(res.Hits) > 0
 }
 
@@ -315,14 +312,19 @@ func (p *pipeline) combine(query string, pred prediction, ev Evidence, probed, w
 	case graphrag.RouteDirect, graphrag.RouteWeb, graphrag.RouteFilesystem:
 		// An unsure classifier needs less evidence to be overruled, and so
 		// does a general-knowledge question when no model can answer it.
-		unsure := conf < 0.5 || weakFiles && best == graphrag.RouteFilesystem && conf < 0.9 ||
+		unsure := conf < classifierUnsure || weakFiles && best == graphrag.RouteFilesystem && conf < 0.9 ||
 			pred.Class == classGeneral && p.deps.Writer == nil
 		override := strong && pred.Margin < 0.5 || unsure && fairEv ||
 			strong && best == graphrag.RouteWeb && conf < webSure && !anyMatch(freshCues, query)
 		if best == graphrag.RouteDirect && strong {
 			switch pred.Class {
-			case classGeneral, classAction:
+			case classGeneral:
 				override = true
+			case classAction:
+				// graphrag only reads: a request to act is answered so,
+				// whatever the files hold; asked as a question ("who
+				// directed ...?"), it was no request.
+				override = asksSomething(query)
 			case classDirect:
 				// Small talk, arithmetic and definitions stay direct, unless
 				// the answer would be "needs general knowledge" although the
@@ -335,6 +337,23 @@ func (p *pipeline) combine(query string, pred prediction, ev Evidence, probed, w
 		}
 	}
 	return best, conf, "learned", why + "; " + evid
+}
+
+// requestKind is the kind of request (Plan.Kind) a route stands for: the
+// classifier's class when the route is that class's, else the route's own.
+func requestKind(r graphrag.Route, pred prediction) string {
+	if classRoute(pred.Class) == r || isLocal(r) && pred.Class == classLocal {
+		return pred.Class
+	}
+	switch r {
+	case graphrag.RouteWeb:
+		return classWeb
+	case graphrag.RouteFilesystem:
+		return classFilesystem
+	case graphrag.RouteVector, graphrag.RouteHybrid:
+		return classLocal
+	}
+	return ""
 }
 
 // mergePlan takes the planner's plan, filling what it left out from the
@@ -357,6 +376,9 @@ func mergePlan(det, llm graphrag.Plan) graphrag.Plan {
 	}
 	if llm.By == "" {
 		llm.By = "llm"
+	}
+	if llm.Kind == "" && llm.Route == det.Route {
+		llm.Kind = det.Kind
 	}
 	if llm.Reason == "" {
 		llm.Reason = fmt.Sprintf("planner chose %s (the classifier was unsure: %s)", llm.Route, det.Reason)

@@ -36,7 +36,7 @@ func TestRuleAlternativesEarnTheirPlace(t *testing.T) {
 			})
 		}
 	}
-	for name, cues := range map[string]any{"personal": personalCues, "reference": referenceCues, "owner": ownerCues, "fresh": freshCues} {
+	for name, cues := range map[string]any{"personal": personalCues, "reference": referenceCues, "owner": ownerCues, "fresh": freshCues, "info request": infoRequestCues} {
 		for i, a := range cues.([]*regexp.Regexp) {
 			check(name+" cue", i, a.MatchString)
 		}
@@ -59,7 +59,12 @@ func TestRulesFittedToEvalRowsAreGone(t *testing.T) {
 // off: names the files hold are searched, never answered "needs general
 // knowledge" nor sent to a disabled web search.
 func TestRoutingOverGoSource(t *testing.T) {
-	st := fixtureStore(t)
+	for name, st := range map[string]Searcher{"memory": fixtureStore(t), "sqlite": fixtureSQLite(t)} {
+		t.Run(name, func(t *testing.T) { routeOverGoSource(t, st) })
+	}
+}
+
+func routeOverGoSource(t *testing.T, st Searcher) {
 	p, err := newPipeline(Deps{Searcher: st}, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
@@ -205,4 +210,44 @@ type countingPlanner struct{ calls int }
 func (c *countingPlanner) Plan(_ context.Context, q string, _ []graphrag.Turn) (graphrag.Plan, error) {
 	c.calls++
 	return graphrag.Plan{Route: graphrag.RouteVector, Query: q}, nil
+}
+
+// TestActionRequestsSayGraphragOnlyReads: with no language model, a request
+// to act is answered with what graphrag cannot do, not with "needs general
+// knowledge"; a general-knowledge question with nothing local keeps that
+// explanation (a model would help).
+func TestActionRequestsSayGraphragOnlyReads(t *testing.T) {
+	r, err := Build(Deps{Searcher: fixtureStore(t)}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		"transfer $100 to my savings",
+		"book a table for two",
+		"delete all my logs",
+	} {
+		s, err := r.Invoke(context.Background(), State{Query: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Plan.Kind != classAction || s.Answer.Text != msgCannotAct {
+			t.Errorf("%q: kind %q, route %s (%s), answer %q: want graphrag's only-reads answer", q, s.Plan.Kind, s.Plan.Route, s.Plan.Reason, s.Answer.Text)
+		}
+	}
+	for _, q := range []string{"how do I restore a file from the backup?", "how to delete old log files"} {
+		s, err := r.Invoke(context.Background(), State{Query: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Plan.Kind == classAction || s.Answer.Text == msgCannotAct {
+			t.Errorf("%q asks how, not to act: kind %q, route %s (%s)", q, s.Plan.Kind, s.Plan.Route, s.Plan.Reason)
+		}
+	}
+	s, err := r.Invoke(context.Background(), State{Query: "who painted the mona lisa"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Plan.Kind == classAction || !strings.Contains(s.Answer.Text+" "+strings.Join(s.Notes, " "), "language model") {
+		t.Errorf("general knowledge: kind %q, answer %q, notes %q: want the explanation that a language model would help", s.Plan.Kind, s.Answer.Text, s.Notes)
+	}
 }

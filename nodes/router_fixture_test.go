@@ -1,6 +1,7 @@
 package nodes
 
 import (
+	"context"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/graphrag/graphrag"
+	"github.com/graphrag/graphrag/retrievers/sqlite"
 )
 
 // fixtureStore ingests testdata/gotree, a few Go-like source files and
@@ -37,4 +39,29 @@ func fixtureStore(tb testing.TB) *memSearcher {
 		tb.Fatal(err)
 	}
 	return newMemSearcher(hits)
+}
+
+var _ Prober = (*sqlite.Store)(nil)
+
+// fixtureSQLite is testdata/gotree in an SQLite store, probed through its
+// Probe as graphrag run does.
+func fixtureSQLite(tb testing.TB) *sqlite.Store {
+	tb.Helper()
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(tb.TempDir(), "gotree.db"), sqlite.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { st.Close() })
+	var recs []graphrag.Record
+	for _, h := range fixtureStore(tb).docs {
+		recs = append(recs, graphrag.Record{
+			Doc:    graphrag.Document{ID: h.Source.DocID, Path: h.Source.Path, Title: h.Source.Title, Type: h.Source.Type, ModTime: h.Source.ModTime, Hash: h.Source.DocID},
+			Chunks: []graphrag.Chunk{{ID: h.Chunk.ID, DocID: h.Chunk.DocID, Text: h.Chunk.Text}},
+		})
+	}
+	if err := st.Put(ctx, recs...); err != nil {
+		tb.Fatal(err)
+	}
+	return st
 }

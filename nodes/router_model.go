@@ -35,6 +35,9 @@ type LabelledQuery struct {
 	Route graphrag.Route
 	// Intent is the row's label in the source data.
 	Intent string
+	// Class is the policy's class for the intent (direct, general,
+	// action, web, filesystem, local).
+	Class string
 }
 
 // TrainingRows returns the training rows of one source with their routes:
@@ -47,7 +50,7 @@ func TrainingRows(source string) ([]LabelledQuery, error) {
 	var out []LabelledQuery
 	for _, r := range rows {
 		if r.Source == source {
-			out = append(out, LabelledQuery{Query: r.Query, Route: classRoute(r.Class), Intent: r.Intent})
+			out = append(out, LabelledQuery{Query: r.Query, Route: classRoute(r.Class), Intent: r.Intent, Class: r.Class})
 		}
 	}
 	if len(out) == 0 {

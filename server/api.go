@@ -118,7 +118,10 @@ type Plan struct {
 	Time       string   `json:"time,omitempty"`
 	Confidence float64  `json:"confidence"`
 	By         string   `json:"by,omitempty"`
-	Reason     string   `json:"reason,omitempty"`
+	// Kind is what the router took the request for: direct, general,
+	// action (graphrag cannot act on it), web, filesystem or local.
+	Kind   string `json:"kind,omitempty"`
+	Reason string `json:"reason,omitempty"`
 }
 
 // Usage counts language-model work: the total and per node.
@@ -216,6 +219,7 @@ func response(s nodes.State, tr Trace, withText bool) QueryResponse {
 			Time:       string(s.Plan.Time),
 			Confidence: s.Plan.Confidence,
 			By:         s.Plan.By,
+			Kind:       s.Plan.Kind,
 			Reason:     s.Plan.Reason,
 		},
 		Stop:  s.Stop,

@@ -21,18 +21,42 @@ func (s *Store) keyword(ctx context.Context, text string, f graphrag.Filters, n 
 	if s.rank.reranks() {
 		depth = max(n, s.rank.Depth)
 	}
+	out, err := s.bm25(ctx, ts, f, depth)
+	if err != nil {
+		return nil, err
+	}
+	if s.rank.reranks() && len(out) > 0 {
+		if out, err = s.rerank(ctx, text, ts, f, out); err != nil {
+			return nil, err
+		}
+	}
+	if len(out) > n {
+		out = out[:n]
+	}
+	return out, nil
+}
+
+// bm25 returns the best n chunks holding any of the terms by BM25 alone,
+// honouring the filters.
+func (s *Store) bm25(ctx context.Context, ts []string, f graphrag.Filters, n int) ([]scored, error) {
+	return s.bm25Match(ctx, matchExpr(ts), f, n)
+}
+
+// bm25Match returns the best n chunks matching an FTS5 expression by BM25
+// alone, honouring the filters.
+func (s *Store) bm25Match(ctx context.Context, match string, f graphrag.Filters, n int) ([]scored, error) {
 	where, args := filterSQL(f)
 	var query string
 	if where == "1" {
 		query = `SELECT rowid, -bm25(chunks_fts, ?, ?) AS score FROM chunks_fts
 			WHERE chunks_fts MATCH ? ORDER BY score DESC LIMIT ?`
-		args = []any{s.rank.TitleWeight, s.rank.TextWeight, matchExpr(ts), depth}
+		args = []any{s.rank.TitleWeight, s.rank.TextWeight, match, n}
 	} else {
 		query = `SELECT chunks_fts.rowid, -bm25(chunks_fts, ?, ?) AS score FROM chunks_fts
 			JOIN chunks c ON c.rowid = chunks_fts.rowid
 			JOIN documents d ON d.id = c.doc_id
 			WHERE chunks_fts MATCH ? AND ` + where + ` ORDER BY score DESC LIMIT ?`
-		args = append([]any{s.rank.TitleWeight, s.rank.TextWeight, matchExpr(ts)}, append(args, depth)...)
+		args = append([]any{s.rank.TitleWeight, s.rank.TextWeight, match}, append(args, n)...)
 	}
 	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
@@ -47,18 +71,7 @@ func (s *Store) keyword(ctx context.Context, text string, f graphrag.Filters, n 
 		}
 		out = append(out, c)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	if s.rank.reranks() && len(out) > 0 {
-		if out, err = s.rerank(ctx, text, ts, f, out); err != nil {
-			return nil, err
-		}
-	}
-	if len(out) > n {
-		out = out[:n]
-	}
-	return out, nil
+	return out, rows.Err()
 }
 
 // rerank re-scores BM25 candidates with evidence BM25 cannot see: query
