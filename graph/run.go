@@ -322,6 +322,9 @@ func (r *Runnable[S]) run(ctx context.Context, s S, pos position, maxSteps int, 
 			if err != nil {
 				return s, err
 			}
+			if sc != nil {
+				last = time.Now() // the join node starts when the branches have joined
+			}
 			step += ran
 			next = n.next
 		default:

@@ -45,20 +45,30 @@ func TestConfirmWeb(t *testing.T) {
 			t.Fatalf("route %q, %d web queries: the test needs a question that goes to the web\n%s", r.Route, queries.Load(), out)
 		}
 	})
-	t.Run("no sends nothing", func(t *testing.T) {
+	t.Run("no sends nothing and answers from the files", func(t *testing.T) {
 		before := queries.Load()
-		_, errs, code := c.run("n\n", "run", "--confirm-web", webQuestion)
-		if code == 0 || !strings.Contains(errs, "web search declined") || !strings.Contains(errs, "to the web search ("+url+")? [y/N]") {
+		out, errs, code := c.run("n\n", "run", "--confirm-web", webQuestion)
+		if code != 0 || !strings.Contains(errs, "web search declined: nothing was sent") || !strings.Contains(errs, "to the web search ("+url) {
 			t.Errorf("exit %d\n%s", code, errs)
 		}
 		if n := queries.Load() - before; n != 0 {
 			t.Errorf("%d queries reached the web after a no", n)
 		}
+		if strings.Contains(out, "120 metres") || !strings.Contains(out, "route hybrid") {
+			t.Errorf("after a no the answer should come from the files (route hybrid):\n%s", out)
+		}
 	})
-	t.Run("end of input is a no", func(t *testing.T) {
+	t.Run("end of input is a no, said clearly", func(t *testing.T) {
 		before := queries.Load()
-		if _, _, code := c.run("", "run", "--confirm-web", webQuestion); code == 0 || queries.Load() != before {
-			t.Errorf("exit %d, %d queries sent", code, queries.Load()-before)
+		_, errs, code := c.run("", "run", "--confirm-web", webQuestion)
+		if code != 0 || queries.Load() != before || !strings.Contains(errs, "no answer (end of input): nothing was sent to the web") {
+			t.Errorf("exit %d, %d queries sent\n%s", code, queries.Load()-before, errs)
+		}
+	})
+	t.Run("json output carries the note", func(t *testing.T) {
+		out, _, code := c.run("n\n", "run", "--json", "--confirm-web", webQuestion)
+		if code != 0 || !strings.Contains(out, "web search declined: nothing was sent") {
+			t.Errorf("exit %d\n%s", code, out)
 		}
 	})
 	t.Run("yes sends it", func(t *testing.T) {
@@ -71,7 +81,7 @@ func TestConfirmWeb(t *testing.T) {
 	t.Run("chat asks in the conversation", func(t *testing.T) {
 		before := queries.Load()
 		_, errs, code := c.run(webQuestion+"\nno\n", "chat", "--confirm-web")
-		if code != 0 || queries.Load() != before || !strings.Contains(errs, "web search declined") {
+		if code != 0 || queries.Load() != before || !strings.Contains(errs, "web search declined: nothing was sent") {
 			t.Errorf("chat, answered no: exit %d, %d queries sent\n%s", code, queries.Load()-before, errs)
 		}
 		out, errs, code := c.run(webQuestion+"\nno\n"+webQuestion+"\ny\n", "chat", "--confirm-web")
