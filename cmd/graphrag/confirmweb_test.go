@@ -1,12 +1,18 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
+	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/graphrag/graphrag/server"
 )
 
 // fakeSearxNG answers SearxNG's JSON search API and counts the queries
@@ -92,4 +98,64 @@ func TestConfirmWeb(t *testing.T) {
 			t.Errorf("chat should ask before each web search:\n%s", errs)
 		}
 	})
+}
+
+// TestServeStdioConfirmWeb drives `serve --stdio --confirm-web` as a
+// desktop app would: the query pauses with an interrupt naming the
+// provider, nothing is sent, and a resume with allow true sends it.
+func TestServeStdioConfirmWeb(t *testing.T) {
+	c := newCLI(t)
+	c.ok("ingest", vacuumNotes(t))
+	url, queries := fakeSearxNG(t)
+	c.env["GRAPHRAG_WEB"] = "searxng=" + url
+
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan int, 1)
+	var errs bytes.Buffer
+	go func() {
+		done <- Run(context.Background(), []string{"-q", "serve", "--stdio", "--confirm-web"}, stdio{in: inR, out: outW, err: &errs}, func(k string) string { return c.env[k] })
+		outW.Close()
+	}()
+	lines := bufio.NewScanner(outR)
+	lines.Buffer(make([]byte, 64<<10), 4<<20)
+	// final reads messages until the one answering id.
+	final := func(id string) map[string]json.RawMessage {
+		t.Helper()
+		for lines.Scan() {
+			var m map[string]json.RawMessage
+			if err := json.Unmarshal(lines.Bytes(), &m); err != nil {
+				t.Fatalf("not a protocol line: %q", lines.Bytes())
+			}
+			if string(m["id"]) == id {
+				return m
+			}
+		}
+		t.Fatalf("stdout ended before the answer to %s\n%s", id, errs.String())
+		return nil
+	}
+	send := func(line string) {
+		if _, err := io.WriteString(inW, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(`{"id": 1, "method": "query", "params": {"query": "` + webQuestion + `", "stream": "json"}}`)
+	m := final("1")
+	var in server.Interrupt
+	if err := json.Unmarshal(m["interrupt"], &in); err != nil || in.Token == "" || !strings.Contains(in.Provider, strings.TrimPrefix(url, "http://")) {
+		t.Fatalf("query 1 answered %s (%v)", lines.Bytes(), err)
+	}
+	if queries.Load() != 0 {
+		t.Fatalf("%d queries reached the web before the answer", queries.Load())
+	}
+	send(`{"id": 2, "method": "resume", "params": {"token": "` + in.Token + `", "allow": true, "stream": "json"}}`)
+	m = final("2")
+	var r server.QueryResponse
+	if err := json.Unmarshal(m["result"], &r); err != nil || !strings.Contains(r.Answer, "120 metres") || queries.Load() == 0 {
+		t.Errorf("resume answered %s, %d queries sent", lines.Bytes(), queries.Load())
+	}
+	inW.Close()
+	if code := <-done; code != 0 {
+		t.Errorf("serve exited %d\n%s", code, errs.String())
+	}
 }

@@ -152,7 +152,8 @@ func (a *app) openPipeline(ctx context.Context, opts nodes.Options) (*pipeline, 
 		// to resume from: in memory, as the question does not outlive the
 		// process.
 		p.pauses, p.ask = graph.NewMemorySaver(), a.confirmWeb
-		compile = append(compile, graph.WithCheckpointer(p.pauses))
+		// Only the latest checkpoint of a run is needed to resume it.
+		compile = append(compile, graph.WithCheckpointer(p.pauses), graph.WithRetention(graph.Retention{KeepLast: 1}))
 	}
 	g, err := nodes.Build(deps, opts, compile...)
 	if err != nil {
