@@ -3,6 +3,8 @@ package nodes
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
@@ -137,5 +139,37 @@ func TestRetrieveWithoutLegsSearchesOnce(t *testing.T) {
 	// route's keyword probe searches first; retrieve's is the last.
 	if last := store.queries[len(store.queries)-1]; fmt.Sprint(ran) != "[select search fuse]" || last.Mode != graphrag.ModeHybrid {
 		t.Errorf("retrieve ran %v, last search %s; want one hybrid search", ran, last.Mode)
+	}
+}
+
+// TestMermaidTraceGolden draws the path of a hybrid question over a store
+// with legs: the diagram lights retrieve's select, both legs and fuse.
+func TestMermaidTraceGolden(t *testing.T) {
+	r, err := Build(Deps{Searcher: newLegStore()}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := graph.NewTrace()
+	if _, err := r.Invoke(context.Background(), State{Query: "what is in invoice INV-2024-0317"}, graph.WithObserver(tr.Observe)); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"retrieve/select", "retrieve/keyword", "retrieve/vector", "retrieve/fuse"} {
+		if tr.NodeCount(n) != 1 {
+			t.Errorf("trace counts %s %d times, want 1", n, tr.NodeCount(n))
+		}
+	}
+	got := r.Mermaid(graph.WithTrace(tr))
+	path := filepath.Join("testdata", "golden", "graph_trace.mmd")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./nodes -run TestMermaidTraceGolden -update)", err)
+	}
+	if got != string(want) {
+		t.Errorf("Mermaid differs from %s:\n%s", path, got)
 	}
 }
