@@ -96,14 +96,6 @@ func edgeLabel(e Edge, o *overlay) (label string, count int) {
 	return label, count
 }
 
-// allNodes lists START, the nodes in sorted order, then END.
-func (r *Runnable[S]) allNodes() []string {
-	all := make([]string, 0, len(r.names)+2)
-	all = append(all, START)
-	all = append(all, r.names...)
-	return append(all, END)
-}
-
 // oneLine folds newlines and tabs so a label stays on one line.
 func oneLine(s string) string {
 	return strings.Map(func(r rune) rune {
