@@ -181,7 +181,8 @@ func searchOnly(ctx context.Context, cfg RAGConfig, v Variant, s nodes.Searcher,
 type Run struct {
 	State nodes.State
 	Err   error
-	// NodeMS holds every node execution's duration in milliseconds, by node.
+	// NodeMS holds every node execution's duration in milliseconds, by
+	// node; a subgraph's nodes as "retrieve/keyword".
 	NodeMS  map[string][]float64
 	TotalMS float64
 	// BackEdges are the decisions that went back to a node already visited
@@ -194,11 +195,15 @@ func RunOne(ctx context.Context, g *graph.Runnable[nodes.State], query string) R
 	r := Run{NodeMS: map[string][]float64{}}
 	visited := map[string]bool{}
 	obs := func(e graph.Event) {
+		node := e.Node
+		if e.Subgraph != "" {
+			node = e.Subgraph + "/" + e.Node
+		}
 		switch e.Kind {
 		case graph.EventNodeStart:
-			visited[e.Node] = true
+			visited[node] = true
 		case graph.EventNodeEnd:
-			r.NodeMS[e.Node] = append(r.NodeMS[e.Node], ms(e.Duration.Microseconds()))
+			r.NodeMS[node] = append(r.NodeMS[node], ms(e.Duration.Microseconds()))
 		case graph.EventDecision:
 			if visited[e.To] {
 				r.BackEdges = append(r.BackEdges, e.Node+"->"+e.To)

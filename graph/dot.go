@@ -48,7 +48,7 @@ func dotGraph(b *strings.Builder, d diagram, prefix, indent string, o *overlay) 
 			fmt.Fprintf(b, "%ssubgraph %s {\n", indent, dotQuote("cluster_"+prefix+n))
 			fmt.Fprintf(b, "%s\tlabel=%s;\n", indent, dotQuote(n))
 			fmt.Fprintf(b, "%s\tstyle=dashed;\n", indent)
-			dotGraph(b, sub, prefix+n+"/", indent+"\t", nil)
+			dotGraph(b, sub, prefix+n+"/", indent+"\t", o.within(n))
 			fmt.Fprintf(b, "%s}\n", indent)
 			continue
 		}
@@ -56,7 +56,7 @@ func dotGraph(b *strings.Builder, d diagram, prefix, indent string, o *overlay) 
 		if n == START || n == END {
 			attrs = append(attrs, "shape=oval")
 		}
-		if o != nil && o.nodes[n] > 0 {
+		if o.node(n) > 0 {
 			style := "rounded,filled"
 			if n == START || n == END {
 				style = "filled"

@@ -110,6 +110,18 @@ type scope struct {
 	node   string
 	step   int
 	inNode bool // Emit is accepted only while a node or router runs
+	// joined is when the branches of a fan-out joined: the next node
+	// starts then, not at the event before the fan-out.
+	joined time.Time
+}
+
+// since returns when the next node starts: last, the time of the previous
+// event of the run loop, or when a fan-out's branches joined.
+func (sc *scope) since(last time.Time) time.Time {
+	if !sc.joined.IsZero() {
+		last, sc.joined = sc.joined, time.Time{}
+	}
+	return last
 }
 
 func (em *emitter) send(e Event) {

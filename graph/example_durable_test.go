@@ -258,3 +258,106 @@ func ExampleMaxStepsError() {
 	}
 	// Output: check -> write, 2 times
 }
+
+// Time travel: a finished thread is run again from an earlier checkpoint.
+// The new steps append to the thread's history, each naming the checkpoint
+// it follows, and the history it branched from stays in place.
+func ExampleWithCheckpoint() {
+	g := graph.NewStateGraph[Order]()
+	g.AddNode("pack", func(_ context.Context, o Order) (Order, error) { return o, nil })
+	g.AddNode("ship", func(_ context.Context, o Order) (Order, error) {
+		fmt.Println("shipping", strings.Join(o.Items, ", "))
+		o.Shipped = true
+		return o, nil
+	})
+	g.SetEntryPoint("pack")
+	g.AddEdge("pack", "ship")
+	g.AddEdge("ship", graph.END)
+	cp := graph.NewMemorySaver()
+	r, _ := g.Compile(graph.WithCheckpointer(cp))
+
+	ctx := context.Background()
+	if _, err := r.Invoke(ctx, Order{Items: []string{"tea"}}, graph.WithThread("order-10")); err != nil {
+		fmt.Println(err)
+	}
+	// Go back to the checkpoint after "pack" and ship again from there.
+	if _, err := r.Invoke(ctx, Order{}, graph.WithThread("order-10"), graph.WithCheckpoint(1)); err != nil {
+		fmt.Println(err)
+	}
+	history, _ := cp.List(ctx, "order-10")
+	for _, c := range history {
+		fmt.Printf("#%d after %s (follows #%d), next %s\n", c.Seq, c.Node, c.Parent, c.Next)
+	}
+	// Output:
+	// shipping tea
+	// shipping tea
+	// #1 after pack (follows #0), next ship
+	// #2 after ship (follows #1), next __end__
+	// #3 after ship (follows #1), next __end__
+}
+
+// WithRetention prunes a thread at the end of each run, so that a
+// long-lived thread (a conversation) keeps a bounded history; its latest
+// checkpoint is always kept.
+func ExampleWithRetention() {
+	g := graph.NewStateGraph[Order]()
+	g.AddNode("pack", func(_ context.Context, o Order) (Order, error) { return o, nil })
+	g.AddNode("ship", func(_ context.Context, o Order) (Order, error) { o.Shipped = true; return o, nil })
+	g.SetEntryPoint("pack")
+	g.AddEdge("pack", "ship")
+	g.AddEdge("ship", graph.END)
+	cp := graph.NewMemorySaver()
+	r, _ := g.Compile(graph.WithCheckpointer(cp), graph.WithRetention(graph.Retention{KeepLast: 3}))
+
+	ctx := context.Background()
+	for range 5 { // five orders on one thread: ten checkpoints written
+		if _, err := r.Invoke(ctx, Order{Items: []string{"tea"}}, graph.WithThread("regular")); err != nil {
+			fmt.Println(err)
+		}
+	}
+	history, _ := cp.List(ctx, "regular")
+	for _, c := range history {
+		fmt.Print("#", c.Seq, " ")
+	}
+	fmt.Println()
+	// Output: #8 #9 #10
+}
+
+// AddReducer folds a field that several branches of a Send fan-out write:
+// here a count and a list, merged in Send order.
+func ExampleAddReducer() {
+	type Tally struct {
+		Words []string
+		Found []string
+		Count int
+	}
+	g := graph.NewStateGraph[Tally]()
+	g.AddNode("split", func(_ context.Context, t Tally) (Tally, error) { return t, nil })
+	g.AddNode("check", func(_ context.Context, t Tally) (Tally, error) {
+		if strings.HasPrefix(t.Words[0], "b") {
+			t.Found, t.Count = t.Words, 1
+		}
+		return t, nil
+	})
+	g.AddNode("report", func(_ context.Context, t Tally) (Tally, error) { return t, nil })
+	g.SetEntryPoint("split")
+	g.AddSendEdges("split", func(_ context.Context, t Tally) ([]graph.Send[Tally], error) {
+		var out []graph.Send[Tally]
+		for _, w := range t.Words {
+			out = append(out, graph.Send[Tally]{To: "check", State: Tally{Words: []string{w}}})
+		}
+		return out, nil
+	}, "check")
+	g.AddEdge("check", "report")
+	g.AddEdge("report", graph.END)
+	graph.AddReducer(g, "Found", func(acc, v []string) []string { return append(acc, v...) })
+	graph.AddReducer(g, "Count", func(acc, v int) int { return acc + v })
+	r, err := g.Compile()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	t, err := r.Invoke(context.Background(), Tally{Words: []string{"backup", "restore", "bucket", "disk"}})
+	fmt.Println(t.Found, t.Count, err)
+	// Output: [backup bucket] 2 <nil>
+}

@@ -18,19 +18,12 @@ func (r *Runnable[S]) Mermaid(opts ...RenderOption) string {
 	o := cfg.overlay()
 	var b strings.Builder
 	fmt.Fprintf(&b, "flowchart %s\n", cfg.direction)
-	m := &mermaidWriter{b: &b, o: o}
-	m.graph(r, "", "    ", cfg.direction)
+	m := &mermaidWriter{b: &b}
+	m.graph(r, "", "    ", cfg.direction, o)
 	if o != nil {
-		var nodes []string
-		ids := mermaidIDs(r.names)
-		for _, n := range r.allNodes() {
-			if o.nodes[n] > 0 {
-				nodes = append(nodes, ids[n])
-			}
-		}
 		b.WriteString("    classDef visited fill:#d7f0dd,stroke:#1e7b34,stroke-width:2px\n")
-		if len(nodes) > 0 {
-			fmt.Fprintf(&b, "    class %s visited\n", strings.Join(nodes, ","))
+		if len(m.nodes) > 0 {
+			fmt.Fprintf(&b, "    class %s visited\n", strings.Join(m.nodes, ","))
 		}
 		if len(m.visited) > 0 {
 			fmt.Fprintf(&b, "    linkStyle %s stroke:#1e7b34,stroke-width:3px\n", strings.Join(m.visited, ","))
@@ -43,13 +36,14 @@ func (r *Runnable[S]) Mermaid(opts ...RenderOption) string {
 // Mermaid does (in order of appearance) for linkStyle.
 type mermaidWriter struct {
 	b       *strings.Builder
-	o       *overlay // the top level's trace; nil inside subgraphs
 	links   int
-	visited []string
+	visited []string // links a trace took
+	nodes   []string // ids of the nodes a trace visited
 }
 
-// graph writes d's nodes and edges; prefix makes a subgraph's ids unique.
-func (m *mermaidWriter) graph(d diagram, prefix, indent, direction string) {
+// graph writes d's nodes and edges, with o's counts (nil: no trace);
+// prefix makes a subgraph's ids unique.
+func (m *mermaidWriter) graph(d diagram, prefix, indent, direction string, o *overlay) {
 	names := d.Nodes()
 	subs := d.subgraphDiagrams()
 	ids := mermaidIDs(names)
@@ -60,21 +54,20 @@ func (m *mermaidWriter) graph(d diagram, prefix, indent, direction string) {
 	}
 	all := append(append([]string{START}, names...), END)
 	for _, n := range all {
+		if o.node(n) > 0 {
+			m.nodes = append(m.nodes, ids[n])
+		}
 		switch {
 		case n == START || n == END:
 			fmt.Fprintf(m.b, "%s%s([\"%s\"])\n", indent, ids[n], displayName(n))
 		case subs[n] != nil:
 			fmt.Fprintf(m.b, "%ssubgraph %s [\"%s\"]\n", indent, ids[n], mermaidText(n))
 			fmt.Fprintf(m.b, "%s    direction %s\n", indent, direction)
-			m.graph(subs[n], ids[n], indent+"    ", direction)
+			m.graph(subs[n], ids[n], indent+"    ", direction, o.within(n))
 			fmt.Fprintf(m.b, "%send\n", indent)
 		default:
 			fmt.Fprintf(m.b, "%s%s[\"%s\"]\n", indent, ids[n], mermaidText(n))
 		}
-	}
-	o := m.o
-	if prefix != "" {
-		o = nil
 	}
 	for _, e := range d.Edges() {
 		arrow := "-->"

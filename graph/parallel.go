@@ -376,6 +376,7 @@ func (r *Runnable[S]) fanOut(ctx context.Context, n *node[S], s S, step, used, m
 			}
 			scopes[i].sendNode(Event{Kind: EventNodeEnd, Step: bstep, Node: name, Duration: b.end.Sub(b.start), Err: err, Time: b.end}, false)
 		}
+		sc.joined = time.Now()
 	}
 	if first >= 0 {
 		b := bs[first]

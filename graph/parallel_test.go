@@ -272,3 +272,29 @@ func TestParallelEventsInBranchOrder(t *testing.T) {
 		t.Errorf("events\n %s\nwant\n %s", s, want)
 	}
 }
+
+func TestJoinNodeTimedFromTheJoin(t *testing.T) {
+	r, err := fanGraph(t, true, map[string]NodeFunc[legs]{
+		"k": func(_ context.Context, s legs) (legs, error) { s.Hits = []string{"k"}; return s, nil },
+		"v": func(_ context.Context, s legs) (legs, error) { s.Hits = []string{"v"}; return s, nil },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var branchEnd, fuseStart Event
+	obs := func(e Event) {
+		switch {
+		case e.Kind == EventNodeEnd && e.Branch > 0 && e.Time.After(branchEnd.Time):
+			branchEnd = e
+		case e.Kind == EventNodeStart && e.Node == "fuse":
+			fuseStart = e
+		}
+	}
+	if _, err := r.Invoke(context.Background(), legs{}, WithObserver(obs)); err != nil {
+		t.Fatal(err)
+	}
+	// The join's duration is its own, not the branches' too.
+	if fuseStart.Time.Before(branchEnd.Time) {
+		t.Errorf("fuse started at %v, before branch %s ended at %v", fuseStart.Time, branchEnd.Node, branchEnd.Time)
+	}
+}

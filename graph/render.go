@@ -38,10 +38,28 @@ func renderOptions(opts []RenderOption) renderConfig {
 	return c
 }
 
-// overlay is a snapshot of a trace's counts.
+// overlay is a snapshot of a trace's counts, seen from one graph: the
+// invoked one (prefix "") or a subgraph (prefix "path/").
 type overlay struct {
-	nodes map[string]int
-	edges map[edgeKey]int
+	nodes  map[string]int
+	edges  map[edgeKey]int
+	prefix string
+}
+
+// node returns how many times n ran; 0 without a trace.
+func (o *overlay) node(n string) int {
+	if o == nil {
+		return 0
+	}
+	return o.nodes[o.prefix+n]
+}
+
+// within is the overlay of the subgraph node sub.
+func (o *overlay) within(sub string) *overlay {
+	if o == nil {
+		return nil
+	}
+	return &overlay{nodes: o.nodes, edges: o.edges, prefix: o.prefix + sub + "/"}
 }
 
 func (c renderConfig) overlay() *overlay {
@@ -65,7 +83,7 @@ func (c renderConfig) overlay() *overlay {
 func edgeLabel(e Edge, o *overlay) (label string, count int) {
 	label = e.Label
 	if o != nil {
-		count = o.edges[edgeKey{e.From, e.To}]
+		count = o.edges[edgeKey{o.prefix + e.From, o.prefix + e.To}]
 	}
 	if count > 0 {
 		c := strconv.Itoa(count) + "x"
@@ -76,14 +94,6 @@ func edgeLabel(e Edge, o *overlay) (label string, count int) {
 		}
 	}
 	return label, count
-}
-
-// allNodes lists START, the nodes in sorted order, then END.
-func (r *Runnable[S]) allNodes() []string {
-	all := make([]string, 0, len(r.names)+2)
-	all = append(all, START)
-	all = append(all, r.names...)
-	return append(all, END)
 }
 
 // oneLine folds newlines and tabs so a label stays on one line.

@@ -255,7 +255,7 @@ func (r *Runnable[S]) run(ctx context.Context, s S, pos position, maxSteps int, 
 			if sc != nil {
 				// The previous event's time stands for this one: nothing but
 				// the loop ran in between, and the clock is not free.
-				start = last
+				start = sc.since(last)
 				sc.sendNode(Event{Kind: EventNodeStart, Step: step, Node: n.name, Time: start}, true)
 			}
 			nctx := ctx

@@ -16,8 +16,15 @@ const (
 )
 
 // Build wires the five nodes into a runnable graph. deps.Searcher is needed
-// for the local routes; opts usually starts from DefaultOptions.
-func Build(deps Deps, opts Options) (*graph.Runnable[State], error) {
+// for the local routes; opts usually starts from DefaultOptions. compile
+// adds engine options, e.g. graph.WithCheckpointer so that runs with a
+// thread are durable and can pause (Options.ConfirmWeb); the state's
+// schema version (StateVersion) is set already.
+//
+// The retrieve node is a subgraph (see RetrieveSelect): the keyword and
+// vector legs of a hybrid search, the web search and the file tools are
+// its branches, run concurrently and joined by a reducer.
+func Build(deps Deps, opts Options, compile ...graph.CompileOption) (*graph.Runnable[State], error) {
 	p, err := newPipeline(deps, opts)
 	if err != nil {
 		return nil, fmt.Errorf("build RAG graph: %w", err)
@@ -25,7 +32,7 @@ func Build(deps Deps, opts Options) (*graph.Runnable[State], error) {
 	g := graph.NewStateGraph[State]()
 	// Every node honours cancellation; the entry checks the question's size.
 	g.AddNode(NodeRoute, cancellable(checked(p.route)))
-	g.AddNode(NodeRetrieve, cancellable(p.retrieve))
+	graph.AddSubgraph(g, NodeRetrieve, p.retriever, retrievalOf, withRetrieval)
 	g.AddNode(NodeEvaluate, cancellable(p.evaluate))
 	g.AddNode(NodeGenerate, cancellable(p.generate))
 	g.AddNode(NodeValidate, cancellable(p.validate))
@@ -45,5 +52,5 @@ func Build(deps Deps, opts Options) (*graph.Runnable[State], error) {
 	if steps <= 0 {
 		steps = DefaultOptions().MaxSteps
 	}
-	return g.Compile(graph.WithMaxSteps(steps))
+	return g.Compile(append([]graph.CompileOption{graph.WithMaxSteps(steps), graph.WithStateVersion(StateVersion, nil)}, compile...)...)
 }

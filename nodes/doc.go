@@ -33,7 +33,15 @@
 //   - retrieve: vector, hybrid (keyword when the store has no embedder),
 //     the filesystem tools or web search, honouring the plan's filters.
 //     When Deps.Tools is also a FileSelector, a local search with a type,
-//     time or source filter runs over the files the tools select.
+//     time or source filter runs over the files the tools select. It is a
+//     subgraph: select ⇒ keyword | vector | search | web | files → fuse.
+//     When the Searcher is a LegSearcher (the SQLite store with an
+//     embedder) the keyword and vector lists of a hybrid search run as
+//     parallel branches and fuse joins them by reciprocal rank fusion,
+//     exactly the store's own hybrid result; other searches are one
+//     branch. With Options.ConfirmWeb the web branch pauses the run before
+//     the question leaves the machine (graph.Interrupt with a
+//     WebConfirmation); resumed with false, it searches the local files.
 //   - evaluate: corrective RAG. Keeps hits above a share of the top score
 //     (per scoring: BM25/cosine or RRF), judges retrieval good, poor or
 //     empty from the evidence, refines poor retrieval by pseudo-relevance
@@ -67,7 +75,9 @@
 // graphrag.ErrUnavailable (an unreachable model server) the run makes no
 // more model calls and notes once that it finished extractively.
 //
-// Build wires the nodes into a graph.Runnable[State]:
+// Build wires the nodes into a graph.Runnable[State] (compile options such
+// as graph.WithCheckpointer make its runs durable; State is checkpointed as
+// JSON, StateVersion, with the nodes' own bookkeeping):
 //
 //	route → retrieve → evaluate ─good/empty→ generate → validate ─ok→ END
 //	  ↑                   │poor (≤ Budget.Retrieve)     ↑   │unsupported (≤ Budget.Generate)

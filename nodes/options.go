@@ -61,6 +61,13 @@ type Options struct {
 	// this distance of LowConfidence.
 	LowConfidence, MinCoverage, JudgeBand float64
 
+	// ConfirmWeb pauses a run before its question is sent to the web
+	// search (Deps.Web): retrieve's web branch interrupts with a
+	// WebConfirmation and the caller resumes with true or false. Only a run
+	// with a thread on a graph built with a checkpointer can pause; see
+	// confirmweb.go.
+	ConfirmWeb bool
+
 	// Now is used when Deps.Now is nil.
 	Now func() time.Time
 }

@@ -2,6 +2,8 @@ package nodes
 
 import (
 	"time"
+
+	"github.com/graphrag/graphrag/graph"
 )
 
 // Deps are the outside world the RAG graph uses. Searcher is required;
@@ -26,6 +28,8 @@ type pipeline struct {
 	deps Deps
 	opts Options
 	clf  *classifier
+	// retriever is the retrieve node's subgraph.
+	retriever *graph.Runnable[retrieval]
 }
 
 func (p *pipeline) now() time.Time {
@@ -56,5 +60,9 @@ func newPipeline(deps Deps, opts Options) (*pipeline, error) {
 	if opts.MaxSentences <= 0 {
 		opts.MaxSentences = def.MaxSentences
 	}
-	return &pipeline{deps: deps, opts: opts, clf: clf}, nil
+	p := &pipeline{deps: deps, opts: opts, clf: clf}
+	if p.retriever, err = p.retrieveGraph(); err != nil {
+		return nil, err
+	}
+	return p, nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/graphrag/graphrag"
+	"github.com/graphrag/graphrag/graph"
 )
 
 // Messages for routes whose capability is not configured.
@@ -34,91 +35,286 @@ type StoreQuestions interface {
 	AboutStore(query string) bool
 }
 
+// LegSearcher is what Deps.Searcher may also do: run the keyword and the
+// vector list of a hybrid search one at a time. retrieve then runs the two
+// as parallel branches and fuses them with graphrag.FuseRRF, which gives
+// the store's own hybrid result (retrievers/storetest checks it) in the
+// time of the slower list instead of both. It finds it by type assertion;
+// a store without it (PostgreSQL, whose hybrid search is one SQL
+// statement) is searched in one call.
+type LegSearcher interface {
+	// HybridLegs reports whether a hybrid search fuses a keyword and a
+	// vector list (false: it would run as keyword search alone, e.g.
+	// without an embedder).
+	HybridLegs() bool
+	// SearchLeg runs one list, q.Mode keyword or vector, as deep as the
+	// store's hybrid search reads it, each hit ranked in that list alone.
+	SearchLeg(ctx context.Context, q graphrag.Query) (graphrag.SearchResult, error)
+}
+
 // reasonAboutStore is the plan's reason for a question about the store.
 const reasonAboutStore = "a question about the store itself: answered from its record by the filesystem tools"
 
-// retrieve is the "retrieve" node: it runs the plan.
+// Node names of the retrieve subgraph: select picks what to search and
+// fans out to the branches, which run concurrently and join at fuse.
+const (
+	RetrieveSelect  = "select"  // filters, file selection, and which branches run
+	RetrieveKeyword = "keyword" // the keyword (BM25) list of a hybrid search
+	RetrieveVector  = "vector"  // the vector list of a hybrid search
+	RetrieveSearch  = "search"  // a whole search in one call (vector route, or a store without legs)
+	RetrieveWeb     = "web"     // the web search; asks first with Options.ConfirmWeb
+	RetrieveFiles   = "files"   // the filesystem tools
+	RetrieveFuse    = "fuse"    // joins the branches: RRF over the legs
+)
+
+// retrieval is the state of the retrieve subgraph: the plan in, the hits
+// out. Its fields are exported because parallel branches merge field by
+// field.
+type retrieval struct {
+	// Plan is route's plan. The web branch changes its route to a local
+	// one when the user declines to send the question out.
+	Plan graphrag.Plan
+	// WebDeclined is State.WebDeclined.
+	WebDeclined bool
+	// Mode is the local search mode the plan asks for; Filters what it
+	// searches within: the plan's filters, narrowed to the files the
+	// tools select. Skip is set when nothing can match (no file passes
+	// the filters): no branch runs.
+	Mode    graphrag.SearchMode
+	Filters graphrag.Filters
+	Skip    bool
+	// Legs are the ranked lists the search branches found, in branch
+	// order (a reducer appends them); fuse turns them into Hits.
+	Legs []leg
+	// Hits, ToolText, SearchMode and SearchNote are the result, as State
+	// holds them.
+	Hits       []graphrag.Hit
+	ToolText   string
+	SearchMode graphrag.SearchMode
+	SearchNote string
+	// Notes are added to State.Notes (a reducer appends them).
+	Notes []string
+}
+
+// leg is one ranked list: a leg of a hybrid search (Mode keyword or
+// vector) or a whole search (Mode as asked).
+type leg struct {
+	Mode   graphrag.SearchMode
+	Result graphrag.SearchResult
+}
+
+func (r *retrieval) note(format string, args ...any) {
+	r.Notes = append(r.Notes, fmt.Sprintf(format, args...))
+}
+
+// fallback records a note and emits it as a fallback event, as
+// State.fallback does.
+func (r *retrieval) fallback(ctx context.Context, format string, args ...any) {
+	r.note(format, args...)
+	graph.Emit(ctx, EventFallback, r.Notes[len(r.Notes)-1])
+}
+
+// retrieveGraph builds the retrieve subgraph:
+//
+//	select ⇒ keyword | vector | search | web | files → fuse
+//
+// select sends the plan to the branches it needs (none for a direct
+// answer); they run concurrently and fuse joins them.
+func (p *pipeline) retrieveGraph() (*graph.Runnable[retrieval], error) {
+	g := graph.NewStateGraph[retrieval]()
+	g.AddNode(RetrieveSelect, p.selectSearch)
+	g.AddNode(RetrieveKeyword, p.searchLeg(graphrag.ModeKeyword))
+	g.AddNode(RetrieveVector, p.searchLeg(graphrag.ModeVector))
+	g.AddNode(RetrieveSearch, p.searchWhole)
+	g.AddNode(RetrieveWeb, p.searchWeb)
+	g.AddNode(RetrieveFiles, p.askFileTools)
+	g.AddNode(RetrieveFuse, p.fuse)
+	g.SetEntryPoint(RetrieveSelect)
+	branches := []string{RetrieveKeyword, RetrieveVector, RetrieveSearch, RetrieveWeb, RetrieveFiles}
+	g.AddSendEdges(RetrieveSelect, p.branches, branches...)
+	for _, b := range branches {
+		g.AddEdge(b, RetrieveFuse)
+	}
+	g.AddEdge(RetrieveFuse, graph.END)
+	g.SetEdgeLabel(RetrieveSelect, RetrieveKeyword, "hybrid: keyword leg")
+	g.SetEdgeLabel(RetrieveSelect, RetrieveVector, "hybrid: vector leg")
+	g.SetEdgeLabel(RetrieveSelect, RetrieveSearch, "vector · hybrid in one call")
+	web := "web"
+	if p.opts.ConfirmWeb {
+		web = "web · asks first"
+	}
+	g.SetEdgeLabel(RetrieveSelect, RetrieveWeb, web)
+	g.SetEdgeLabel(RetrieveSelect, RetrieveFiles, "filesystem")
+	g.SetEdgeLabel(RetrieveKeyword, RetrieveFuse, "RRF")
+	g.SetEdgeLabel(RetrieveVector, RetrieveFuse, "RRF")
+	graph.AddReducer(g, "Legs", func(acc, v []leg) []leg { return append(acc, v...) })
+	graph.AddReducer(g, "Notes", func(acc, v []string) []string { return append(acc, v...) })
+	return g.Compile()
+}
+
+// retrieve runs the retrieve subgraph on s, as the graph's retrieve node
+// does; tests call it directly.
 func (p *pipeline) retrieve(ctx context.Context, s State) (State, error) {
-	s.Hits, s.ToolText, s.SearchNote, s.SearchMode, s.fused = nil, "", "", "", false
-	plan := s.Plan
-	switch plan.Route {
-	case graphrag.RouteDirect:
-		return s, nil
-	case graphrag.RouteFilesystem:
-		if p.deps.Tools == nil {
-			s.ToolText = msgNoFileTools
-			s.note("retrieve: filesystem tools are not configured")
-			return s, nil
-		}
-		text, hits, err := p.deps.Tools.Answer(ctx, plan)
-		if err != nil {
-			if errors.Is(err, graphrag.ErrNotConfigured) {
-				s.ToolText = msgNoFileTools
-				s.note("retrieve: filesystem tools: %v", err)
-				return s, nil
-			}
-			return s, fmt.Errorf("filesystem tools for %q: %w", plan.Query, err)
-		}
-		s.ToolText, s.Hits = text, hits
-		return s, nil
-	case graphrag.RouteWeb:
-		if p.deps.Web == nil {
-			s.ToolText = msgNoWeb
-			if plan.By == "probe" {
-				s.ToolText = msgNoLocalNoWeb
-			}
-			s.note("retrieve: web search is off")
-			return s, nil
-		}
-		hits, err := p.deps.Web.SearchWeb(ctx, plan.Query, p.opts.K)
-		if err != nil {
-			return s, fmt.Errorf("web search %q: %w", plan.Query, err)
-		}
-		s.Hits = hits
-		return s, nil
+	r, err := p.retriever.Invoke(ctx, retrievalOf(s))
+	if err != nil {
+		return s, err
+	}
+	return withRetrieval(s, r), nil
+}
+
+// retrievalOf is the retrieve subgraph's input.
+func retrievalOf(s State) retrieval {
+	return retrieval{Plan: s.Plan, WebDeclined: s.WebDeclined}
+}
+
+// withRetrieval folds the retrieve subgraph's result into s.
+func withRetrieval(s State, r retrieval) State {
+	s.Plan, s.WebDeclined = r.Plan, r.WebDeclined
+	s.Hits, s.ToolText, s.SearchMode, s.SearchNote, s.fused = r.Hits, r.ToolText, r.SearchMode, r.SearchNote, false
+	s.Notes = append(s.Notes, r.Notes...)
+	return s
+}
+
+// selectSearch is the "select" node: the filters of a local search,
+// narrowed to the files the tools select.
+func (p *pipeline) selectSearch(ctx context.Context, r retrieval) (retrieval, error) {
+	plan := r.Plan
+	if !isLocal(plan.Route) {
+		return r, nil
 	}
 	if p.deps.Searcher == nil {
-		return s, fmt.Errorf("retrieve %q: no Searcher in Deps: %w", plan.Query, graphrag.ErrNotConfigured)
+		return r, fmt.Errorf("retrieve %q: no Searcher in Deps: %w", plan.Query, graphrag.ErrNotConfigured)
 	}
-	mode := graphrag.ModeVector
+	r.Mode = graphrag.ModeVector
 	if plan.Route == graphrag.RouteHybrid {
-		mode = graphrag.ModeHybrid
+		r.Mode = graphrag.ModeHybrid
 	}
-	filters := p.filters(plan)
+	r.Filters = p.filters(plan)
 	if sel, ok := p.deps.Tools.(FileSelector); ok && (len(plan.FileTypes) > 0 || plan.Time != graphrag.TimeAny || plan.SourceHint != "") {
 		// Hybrid with tools: the file tools pick the files the filters
 		// mean, and the search runs over those documents only.
 		ids, err := sel.Select(ctx, plan)
 		switch {
 		case errors.Is(err, graphrag.ErrNotFound):
-			s.fallback(ctx, "retrieve: no file matches the question's filters (%v)", err)
-			return s, nil
+			r.fallback(ctx, "retrieve: no file matches the question's filters (%v)", err)
+			r.Skip = true
 		case err != nil:
 			if ctx.Err() != nil {
-				return s, ctx.Err()
+				return r, ctx.Err()
 			}
-			s.fallback(ctx, "retrieve: file selection failed, searched with the store's filters: %v", err)
+			r.fallback(ctx, "retrieve: file selection failed, searched with the store's filters: %v", err)
 		case ids != nil:
-			filters.DocIDs = ids
+			r.Filters.DocIDs = ids
 		}
 	}
-	res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: plan.Query, Mode: mode, K: p.opts.K, Filters: filters})
-	if err != nil {
-		return s, fmt.Errorf("%s search %q: %w", mode, plan.Query, err)
+	return r, nil
+}
+
+// branches says which branches run: the two legs of a hybrid search when
+// the store runs them apart, one whole search otherwise, the web or the
+// file tools; none for a direct answer.
+func (p *pipeline) branches(_ context.Context, r retrieval) ([]graph.Send[retrieval], error) {
+	to := func(names ...string) []graph.Send[retrieval] {
+		out := make([]graph.Send[retrieval], len(names))
+		for i, n := range names {
+			out[i] = graph.Send[retrieval]{To: n, State: r}
+		}
+		return out
 	}
-	if len(res.Hits) == 0 && filters.Source != "" {
+	switch {
+	case r.Skip:
+		return nil, nil
+	case r.Plan.Route == graphrag.RouteFilesystem:
+		return to(RetrieveFiles), nil
+	case r.Plan.Route == graphrag.RouteWeb:
+		return to(RetrieveWeb), nil
+	case !isLocal(r.Plan.Route):
+		return nil, nil
+	}
+	if ls, ok := p.deps.Searcher.(LegSearcher); ok && r.Mode == graphrag.ModeHybrid && ls.HybridLegs() {
+		return to(RetrieveKeyword, RetrieveVector), nil
+	}
+	return to(RetrieveSearch), nil
+}
+
+// searchLeg returns the node running one leg of a hybrid search.
+func (p *pipeline) searchLeg(mode graphrag.SearchMode) graph.NodeFunc[retrieval] {
+	return func(ctx context.Context, r retrieval) (retrieval, error) {
+		q := graphrag.Query{Text: r.Plan.Query, Mode: mode, K: p.opts.K, Filters: r.Filters}
+		res, err := p.deps.Searcher.(LegSearcher).SearchLeg(ctx, q)
+		if err != nil {
+			return r, fmt.Errorf("%s leg of the hybrid search %q: %w", mode, r.Plan.Query, err)
+		}
+		r.Legs = []leg{{Mode: mode, Result: res}}
+		return r, nil
+	}
+}
+
+// searchWhole is the "search" node: one call to the store.
+func (p *pipeline) searchWhole(ctx context.Context, r retrieval) (retrieval, error) {
+	res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: r.Plan.Query, Mode: r.Mode, K: p.opts.K, Filters: r.Filters})
+	if err != nil {
+		return r, fmt.Errorf("%s search %q: %w", r.Mode, r.Plan.Query, err)
+	}
+	r.Legs = []leg{{Mode: r.Mode, Result: res}}
+	return r, nil
+}
+
+// askFileTools is the "files" node: the filesystem tools answer.
+func (p *pipeline) askFileTools(ctx context.Context, r retrieval) (retrieval, error) {
+	if p.deps.Tools == nil {
+		r.ToolText = msgNoFileTools
+		r.note("retrieve: filesystem tools are not configured")
+		return r, nil
+	}
+	text, hits, err := p.deps.Tools.Answer(ctx, r.Plan)
+	if err != nil {
+		if errors.Is(err, graphrag.ErrNotConfigured) {
+			r.ToolText = msgNoFileTools
+			r.note("retrieve: filesystem tools: %v", err)
+			return r, nil
+		}
+		return r, fmt.Errorf("filesystem tools for %q: %w", r.Plan.Query, err)
+	}
+	r.ToolText, r.Hits = text, hits
+	return r, nil
+}
+
+// fuse is the join: the legs of a hybrid search fused by reciprocal rank
+// fusion, a whole search taken as it is. A search narrowed to the files
+// the wording hints at that found nothing searches all files again.
+func (p *pipeline) fuse(ctx context.Context, r retrieval) (retrieval, error) {
+	if len(r.Legs) == 0 {
+		return r, nil
+	}
+	var res graphrag.SearchResult
+	if len(r.Legs) == 1 {
+		res = r.Legs[0].Result
+		if res.Mode == "" {
+			res.Mode = r.Legs[0].Mode
+		}
+	} else {
+		lists := make([][]graphrag.Hit, len(r.Legs))
+		for i, l := range r.Legs {
+			lists[i] = l.Result.Hits
+		}
+		res = graphrag.SearchResult{Hits: graphrag.FuseRRF(p.opts.K, lists...), Mode: graphrag.ModeHybrid}
+	}
+	r.Legs = nil
+	if len(res.Hits) == 0 && r.Filters.Source != "" {
 		// The source hint is a guess from the wording; a file type or a
 		// time window the user said is not.
-		filters.Source, filters.DocIDs = "", nil
-		res, err = p.deps.Searcher.Search(ctx, graphrag.Query{Text: plan.Query, Mode: mode, K: p.opts.K, Filters: filters})
-		if err != nil {
-			return s, fmt.Errorf("%s search %q: %w", mode, plan.Query, err)
+		f := r.Filters
+		f.Source, f.DocIDs = "", nil
+		var err error
+		if res, err = p.deps.Searcher.Search(ctx, graphrag.Query{Text: r.Plan.Query, Mode: r.Mode, K: p.opts.K, Filters: f}); err != nil {
+			return r, fmt.Errorf("%s search %q: %w", r.Mode, r.Plan.Query, err)
 		}
-		s.fallback(ctx, "retrieve: nothing matched in %q: searched all files", plan.SourceHint)
+		if res.Mode == "" {
+			res.Mode = r.Mode
+		}
+		r.fallback(ctx, "retrieve: nothing matched in %q: searched all files", r.Plan.SourceHint)
 	}
-	s.Hits, s.SearchMode, s.SearchNote = res.Hits, res.Mode, res.Note
-	if s.SearchMode == "" {
-		s.SearchMode = mode
-	}
-	return s, nil
+	r.Hits, r.SearchMode, r.SearchNote = res.Hits, res.Mode, res.Note
+	return r, nil
 }

@@ -2,6 +2,7 @@ package nodes
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -47,6 +48,10 @@ type State struct {
 	// SearchMode and SearchNote are what the store reported it ran.
 	SearchMode graphrag.SearchMode
 	SearchNote string
+	// WebDeclined is set when the user declined to send the question to
+	// the web (Options.ConfirmWeb): the run searched the local files
+	// instead, and a later web route in the run does too without asking.
+	WebDeclined bool
 	// ToolText is the answer a tool gave (filesystem, or a route whose
 	// capability is not configured); generate returns it as the answer.
 	ToolText string
@@ -156,4 +161,56 @@ func (s *State) addUsage(node string, u graphrag.Usage) {
 		s.Usage = m
 	}
 	s.Usage[node] = s.Usage[node].Add(u)
+}
+
+// StateVersion is the schema version of State's JSON, which checkpoints
+// store (graph.WithStateVersion). Bump it, with a migration, when a field
+// is renamed or retyped; added fields need no bump.
+const StateVersion = 1
+
+// stateFields is State without its methods, so that encoding it does not
+// recurse into MarshalJSON.
+type stateFields State
+
+// internalState is what the nodes keep to themselves across steps. A
+// checkpointed run that resumes must get it back, or it would forget that
+// the run started (and take its budget again), that the model server is
+// down, or which retrieval was the best so far.
+type internalState struct {
+	Started      bool                `json:"started"`
+	ModelDown    bool                `json:"model_down"`
+	BestHits     []graphrag.Hit      `json:"best_hits"`
+	BestStrength float64             `json:"best_strength"`
+	BestMode     graphrag.SearchMode `json:"best_mode"`
+	Fused        bool                `json:"fused"`
+	BestFused    bool                `json:"best_fused"`
+}
+
+type stateJSON struct {
+	stateFields
+	Internal internalState `json:"internal"`
+}
+
+// MarshalJSON encodes the state as checkpoints keep it: the exported
+// fields, and the nodes' own bookkeeping under "internal".
+func (s State) MarshalJSON() ([]byte, error) {
+	return json.Marshal(stateJSON{stateFields: stateFields(s), Internal: internalState{
+		Started: s.started, ModelDown: s.modelDown,
+		BestHits: s.bestHits, BestStrength: s.bestStrength, BestMode: s.bestMode,
+		Fused: s.fused, BestFused: s.bestFused,
+	}})
+}
+
+// UnmarshalJSON decodes what MarshalJSON encoded.
+func (s *State) UnmarshalJSON(data []byte) error {
+	var j stateJSON
+	if err := json.Unmarshal(data, &j); err != nil {
+		return err
+	}
+	*s = State(j.stateFields)
+	in := j.Internal
+	s.started, s.modelDown = in.Started, in.ModelDown
+	s.bestHits, s.bestStrength, s.bestMode = in.BestHits, in.BestStrength, in.BestMode
+	s.fused, s.bestFused = in.Fused, in.BestFused
+	return nil
 }

@@ -18,6 +18,10 @@ type QueryRequest struct {
 	// earlier turns are the query's history, and this turn is appended
 	// after the run. Send either Thread or History, not both.
 	Thread string `json:"thread,omitempty"`
+	// Resume answers a paused query (its Interrupt.Token) instead of
+	// asking a new one; Query, History and Thread are then left out (the
+	// paused query remembers them).
+	Resume *ResumeRequest `json:"resume,omitempty"`
 	// Stream selects the response framing over HTTP: "" (by Accept header,
 	// JSON by default), "json", "ndjson" or "sse". Over stdio events are
 	// streamed unless Stream is "json".
@@ -44,6 +48,10 @@ type QueryOptions struct {
 // QueryResponse is the answer to a query: the JSON body of POST /v1/query,
 // the "result" message that ends a stream, and a stdio query's result.
 type QueryResponse struct {
+	// Interrupt is set when the run paused to ask something (with
+	// --confirm-web: may the question go to the web?). The answer fields
+	// are then empty; resume with {"resume": {"token": ..., "allow": ...}}.
+	Interrupt     *Interrupt `json:"interrupt,omitempty"`
 	Answer        string     `json:"answer"`
 	Citations     []Citation `json:"citations"`
 	Sources       []Source   `json:"sources"`
@@ -150,8 +158,13 @@ type Trace struct {
 
 // NodeSpan is one node visit.
 type NodeSpan struct {
-	Step       int     `json:"step"`
-	Node       string  `json:"node"`
+	Step int    `json:"step"`
+	Node string `json:"node"`
+	// Subgraph is the subgraph the node belongs to ("retrieve" for its
+	// branches), Branch its 1-based place in a parallel fan-out; both
+	// absent for the graph's own nodes.
+	Subgraph   string  `json:"subgraph,omitempty"`
+	Branch     int     `json:"branch,omitempty"`
 	DurationMS float64 `json:"duration_ms"`
 	Error      string  `json:"error,omitempty"`
 }

@@ -77,6 +77,20 @@ type Config struct {
 	// Threads keeps the conversations of queries that name a "thread";
 	// nil answers such a query 501 not_configured.
 	Threads Threads
+	// Checkpoints is the checkpointer the Runner was compiled with
+	// (graph.WithCheckpointer) when its runs can pause: with
+	// nodes.Options.ConfirmWeb, before a question goes to the web. Each
+	// query then runs under a thread of its own; a paused one is answered
+	// with an Interrupt, and a later request resumes it
+	// (QueryRequest.Resume). The server deletes a run's thread when it
+	// ends. Nil: runs cannot pause, and a resume is answered 501.
+	Checkpoints graph.CheckpointStore
+	// PauseTTL is how long a paused query waits for its answer. Default
+	// 10 minutes.
+	PauseTTL time.Duration
+	// MaxPaused bounds the paused queries kept at once; past it the oldest
+	// is dropped. Default 100.
+	MaxPaused int
 	// Token, when set, is required as "Authorization: Bearer <token>" on
 	// every endpoint except /healthz and /readyz.
 	Token string
@@ -188,6 +202,12 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.MaxSteps <= 0 {
 		c.MaxSteps = defaultMaxSteps
+	}
+	if c.PauseTTL <= 0 {
+		c.PauseTTL = defaultPauseTTL
+	}
+	if c.MaxPaused <= 0 {
+		c.MaxPaused = defaultMaxPaused
 	}
 	if c.ShutdownTimeout <= 0 {
 		c.ShutdownTimeout = defaultShutdownTimeout

@@ -13,6 +13,7 @@
 //	                   "stream": "json" | "ndjson" | "sse"}
 //	                  or {"query": "...", "thread": "NAME"}: the server keeps the
 //	                  turns (Config.Threads) instead of the client sending history
+//	                  or {"resume": {"token": "...", "allow": true}}: answers a paused query
 //	POST /v1/ingest   {"paths": ["/abs/dir", ...]}   (none: every allowed root)
 //	GET  /v1/graph    the graph as Mermaid; ?format=dot for Graphviz
 //	GET  /            a web page: ask, watch the graph run, open the sources
@@ -27,15 +28,23 @@
 // instead, each flushed as it happens; with "stream": "sse" or "Accept:
 // text/event-stream", as server-sent events whose event name is the
 // Event's type. Either stream ends with a "result" event holding the
-// QueryResponse, or an "error" event. A client that disconnects cancels
+// QueryResponse, an "error" event, or an "interrupt" event (a paused
+// query, below). A client that disconnects cancels
 // its run.
+//
+// Events of a subgraph's nodes carry "subgraph" (the RAG graph's retrieve
+// node is one: select, then its branches keyword and vector, or search,
+// web or files, then fuse) and those of a parallel branch their 1-based
+// "branch"; Trace.Nodes marks them the same way.
 //
 // Every error is {"error": {"code": "...", "message": "..."}} with a
 // status that fits: 400 bad_json, missing_query, bad_request,
 // invalid_query (a question past nodes.MaxQueryBytes or MaxQueryWords),
 // max_steps (options.max_steps too low for the question); 401
 // unauthorized (with WWW-Authenticate); 403 forbidden (an ingest path
-// outside the allowed roots), forbidden_host, cross_origin; 404; 405;
+// outside the allowed roots), forbidden_host, cross_origin; 404 (and
+// unknown_interrupt: a paused query's token that is unknown, used or
+// expired); 405;
 // 413 body_too_large; 429 too_many_requests (with Retry-After); 501
 // not_configured; 503 not_ready, unavailable (the store or a model server
 // cannot be reached; with Retry-After); 504 timeout.
@@ -75,6 +84,43 @@
 //
 //	curl -s localhost:8080/v1/query -H 'Authorization: Bearer s3cret' -d '{"query": "When does the nightly backup run?"}'
 //
+// # Paused queries
+//
+// A server whose graph can pause (Config.Checkpoints; graphrag serve
+// --confirm-web) asks before a question leaves the machine for the web
+// search. Such a query is answered, with status 200, by a QueryResponse
+// holding only "interrupt" (and the trace so far), or, when streaming, by
+// a final "interrupt" event instead of "result":
+//
+//	{"interrupt": {"token": "KX2…", "kind": "confirm_web",
+//	               "message": "Send \"…\" to the web search (http://localhost:8888)? …",
+//	               "query": "what is the latest news about the mars rover?",
+//	               "provider": "http://localhost:8888",
+//	               "expires_at": "2026-11-25T10:12:00Z"}}
+//
+// Nothing has been sent at that point. The client asks its user and
+// answers with a second request to the same endpoint, in any framing:
+//
+//	POST /v1/query    {"resume": {"token": "KX2…", "allow": true}}
+//
+// true sends the question and the run goes on from where it paused; false
+// sends nothing and the run answers from the local files, saying so in
+// "notes" ("web search declined: nothing was sent …"). The answer goes to
+// the conversation named by the paused query's "thread", if any. A token
+// answers once: an unknown, used or expired token is 404
+// unknown_interrupt (ask the question again); a resume on a server that
+// does not pause is 501 not_configured, and one without "allow", or with
+// "query", "history" or "thread", is 400 bad_request. Paused queries wait
+// Config.PauseTTL (10 minutes) and at most Config.MaxPaused (100) wait at
+// once, the oldest dropped first; their checkpoints are deleted when they
+// end, expire or are dropped, so nothing accumulates. /metrics reports
+// graphrag_queries_paused and counts them as
+// graphrag_queries_total{outcome="interrupted"}.
+//
+//	graphrag serve --web searxng=http://localhost:8888 --confirm-web &
+//	curl -s localhost:8080/v1/query -d '{"query": "what is the latest news about the mars rover?"}'
+//	curl -s localhost:8080/v1/query -d '{"resume": {"token": "<the token>", "allow": false}}'
+//
 // # Stdio
 //
 // One JSON request per line on stdin; one JSON message per line on stdout,
@@ -86,11 +132,22 @@
 //	← {"id": null, "request": 1, "event": {"type": "token", "text": "The "}}
 //	← {"id": 1, "result": {"answer": "...", "citations": [...], ...}}
 //
+// A paused query (see Paused queries) ends with an interrupt instead of a
+// result, and the "resume" method answers it:
+//
+//	→ {"id": 1, "method": "query", "params": {"query": "latest news about the mars rover?"}}
+//	← {"id": null, "request": 1, "event": {...}}
+//	← {"id": 1, "interrupt": {"token": "KX2…", "kind": "confirm_web", "query": "...", "provider": "...", ...}}
+//	→ {"id": 2, "method": "resume", "params": {"token": "KX2…", "allow": false}}
+//	← {"id": null, "request": 2, "event": {...}}
+//	← {"id": 2, "result": {"answer": "...", "notes": ["web search declined: ..."], ...}}
+//
 // Events carry "id": null, as the issue's protocol asks, and the id of the
 // request they belong to in "request", so that a client running several
 // requests at once can tell them apart. The final message carries the
 // request's id with a "result" or an "error". Methods: "query" (params as
-// the body of POST /v1/query; "stream": "json" sends no events), "ingest"
+// the body of POST /v1/query; "stream": "json" sends no events), "resume"
+// (params {"token", "allow"}, and "options" and "stream" as a query's), "ingest"
 // (params as POST /v1/ingest), "graph" ({"format": "dot"} optional),
 // "cancel" ({"id": <a running request>}) and "ping". Ids are numbers or
 // strings. A line that is not a request is answered with

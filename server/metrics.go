@@ -54,6 +54,8 @@ type metrics struct {
 	waitSum           float64
 	waitCount         uint64
 	rejected          map[string]uint64 // by reason: full, wait
+
+	pausedGauge func() int // the paused queries (nil: runs cannot pause)
 }
 
 func newMetrics() *metrics {
@@ -189,7 +191,7 @@ func (m *metrics) render() []byte {
 		fmt.Fprintf(&b, "graphrag_http_requests_total{path=%s,code=\"%d\"} %d\n", labelValue(k.path), k.code, m.requests[k])
 	}
 
-	head("graphrag_queries_total", "counter", "Queries run (HTTP and stdio) by outcome: ok, error, timeout, canceled.")
+	head("graphrag_queries_total", "counter", "Queries run (HTTP and stdio) by outcome: ok, error, timeout, canceled, interrupted (paused to ask).")
 	for _, o := range slices.Sorted(maps.Keys(m.outcomes)) {
 		fmt.Fprintf(&b, "graphrag_queries_total{outcome=%s} %d\n", labelValue(o), m.outcomes[o])
 	}
@@ -222,6 +224,10 @@ func (m *metrics) render() []byte {
 	head("graphrag_query_rejected_total", "counter", "Queries answered 429 by reason: full (the queue was full) or wait (it waited past --queue-wait).")
 	for _, r := range slices.Sorted(maps.Keys(m.rejected)) {
 		fmt.Fprintf(&b, "graphrag_query_rejected_total{reason=%s} %d\n", labelValue(r), m.rejected[r])
+	}
+	if m.pausedGauge != nil {
+		head("graphrag_queries_paused", "gauge", "Queries paused, waiting for an answer (--confirm-web).")
+		fmt.Fprintf(&b, "graphrag_queries_paused %d\n", m.pausedGauge())
 	}
 	head("go_goroutines", "gauge", "Number of goroutines that currently exist.")
 	fmt.Fprintf(&b, "go_goroutines %d\n", runtime.NumGoroutine())

@@ -92,6 +92,9 @@ func decodeStrict(r io.Reader, v any) error {
 
 // validate checks a query request against the server's limits.
 func (s *Server) validate(req *QueryRequest) error {
+	if req.Resume != nil {
+		return s.validateResume(req)
+	}
 	if strings.TrimSpace(req.Query) == "" {
 		return newError(http.StatusBadRequest, "missing_query", `the request has no query; send {"query": "your question"}`)
 	}
@@ -162,7 +165,30 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request) {
 		_ = sw.event(Event{Type: "error", ElapsedMS: sw.elapsed(), Error: &ErrorBody{Code: ae.code, Message: msg}})
 		return
 	}
+	if resp.Interrupt != nil {
+		_ = sw.event(Event{Type: "interrupt", ElapsedMS: sw.elapsed(), Interrupt: resp.Interrupt})
+		return
+	}
 	_ = sw.event(Event{Type: "result", ElapsedMS: sw.elapsed(), Result: &resp})
+}
+
+// validateResume checks a request that resumes a paused query.
+func (s *Server) validateResume(req *QueryRequest) error {
+	switch {
+	case s.pauses == nil:
+		return errNoPauses
+	case strings.TrimSpace(req.Resume.Token) == "":
+		return newError(http.StatusBadRequest, "bad_request", `resume needs the token of the paused query: {"resume": {"token": "...", "allow": true}}`)
+	case req.Resume.Allow == nil:
+		return newError(http.StatusBadRequest, "bad_request", `resume needs the answer: "allow": true sends the question to the web, false answers from your files only`)
+	case req.Query != "" || len(req.History) > 0 || req.Thread != "":
+		return newError(http.StatusBadRequest, "bad_request", `a resume continues the paused query: leave out "query", "history" and "thread"`)
+	case req.Options.MaxSteps < 0 || req.Options.MaxSteps > s.cfg.MaxSteps:
+		return newError(http.StatusBadRequest, "bad_request", fmt.Sprintf("options.max_steps must be between 1 and %d", s.cfg.MaxSteps))
+	case req.Options.TimeoutMS < 0:
+		return newError(http.StatusBadRequest, "bad_request", "options.timeout_ms must be positive")
+	}
+	return nil
 }
 
 func (s *Server) logRunError(r *http.Request, err error) {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"sync"
 	"time"
 
@@ -36,8 +37,8 @@ func (r *Recorder) Observe(ev graph.Event) {
 			r.start = ev.Time
 		}
 	case graph.EventNodeEnd:
-		span := NodeSpan{Step: ev.Step, Node: ev.Node, DurationMS: ms(ev.Duration)}
-		if ev.Err != nil {
+		span := NodeSpan{Step: ev.Step, Node: ev.Node, Subgraph: ev.Subgraph, Branch: ev.Branch, DurationMS: ms(ev.Duration)}
+		if ev.Err != nil && !errors.Is(ev.Err, graph.ErrInterrupted) {
 			span.Error = ev.Err.Error()
 		}
 		r.tr.Nodes = append(r.tr.Nodes, span)
@@ -50,7 +51,9 @@ func (r *Recorder) Observe(ev graph.Event) {
 	case graph.EventRunEnd:
 		r.duration = ev.Duration
 	}
-	r.tr.Steps = max(r.tr.Steps, ev.Step)
+	if ev.Subgraph == "" {
+		r.tr.Steps = max(r.tr.Steps, ev.Step) // a subgraph counts its own steps
+	}
 }
 
 // Trace returns the trace so far. Its duration is the run's once the run

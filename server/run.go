@@ -17,14 +17,23 @@ import (
 // "error" that ends a stream.
 //
 // Type is one of run_start, node_start, node_end, decision, token, custom,
-// error, run_end and result, and heartbeat (an HTTP NDJSON stream's
-// keep-alive while nothing happens; clients skip it). A custom event named "token" (an LLM token from
-// the generate node) becomes Type "token" with its text in Text; any other
-// custom event keeps Type "custom" with its Name and Data.
+// error, run_end, result and interrupt (the run paused to ask something;
+// Interrupt says what and how to resume), and heartbeat (an HTTP NDJSON
+// stream's keep-alive while nothing happens; clients skip it). A custom
+// event named "token" (an LLM token from the generate node) becomes Type
+// "token" with its text in Text; any other custom event keeps Type "custom"
+// with its Name and Data.
+//
+// Events of a subgraph's nodes (the branches of retrieve: select, keyword,
+// vector, search, web, files, fuse) carry Subgraph ("retrieve"), and those
+// of a parallel branch its 1-based Branch; their Step counts within the
+// subgraph.
 type Event struct {
-	Type string `json:"type"`
-	Step int    `json:"step,omitempty"`
-	Node string `json:"node,omitempty"`
+	Type     string `json:"type"`
+	Step     int    `json:"step,omitempty"`
+	Node     string `json:"node,omitempty"`
+	Subgraph string `json:"subgraph,omitempty"`
+	Branch   int    `json:"branch,omitempty"`
 	// To and Reason are set on decisions: the edge taken and why.
 	To     string `json:"to,omitempty"`
 	Reason string `json:"reason,omitempty"`
@@ -37,6 +46,7 @@ type Event struct {
 	Data      json.RawMessage `json:"data,omitempty"`
 	Error     *ErrorBody      `json:"error,omitempty"`
 	Result    *QueryResponse  `json:"result,omitempty"`
+	Interrupt *Interrupt      `json:"interrupt,omitempty"`
 }
 
 // errEmit marks a failure to deliver an event to the client.
@@ -44,13 +54,18 @@ var errEmit = errors.New("client stopped reading")
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-// wireEvent converts an engine event to its wire form.
-func wireEvent(ev graph.Event, start time.Time) Event {
+// wireEvent converts an engine event to its wire form. It reports false
+// for events clients do not see: checkpoints, and the engine's interrupt,
+// which the server answers with its own (with a token).
+func wireEvent(ev graph.Event, start time.Time) (Event, bool) {
+	if ev.Kind == graph.EventCheckpoint || ev.Kind == graph.EventInterrupt {
+		return Event{}, false
+	}
 	at := ev.Time
 	if at.IsZero() {
 		at = time.Now()
 	}
-	e := Event{Step: ev.Step, Node: ev.Node, ElapsedMS: ms(at.Sub(start))}
+	e := Event{Step: ev.Step, Node: ev.Node, Subgraph: ev.Subgraph, Branch: ev.Branch, ElapsedMS: ms(at.Sub(start))}
 	switch ev.Kind {
 	case graph.EventRunStart:
 		e.Type = "run_start"
@@ -59,7 +74,10 @@ func wireEvent(ev graph.Event, start time.Time) Event {
 	case graph.EventNodeEnd:
 		e.Type = "node_end"
 		e.DurationMS = ms(ev.Duration)
-		if ev.Err != nil {
+		switch {
+		case errors.Is(ev.Err, graph.ErrInterrupted):
+			// The node paused the run: not a failure.
+		case ev.Err != nil:
 			e.Error = &ErrorBody{Code: "node_failed", Message: ev.Err.Error()}
 		}
 	case graph.EventDecision:
@@ -93,7 +111,7 @@ func wireEvent(ev graph.Event, start time.Time) Event {
 	default:
 		e.Type = "unknown"
 	}
-	return e
+	return e, true
 }
 
 // finalState takes the final state from a run_end event's payload.
@@ -109,10 +127,11 @@ func finalState(p any) (nodes.State, bool) {
 	return nodes.State{}, false
 }
 
-// execute runs one query through the graph. emit, when not nil, receives
-// every event as it happens; an emit error stops the run. The run is
-// bounded by the server's timeout (or the request's shorter one) and
-// stops when ctx is cancelled.
+// execute runs one query through the graph, or resumes a paused one
+// (req.Resume). emit, when not nil, receives every event as it happens; an
+// emit error stops the run. The run is bounded by the server's timeout (or
+// the request's shorter one) and stops when ctx is cancelled. A run that
+// pauses returns a response with only Interrupt (and the trace so far) set.
 func (s *Server) execute(ctx context.Context, req QueryRequest, emit func(Event) error) (QueryResponse, error) {
 	start := time.Now()
 	s.metrics.queryStarted()
@@ -131,26 +150,47 @@ func (s *Server) execute(ctx context.Context, req QueryRequest, emit func(Event)
 		opts = append(opts, graph.WithRunMaxSteps(req.Options.MaxSteps))
 	}
 
-	history := toTurns(req.History)
-	if req.Thread != "" {
-		h, err := s.cfg.Threads.History(runCtx, req.Thread)
-		if err != nil {
-			outcome = outcomeOf(err)
-			return QueryResponse{}, fmt.Errorf("read thread %q: %w", req.Thread, err)
+	// run is the query as the pause remembers it.
+	run := paused{conv: req.Thread, query: req.Query}
+	var in nodes.State
+	switch {
+	case req.Resume != nil:
+		if s.pauses == nil {
+			return QueryResponse{}, errNoPauses
 		}
-		if err := nodes.CheckQuery(req.Query, h); err != nil {
+		var err error
+		if run, err = s.pauses.take(req.Resume.Token); err != nil {
 			return QueryResponse{}, err
 		}
-		history = h
+		opts = append(opts, graph.Resume(run.token, *req.Resume.Allow))
+	default:
+		history := toTurns(req.History)
+		if req.Thread != "" {
+			h, err := s.cfg.Threads.History(runCtx, req.Thread)
+			if err != nil {
+				outcome = outcomeOf(err)
+				return QueryResponse{}, fmt.Errorf("read thread %q: %w", req.Thread, err)
+			}
+			if err := nodes.CheckQuery(req.Query, h); err != nil {
+				return QueryResponse{}, err
+			}
+			history = h
+		}
+		in = s.cfg.State(req.Query, history)
+		if s.pauses != nil {
+			run.thread = s.pauses.thread()
+			opts = append(opts, graph.WithThread(run.thread))
+		}
 	}
 
 	var (
 		rec    = NewRecorder()
 		final  nodes.State
 		ended  bool
+		pause  *graph.Interrupted
 		runErr error
 	)
-	for ev, err := range s.cfg.Runner.Stream(runCtx, s.cfg.State(req.Query, history), opts...) {
+	for ev, err := range s.cfg.Runner.Stream(runCtx, in, opts...) {
 		if err != nil {
 			// The engine's EventError; the caller reports the error
 			// once, as the final message.
@@ -158,17 +198,36 @@ func (s *Server) execute(ctx context.Context, req QueryRequest, emit func(Event)
 			break
 		}
 		rec.Observe(ev)
-		if ev.Kind == graph.EventRunEnd {
+		switch ev.Kind {
+		case graph.EventRunEnd:
 			final, ended = finalState(ev.Payload)
+		case graph.EventInterrupt:
+			pause, _ = ev.Payload.(*graph.Interrupted)
 		}
 		if emit != nil {
-			if err := emit(wireEvent(ev, start)); err != nil {
+			we, ok := wireEvent(ev, start)
+			if !ok {
+				continue
+			}
+			if err := emit(we); err != nil {
 				runErr = fmt.Errorf("%w: %w", errEmit, err)
 				break
 			}
 		}
 	}
 	s.metrics.fallback(rec.fallbackCount())
+	if runErr == nil && pause != nil {
+		// Kept for its answer; the thread waits in the checkpointer.
+		run.token = pause.Token
+		tok, expires := s.pauses.add(run)
+		outcome = "interrupted"
+		resp := rec.Response(final, false)
+		resp.Interrupt = interruptOf(pause, tok, expires)
+		return resp, nil
+	}
+	if run.thread != "" {
+		s.pauses.forget(run.thread)
+	}
 	if runErr == nil && !ended {
 		runErr = errors.New("the graph ended without a final state")
 	}
@@ -192,17 +251,21 @@ func (s *Server) execute(ctx context.Context, req QueryRequest, emit func(Event)
 	s.metrics.usage(final.Usage)
 	s.metrics.route(string(final.Plan.Route), final.Plan.By)
 	resp := rec.Response(final, req.Options.Text)
-	if req.Thread != "" {
+	if run.conv != "" {
 		// The answer stands even if the thread cannot keep it: say so
 		// in the notes rather than lose the answer.
-		turn := graphrag.Turn{Query: req.Query, Answer: final.Answer.Text}
-		if err := s.cfg.Threads.Append(context.WithoutCancel(ctx), req.Thread, turn); err != nil {
-			s.cfg.Logger.Warn("thread append failed", "thread", req.Thread, "error", err)
-			resp.Notes = append(resp.Notes, fmt.Sprintf("this turn was not saved to thread %q: %v", req.Thread, err))
+		turn := graphrag.Turn{Query: run.query, Answer: final.Answer.Text}
+		if err := s.cfg.Threads.Append(context.WithoutCancel(ctx), run.conv, turn); err != nil {
+			s.cfg.Logger.Warn("thread append failed", "thread", run.conv, "error", err)
+			resp.Notes = append(resp.Notes, fmt.Sprintf("this turn was not saved to thread %q: %v", run.conv, err))
 		}
 	}
 	return resp, nil
 }
+
+// errNoPauses answers a resume on a server whose runs cannot pause.
+var errNoPauses = newError(http.StatusNotImplemented, "not_configured",
+	"this server does not pause queries, so there is nothing to resume (start it with --confirm-web to be asked before questions go to the web)")
 
 // timeoutError is the cause of a run's deadline.
 type timeoutError struct{ d time.Duration }

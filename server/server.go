@@ -21,6 +21,7 @@ type Server struct {
 	metrics   *metrics
 	queries   *queue
 	ingestSem chan struct{}
+	pauses    *pauses // nil when runs cannot pause (no Config.Checkpoints)
 	tokenSum  [sha256.Size]byte
 	draining  atomic.Bool
 }
@@ -38,6 +39,10 @@ func New(cfg Config) (*Server, error) {
 		queries:   newQueue(cfg.MaxConcurrent, cfg.QueueLength, cfg.QueueWait, m),
 		ingestSem: make(chan struct{}, 1),
 		tokenSum:  sha256.Sum256([]byte(cfg.Token)),
+	}
+	if cfg.Checkpoints != nil {
+		s.pauses = newPauses(cfg)
+		m.pausedGauge = s.pauses.count
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/v1/query", s.handleQuery)

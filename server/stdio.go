@@ -16,14 +16,16 @@ import (
 //
 //	{"id": 1, "result": {...}}                       the answer to request 1
 //	{"id": 1, "error": {"code": "...", "message": "..."}}
+//	{"id": 1, "interrupt": {"token": "...", ...}}    request 1 paused to ask; answer with "resume"
 //	{"id": null, "request": 1, "event": {...}}       an event of request 1's run
 //	{"id": null, "error": {...}}                     a line that could not be read as a request
 type stdioMessage struct {
-	ID      json.RawMessage `json:"id"`
-	Request json.RawMessage `json:"request,omitempty"`
-	Event   *Event          `json:"event,omitempty"`
-	Result  any             `json:"result,omitempty"`
-	Error   *ErrorBody      `json:"error,omitempty"`
+	ID        json.RawMessage `json:"id"`
+	Request   json.RawMessage `json:"request,omitempty"`
+	Event     *Event          `json:"event,omitempty"`
+	Result    any             `json:"result,omitempty"`
+	Interrupt *Interrupt      `json:"interrupt,omitempty"`
+	Error     *ErrorBody      `json:"error,omitempty"`
 }
 
 // stdioRequest is one line a client writes.
@@ -226,9 +228,21 @@ func (st *stdioSession) handle(data []byte) {
 			stop()
 		}
 		_ = st.w.send(stdioMessage{ID: req.ID, Result: map[string]bool{"canceled": ok}})
-	case "query":
+	case "query", "resume":
 		var p QueryRequest
-		if err := decodeParams(req.Params, &p); err != nil {
+		if req.Method == "resume" {
+			// {"token": ..., "allow": ...} with the query's options.
+			var r struct {
+				ResumeRequest
+				Options QueryOptions `json:"options,omitzero"`
+				Stream  string       `json:"stream,omitempty"`
+			}
+			if err := decodeParams(req.Params, &r); err != nil {
+				st.w.fail(req.ID, err)
+				return
+			}
+			p = QueryRequest{Resume: &r.ResumeRequest, Options: r.Options, Stream: r.Stream}
+		} else if err := decodeParams(req.Params, &p); err != nil {
 			st.w.fail(req.ID, err)
 			return
 		}
@@ -257,7 +271,11 @@ func (st *stdioSession) handle(data []byte) {
 					return st.w.send(stdioMessage{ID: jsonNull, Request: req.ID, Event: &e})
 				}
 			}
-			return st.s.execute(ctx, p, emit)
+			resp, err := st.s.execute(ctx, p, emit)
+			if err == nil && resp.Interrupt != nil {
+				return resp.Interrupt, nil
+			}
+			return resp, err
 		}, nil)
 	case "ingest":
 		var p IngestRequest
@@ -270,10 +288,10 @@ func (st *stdioSession) handle(data []byte) {
 		}, nil)
 	case "":
 		st.w.fail(req.ID, newError(http.StatusBadRequest, "bad_request",
-			`the request has no "method"; use "query", "ingest", "graph", "cancel" or "ping"`))
+			`the request has no "method"; use "query", "resume", "ingest", "graph", "cancel" or "ping"`))
 	default:
 		st.w.fail(req.ID, newError(http.StatusNotFound, "unknown_method",
-			fmt.Sprintf("method %q does not exist; use \"query\", \"ingest\", \"graph\", \"cancel\" or \"ping\"", req.Method)))
+			fmt.Sprintf("method %q does not exist; use \"query\", \"resume\", \"ingest\", \"graph\", \"cancel\" or \"ping\"", req.Method)))
 	}
 }
 
@@ -314,6 +332,10 @@ func (st *stdioSession) start(id json.RawMessage, fn func(ctx context.Context) (
 		res, err := fn(ctx)
 		if err != nil {
 			st.w.fail(id, err)
+			return
+		}
+		if in, ok := res.(*Interrupt); ok {
+			_ = st.w.send(stdioMessage{ID: id, Interrupt: in})
 			return
 		}
 		_ = st.w.send(stdioMessage{ID: id, Result: res})

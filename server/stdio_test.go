@@ -17,11 +17,12 @@ import (
 
 // wireMsg is a protocol line as a client decodes it.
 type wireMsg struct {
-	ID      json.RawMessage `json:"id"`
-	Request json.RawMessage `json:"request"`
-	Event   *Event          `json:"event"`
-	Result  json.RawMessage `json:"result"`
-	Error   *ErrorBody      `json:"error"`
+	ID        json.RawMessage `json:"id"`
+	Request   json.RawMessage `json:"request"`
+	Event     *Event          `json:"event"`
+	Result    json.RawMessage `json:"result"`
+	Interrupt *Interrupt      `json:"interrupt"`
+	Error     *ErrorBody      `json:"error"`
 }
 
 // stdioClient drives ServeStdio through pipes, as a desktop app would.

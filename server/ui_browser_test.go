@@ -134,7 +134,9 @@ func TestUIInBrowser(t *testing.T) {
 	resp.Body.Close()
 	var wantNodes []string
 	for _, n := range want.Trace.Nodes {
-		if !slices.Contains(wantNodes, n.Node) {
+		// The graph draws the top level; retrieve's branches are written
+		// in its box.
+		if n.Subgraph == "" && !slices.Contains(wantNodes, n.Node) {
 			wantNodes = append(wantNodes, n.Node)
 		}
 	}
@@ -180,6 +182,9 @@ func TestUIInBrowser(t *testing.T) {
 			if !slices.Equal(lit, wantNodes) {
 				t.Errorf("graph lit %v, the trace visited %v", lit, wantNodes)
 			}
+			if b := get(t, ctx, chromedp.Evaluate[string](`document.querySelector('#graph .node[data-node="retrieve"] .branches').textContent`)); b != "search" {
+				t.Errorf("the retrieve box shows branches %q, want the one that ran: search", b)
+			}
 			p := filepath.Join(out, "ui-"+size.name+".png")
 			if err := os.WriteFile(p, shot, 0o644); err != nil {
 				t.Fatal(err)
@@ -187,6 +192,51 @@ func TestUIInBrowser(t *testing.T) {
 			t.Logf("screenshot: %s", p)
 		})
 	}
+}
+
+// TestUIConfirmWeb: on a server that asks before the web search, the page
+// shows the question with a button for each answer; nothing is sent before
+// the click, "Send it" answers from the web, "No" from the files.
+func TestUIConfirmWeb(t *testing.T) {
+	s, web, _ := confirmServer(t, Config{})
+	ts := httptest.NewServer(s.Handler())
+	t.Cleanup(ts.Close)
+	ctx, cancel := browser(t, 1280, 860)
+	defer cancel()
+	steps(t, ctx,
+		chromedp.Navigate(ts.URL+"/"),
+		chromedp.WaitVisible(`#graph svg .node[data-node="route"]`),
+		chromedp.SendKeys(`#q`, webAsk),
+		chromedp.Click(`#send`),
+		chromedp.WaitVisible(`.confirm .allow`),
+	)
+	asked := get(t, ctx, chromedp.Text(`.confirm p`))
+	if !strings.Contains(asked, "http://searx.test") || !strings.Contains(asked, "rover") || web.sent.Load() != 0 {
+		t.Fatalf("the page asks %q with %d questions sent", asked, web.sent.Load())
+	}
+	steps(t, ctx, chromedp.Click(`.confirm .deny`), chromedp.WaitVisible(`.answer.done`))
+	if a := get(t, ctx, chromedp.Text(`.answer.done`)); !strings.Contains(a, "Jezero") || web.sent.Load() != 0 {
+		t.Errorf("after No: answer %q, %d sent", a, web.sent.Load())
+	}
+	steps(t, ctx,
+		chromedp.SendKeys(`#q`, webAsk),
+		chromedp.Click(`#send`),
+		chromedp.WaitVisible(`.turn:nth-child(2) .confirm .allow`),
+		chromedp.Click(`.turn:nth-child(2) .confirm .allow`),
+		chromedp.WaitVisible(`.turn:nth-child(2) .answer.done`),
+	)
+	if a := get(t, ctx, chromedp.Text(`.turn:nth-child(2) .answer.done`)); !strings.Contains(a, "120 metres") || web.sent.Load() != 1 {
+		t.Errorf("after Send it: answer %q, %d sent", a, web.sent.Load())
+	}
+	if b := get(t, ctx, chromedp.Evaluate[string](`document.querySelector('#graph .node[data-node="retrieve"] .branches').textContent`)); b != "web" {
+		t.Errorf("the retrieve box shows branches %q, want web", b)
+	}
+	shot := get(t, ctx, chromedp.FullScreenshot(100))
+	p := filepath.Join(artifacts(t), "ui-confirm-web.png")
+	if err := os.WriteFile(p, shot, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot: %s", p)
 }
 
 // TestUIToken: with a token the page loads without it (it holds no data),

@@ -43,7 +43,9 @@ func (a *app) chatCmd() *cobra.Command {
 			if confirmWeb {
 				a.confirmWeb = a.askWeb(func() (string, error) { return readLine() })
 			}
-			p, err := a.openPipeline(ctx, f.options())
+			opts := f.options()
+			opts.ConfirmWeb = confirmWeb
+			p, err := a.openPipeline(ctx, opts)
 			if err != nil {
 				return err
 			}
@@ -181,7 +183,7 @@ func (a *app) chatCmd() *cobra.Command {
 	}
 	f.bind(cmd)
 	cmd.Flags().IntVar(&turns, "history", 6, "how many past turns the models see")
-	cmd.Flags().BoolVar(&confirmWeb, "confirm-web", false, "ask before a question is sent to the web search (--web)")
+	cmd.Flags().BoolVar(&confirmWeb, "confirm-web", false, "ask before a question is sent to the web search (--web); no answers from your files only")
 	cmd.Flags().StringVar(&threadName, "thread", "", "keep this conversation under NAME and continue it next time (/reset deletes it)")
 	cmd.Flags().BoolVar(&noHistory, "no-history", false, "do not read or write the history of typed lines ("+displayPath(chatHistoryPath(a.getenv))+")")
 	return cmd

@@ -26,6 +26,11 @@ type pipeline struct {
 	// embedder is the store's embedder, nil for keyword-only stores.
 	embedder graphrag.Embedder
 	graph    *graph.Runnable[nodes.State]
+	// pauses keeps the checkpoints of runs that can pause before the web
+	// search (--confirm-web; nil without it), ask answers them in run and
+	// chat (serve's clients answer over the wire).
+	pauses *graph.MemorySaver
+	ask    webAsker
 	// notices are said once to the user, e.g. that no model is configured.
 	notices []string
 }
@@ -141,7 +146,16 @@ func (a *app) openPipeline(ctx context.Context, opts nodes.Options) (*pipeline, 
 		st.Close()
 		return nil, err
 	}
-	g, err := nodes.Build(deps, opts)
+	var compile []graph.CompileOption
+	if opts.ConfirmWeb = opts.ConfirmWeb && deps.Web != nil; opts.ConfirmWeb {
+		// A run pauses before the web search, so it needs a checkpointer
+		// to resume from: in memory, as the question does not outlive the
+		// process.
+		p.pauses, p.ask = graph.NewMemorySaver(), a.confirmWeb
+		// Only the latest checkpoint of a run is needed to resume it.
+		compile = append(compile, graph.WithCheckpointer(p.pauses), graph.WithRetention(graph.Retention{KeepLast: 1}))
+	}
+	g, err := nodes.Build(deps, opts, compile...)
 	if err != nil {
 		st.Close()
 		return nil, fmt.Errorf("build the RAG graph: %w", err)
@@ -160,9 +174,6 @@ func (a *app) tools(st store, deps *nodes.Deps) error {
 			return err
 		}
 		deps.Web = ws
-		if a.confirmWeb != nil {
-			deps.Web = confirmingWeb{next: ws, ask: a.confirmWeb}
-		}
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -74,7 +75,9 @@ an OpenAI-compatible server) a model writes the answer from the same evidence.`,
 			if confirmWeb {
 				a.confirmWeb = a.askWeb(stdinLines(a.io.in))
 			}
-			p, err := a.openPipeline(cmd.Context(), f.options())
+			opts := f.options()
+			opts.ConfirmWeb = confirmWeb
+			p, err := a.openPipeline(cmd.Context(), opts)
 			if err != nil {
 				return err
 			}
@@ -104,7 +107,7 @@ an OpenAI-compatible server) a model writes the answer from the same evidence.`,
 	}
 	f.bind(cmd)
 	cmd.Flags().IntVar(&show, "show", 0, "also print the passage of source [N] of the answer")
-	cmd.Flags().BoolVar(&confirmWeb, "confirm-web", false, "ask (on stdin) before the question is sent to the web search (--web)")
+	cmd.Flags().BoolVar(&confirmWeb, "confirm-web", false, "ask (on stdin) before the question is sent to the web search (--web); no, or no answer, answers from your files only")
 	cmd.Flags().StringVar(&thread, "thread", "", "continue the conversation NAME: earlier turns are the question's history, and this turn is kept for the next (see `graphrag threads`)")
 	return cmd
 }
@@ -139,7 +142,7 @@ func (a *app) askState(ctx context.Context, p *pipeline, f *runFlags, in nodes.S
 	if err := nodes.CheckQuery(in.Query, in.History); err != nil {
 		return in, tl, err
 	}
-	final, err := p.graph.Invoke(ctx, in, graph.WithObserver(observe))
+	final, err := p.invoke(ctx, in, graph.WithObserver(observe))
 	if err != nil {
 		stream.abort()
 		return final, tl, fmt.Errorf("run %q: %w", in.Query, err)
@@ -250,11 +253,23 @@ func (t *traceLog) print(out io.Writer, s nodes.State) {
 	for _, ev := range t.events {
 		switch ev.Kind {
 		case graph.EventNodeEnd:
-			total += ev.Duration
 			status := ""
-			if ev.Err != nil {
+			switch {
+			case errors.Is(ev.Err, graph.ErrInterrupted):
+				status = "  paused: the run asked before going on, and resumed with the answer"
+			case ev.Err != nil:
 				status = "  error: " + ev.Err.Error()
 			}
+			if ev.Subgraph != "" {
+				// A node of a subgraph (retrieve's branches): shown under
+				// the subgraph's own line, which follows, and timed within it.
+				if ev.Branch > 0 {
+					status = fmt.Sprintf("  ∥ branch %d", ev.Branch) + status
+				}
+				fmt.Fprintf(out, "        %-18s %8s%s\n", ev.Subgraph+"/"+ev.Node, fmtDuration(ev.Duration), status)
+				continue
+			}
+			total += ev.Duration
 			fmt.Fprintf(out, "  %2d  %-9s %8s%s\n", ev.Step, ev.Node, fmtDuration(ev.Duration), status)
 		case graph.EventDecision:
 			fmt.Fprintf(out, "          → %s: %s\n", ev.To, ev.Reason)
@@ -277,7 +292,7 @@ func (t *traceLog) print(out io.Writer, s nodes.State) {
 func (t *traceLog) stepsOf() []graph.Event {
 	var out []graph.Event
 	for _, ev := range t.events {
-		if ev.Kind == graph.EventNodeEnd {
+		if ev.Kind == graph.EventNodeEnd && ev.Subgraph == "" {
 			out = append(out, ev)
 		}
 	}

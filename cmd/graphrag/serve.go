@@ -21,6 +21,7 @@ func (a *app) serveCmd() *cobra.Command {
 		maxConc     int
 		queueLen    int
 		queueWait   time.Duration
+		confirmWeb  bool
 		f           runFlags
 	)
 	cmd := &cobra.Command{
@@ -41,6 +42,13 @@ HTTP (default, on 127.0.0.1:8080):
 --stdio speaks newline-delimited JSON on stdin/stdout for desktop apps:
   {"id": 1, "method": "query", "params": {"query": "..."}}
 Streamed events carry "id": null; the final message carries the request's id.
+
+--confirm-web pauses a query before its question goes to the web search:
+HTTP answers {"interrupt": {"token": ..., "query": ..., "provider": ...}}
+(a final "interrupt" event when streaming) and {"resume": {"token": ...,
+"allow": true}} continues it (false: answer from local files only); stdio
+answers {"id": 1, "interrupt": {...}} and takes
+{"id": 2, "method": "resume", "params": {"token": ..., "allow": true}}.
 Nothing else is ever written to stdout; logs go to stderr.`,
 		Example: `  graphrag serve --addr 127.0.0.1:8080 --token "$(openssl rand -hex 16)"
   curl -s localhost:8080/v1/query -d '{"query": "when does the nightly backup run?"}'
@@ -51,7 +59,9 @@ Nothing else is ever written to stdout; logs go to stderr.`,
 			if token == "" {
 				token = a.getenv("GRAPHRAG_TOKEN")
 			}
-			p, err := a.openPipeline(ctx, f.options())
+			opts := f.options()
+			opts.ConfirmWeb = confirmWeb
+			p, err := a.openPipeline(ctx, opts)
 			if err != nil {
 				return err
 			}
@@ -104,6 +114,9 @@ Nothing else is ever written to stdout; logs go to stderr.`,
 					return wireSummary(sum), err
 				},
 			}
+			if p.pauses != nil {
+				cfg.Checkpoints = p.pauses
+			}
 			if th, closeThreads, err := a.openThreads(ctx); err != nil {
 				logger.Warn("conversation threads are off: queries naming a thread will be refused", "error", err)
 			} else {
@@ -133,6 +146,7 @@ Nothing else is ever written to stdout; logs go to stderr.`,
 	cmd.Flags().StringSliceVar(&roots, "ingest-root", nil, "directory POST /v1/ingest may read (repeatable; none: ingest is refused)")
 	cmd.Flags().IntVar(&maxConc, "max-concurrent", 8, "queries run at once; more wait in the queue")
 	cmd.Flags().IntVar(&queueLen, "queue", 256, "queries that may wait for a worker; past it they are answered 429 (-1: no queue)")
+	cmd.Flags().BoolVar(&confirmWeb, "confirm-web", false, "pause a query before it is sent to the web search (--web): the client is answered with an interrupt and a token, and resumes with {\"resume\": {\"token\": ..., \"allow\": true|false}}")
 	cmd.Flags().DurationVar(&queueWait, "queue-wait", 30*time.Second, "longest a query waits for a worker before it is answered 429")
 	f.bindServe(cmd)
 	return cmd

@@ -13,8 +13,9 @@ import (
 
 const (
 	defaultK = 10
-	// rrfK is the reciprocal rank fusion constant.
-	rrfK = 60
+	// rrfK is the reciprocal rank fusion constant, shared with the
+	// fusion of search legs in the RAG graph.
+	rrfK = graphrag.RRFConstant
 	// fuseDepth is how deep each list goes before fusion (at least K).
 	fuseDepth = 50
 )
@@ -107,6 +108,59 @@ func (s *Store) Search(ctx context.Context, q graphrag.Query) (graphrag.SearchRe
 	}
 	res.Hits = hits
 	return res, nil
+}
+
+// HybridLegs reports whether a hybrid search of this store fuses a keyword
+// and a vector list: true when it has an embedder. Without one, hybrid
+// search runs as keyword search alone.
+func (s *Store) HybridLegs() bool { return s.emb != nil }
+
+// SearchLeg runs one ranked list of a hybrid search: q.Mode is keyword or
+// vector. It reads the list as deep as Search fuses it (at least q.K,
+// fuseDepth by default), so that graphrag.FuseRRF of the two legs, cut to
+// q.K, is what Search in hybrid mode returns. Each hit's Score is its score
+// in that list (BM25 with the boosts, or cosine similarity) and its Ranks
+// its position there. The RAG graph runs the two legs as parallel branches.
+func (s *Store) SearchLeg(ctx context.Context, q graphrag.Query) (graphrag.SearchResult, error) {
+	if err := ctx.Err(); err != nil {
+		return graphrag.SearchResult{}, fmt.Errorf("sqlite search leg: %w", err)
+	}
+	if strings.TrimSpace(q.Text) == "" && q.Vector == nil {
+		return graphrag.SearchResult{}, fmt.Errorf("sqlite search leg: %w: empty query text", graphrag.ErrInvalidQuery)
+	}
+	depth := max(q.K, defaultK, fuseDepth)
+	var list []ranked
+	switch q.Mode {
+	case graphrag.ModeKeyword:
+		kw, err := s.keyword(ctx, q.Text, q.Filters, depth)
+		if err != nil {
+			return graphrag.SearchResult{}, fmt.Errorf("sqlite keyword search %.80q: %w", q.Text, err)
+		}
+		for i, c := range kw {
+			list = append(list, ranked{c.rowid, c.score, graphrag.Ranks{Keyword: i + 1}})
+		}
+	case graphrag.ModeVector:
+		if s.emb == nil {
+			return graphrag.SearchResult{}, fmt.Errorf("sqlite vector search leg: no embedder configured: %w", graphrag.ErrNotConfigured)
+		}
+		if q.Vector != nil && len(q.Vector) != s.dim {
+			return graphrag.SearchResult{}, fmt.Errorf("sqlite search leg: %w: query vector has dimension %d, the store's embedder %s has %d", graphrag.ErrInvalidQuery, len(q.Vector), s.builtBy, s.dim)
+		}
+		vec, err := s.vector(ctx, q, depth)
+		if err != nil {
+			return graphrag.SearchResult{}, fmt.Errorf("sqlite vector search %.80q: %w", q.Text, err)
+		}
+		for i, c := range vec {
+			list = append(list, ranked{c.rowid, c.score, graphrag.Ranks{Vector: i + 1}})
+		}
+	default:
+		return graphrag.SearchResult{}, fmt.Errorf("sqlite search leg: %w: mode %q is not a leg (want keyword or vector)", graphrag.ErrInvalidQuery, q.Mode)
+	}
+	hits, err := s.load(ctx, list)
+	if err != nil {
+		return graphrag.SearchResult{}, fmt.Errorf("sqlite search leg: %w", err)
+	}
+	return graphrag.SearchResult{Hits: hits, Mode: q.Mode}, nil
 }
 
 // ranked is a chunk (by rowid) in the final list.

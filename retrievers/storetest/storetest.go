@@ -55,6 +55,7 @@ func Run(t *testing.T, open OpenFunc, reopen ReopenFunc) {
 		{"keyword ranking semantics", s.keywordRanking},
 		{"vector search", s.vectorSearch},
 		{"hybrid returns both ranks", s.hybrid},
+		{"hybrid legs fuse to the hybrid search", s.legs},
 		{"filters", s.filters},
 		{"k default 10", s.kDefault},
 		{"empty query", s.emptyQuery},
@@ -529,6 +530,74 @@ func (s suite) hybrid(t *testing.T) {
 			t.Errorf("hit %d score %v, want RRF %v from ranks %+v", i, h.Score, want, h.Ranks)
 		}
 	}
+}
+
+// LegSearcher is what a store may also do (nodes.LegSearcher): run the
+// keyword and vector lists of a hybrid search one at a time, so that the
+// RAG graph runs them as parallel branches and fuses them with
+// graphrag.FuseRRF. The suite checks that the fused legs are exactly the
+// store's own hybrid search.
+type LegSearcher interface {
+	HybridLegs() bool
+	SearchLeg(ctx context.Context, q graphrag.Query) (graphrag.SearchResult, error)
+}
+
+func (s suite) legs(t *testing.T) {
+	st := s.fresh(t, NewHashEmbedder(dim))
+	ls, ok := st.(LegSearcher)
+	if !ok {
+		t.Skipf("%T runs hybrid search in one call (no SearchLeg)", st)
+	}
+	if !ls.HybridLegs() {
+		t.Fatal("HybridLegs() = false for a store with an embedder")
+	}
+	put(t, st, filler(60)...)
+	put(t, st, doc("both", "Kestrel", "txt", t0, "kestrel hovering over the meadow hunting voles"),
+		doc("kw", "Kestrel facts", "txt", t0, "a kestrel is a small falcon"),
+		doc("vec", "Meadow", "md", t0.Add(-48*time.Hour), "voles in the meadow grass, hunted from above"))
+	ctx := context.Background()
+	for _, q := range []graphrag.Query{
+		{Text: "kestrel hovering over the meadow hunting voles", K: 5},
+		{Text: "small falcon", K: 3},
+		{Text: "meadow voles", K: 10, Filters: graphrag.Filters{Types: []string{"md"}}},
+		{Text: "filler words that match many chunks", K: 20},
+	} {
+		q.Mode = graphrag.ModeHybrid
+		want := search(t, st, q)
+		var lists [][]graphrag.Hit
+		for _, mode := range []graphrag.SearchMode{graphrag.ModeKeyword, graphrag.ModeVector} {
+			lq := q
+			lq.Mode = mode
+			res, err := ls.SearchLeg(ctx, lq)
+			if err != nil {
+				t.Fatalf("SearchLeg(%s, %q): %v", mode, q.Text, err)
+			}
+			if res.Mode != mode {
+				t.Errorf("SearchLeg(%s).Mode = %q", mode, res.Mode)
+			}
+			lists = append(lists, res.Hits)
+		}
+		got := graphrag.FuseRRF(q.K, lists...)
+		if fmt.Sprint(hitKeys(got)) != fmt.Sprint(hitKeys(want.Hits)) {
+			t.Errorf("%q: fused legs\n %v\nhybrid search\n %v", q.Text, hitKeys(got), hitKeys(want.Hits))
+		}
+	}
+	if _, err := ls.SearchLeg(ctx, graphrag.Query{Text: "kestrel", Mode: graphrag.ModeHybrid}); !errors.Is(err, graphrag.ErrInvalidQuery) {
+		t.Errorf("SearchLeg(hybrid) = %v, want ErrInvalidQuery", err)
+	}
+	bare := s.fresh(t, nil).(LegSearcher)
+	if bare.HybridLegs() {
+		t.Error("HybridLegs() = true for a store without an embedder")
+	}
+}
+
+// hitKeys describes hits by chunk id, ranks and score, for comparisons.
+func hitKeys(hits []graphrag.Hit) []string {
+	out := make([]string, len(hits))
+	for i, h := range hits {
+		out[i] = fmt.Sprintf("%s k%d v%d %.9f", h.Chunk.ID, h.Ranks.Keyword, h.Ranks.Vector, h.Score)
+	}
+	return out
 }
 
 func (s suite) filters(t *testing.T) {

@@ -153,22 +153,35 @@ function openPassage(cit, result) {
 
 // ---------- graph ----------
 
-let graph = { nodes: new Map(), edges: [] }; // parsed from /v1/graph (Mermaid)
+let graph = { nodes: new Map(), edges: [], subgraphs: new Set() }; // parsed from /v1/graph (Mermaid)
 
 // parseMermaid reads the flowchart graphrag renders: node lines
 // `id["label"]` or `id(["label"])`, edges `a --> b` and `a -.->|"label"| b`.
+// A subgraph node (`subgraph id ["label"]` ... `end`, retrieve and its
+// branches) is drawn as one box: its inner lines are skipped, and the
+// branches a run takes are written under it as they happen.
 function parseMermaid(text) {
   const nodes = new Map();
   const edges = [];
+  const subgraphs = new Set();
+  let depth = 0;
   for (const raw of text.split("\n")) {
     const line = raw.trim();
-    let m = line.match(/^(\w+)\s*(?:-->|-\.->)\s*(?:\|"(.*?)"\|\s*)?(\w+)$/);
+    const sub = line.match(/^subgraph (\w+) \["(.*?)"\]$/);
+    if (sub) {
+      if (depth === 0) { nodes.set(sub[1], sub[2]); subgraphs.add(sub[1]); }
+      depth++;
+      continue;
+    }
+    if (line === "end" && depth > 0) { depth--; continue; }
+    if (depth > 0) continue;
+    let m = line.match(/^(\w+)\s*(?:-->|-\.->|==>)\s*(?:\|"(.*?)"\|\s*)?(\w+)$/);
     if (m) { edges.push({ from: m[1], to: m[3], label: m[2] || "", conditional: line.includes("-.->") }); continue; }
     m = line.match(/^(\w+)[[(]+"(.*?)"[\])]+$/);
     if (m) nodes.set(m[1], m[2]);
   }
   for (const e of edges) { for (const id of [e.from, e.to]) if (!nodes.has(id)) nodes.set(id, id); }
-  return { nodes, edges };
+  return { nodes, edges, subgraphs };
 }
 
 // name maps a Mermaid id to the node name events use.
@@ -260,6 +273,17 @@ function drawGraph() {
     t.setAttribute("text-anchor", "middle");
     t.textContent = label;
     g.append(r, t);
+    if (graph.subgraphs.has(id)) {
+      // The parallel branches that ran inside, e.g. "keyword ∥ vector".
+      g.classList.add("subgraph");
+      t.setAttribute("y", String(p.y - 1));
+      const b = document.createElementNS(SVG, "text");
+      b.setAttribute("x", String(p.x));
+      b.setAttribute("y", String(p.y + 11));
+      b.setAttribute("text-anchor", "middle");
+      b.classList.add("branches");
+      g.append(b);
+    }
     svg.append(g);
   }
   host.append(svg);
@@ -297,6 +321,8 @@ class RunView {
     this.last = "__start__";
     this.t0 = 0;
     for (const g of document.querySelectorAll("#graph .node")) { g.classList.remove("active", "visited"); g.dataset.visits = "0"; }
+    for (const b of document.querySelectorAll("#graph .branches")) b.textContent = "";
+    this.inner = new Map(); // subgraph → what ran in it, this visit
     for (const g of document.querySelectorAll("#graph .edge")) { g.classList.remove("taken"); g.dataset.count = "0"; g.querySelector(".count").textContent = ""; }
     for (const li of document.querySelectorAll("#loops li")) { li.classList.remove("taken"); li.querySelector(".taken-count").textContent = ""; }
     $("decisions").replaceChildren();
@@ -322,7 +348,29 @@ class RunView {
       g.dataset.visits = String(Number(g.dataset.visits) + 1);
     }
   }
+  // branch writes the parallel branches a subgraph runs in its box,
+  // "keyword ∥ vector"; a new fan-out replaces the last one's.
+  branch(ev) {
+    if (!ev.branch) return;
+    const top = ev.subgraph.split("/")[0];
+    const names = ev.branch === 1 ? [] : (this.inner.get(top) || []);
+    names.push(ev.node);
+    this.inner.set(top, names);
+    const b = document.querySelector(`#graph .node[data-node="${CSS.escape(top)}"] .branches`);
+    if (b) b.textContent = names.join(" ∥ ");
+  }
   event(ev) {
+    if (ev.subgraph) {
+      if (ev.type === "node_start") this.branch(ev);
+      if (ev.type === "node_end") {
+        const li = document.createElement("li");
+        li.className = "inner";
+        li.textContent = ev.subgraph + "/" + ev.node + (ev.branch ? " ∥" + ev.branch : "") + " " + ev.duration_ms.toFixed(1) + " ms";
+        if (ev.error) li.classList.add("error");
+        $("timeline").append(li);
+      }
+      return;
+    }
     switch (ev.type) {
       case "node_start":
         this.mark(this.last, ev.node);
@@ -359,6 +407,73 @@ class RunView {
 
 let running = null; // the AbortController of the run in flight
 
+// stream posts a query (or the answer to a paused one) and applies its
+// events to the turn li as they come; it returns the final "result" or
+// "interrupt" event.
+async function stream(body, li, view) {
+  const answer = li.querySelector(".answer");
+  const resp = await api("/v1/query", {
+    method: "POST", signal: running.signal,
+    headers: { Accept: "application/x-ndjson" },
+    body: JSON.stringify({ ...body, stream: "ndjson", options: { text: true } }),
+  });
+  const reader = resp.body.getReader();
+  const dec = new TextDecoder();
+  let buf = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buf += dec.decode(value, { stream: true });
+    let nl;
+    while ((nl = buf.indexOf("\n")) >= 0) {
+      const line = buf.slice(0, nl).trim();
+      buf = buf.slice(nl + 1);
+      if (!line) continue;
+      const ev = JSON.parse(line);
+      if (ev.type === "token") answer.textContent += ev.text;
+      else if (ev.type === "custom" && ev.name === "draft_rejected") {
+        // validate withdrew the draft: it is not the answer; say why.
+        answer.textContent = "";
+        $("status").textContent = "draft withdrawn: " + String(ev.data || "");
+      }
+      else if (ev.type === "result" || ev.type === "interrupt") return ev;
+      else if (ev.type === "error") throw new Error(ev.error ? ev.error.message : "the run failed");
+      else view.event(ev);
+    }
+  }
+  throw new Error("the answer stream ended early");
+}
+
+// confirm shows a paused run's question (may this go to the web?) in the
+// turn and resolves with the user's answer.
+function confirm(li, interrupt) {
+  return new Promise((resolve) => {
+    const box = document.createElement("div");
+    box.className = "confirm";
+    box.setAttribute("role", "group");
+    box.setAttribute("aria-label", "Confirm web search");
+    const q = document.createElement("p");
+    q.textContent = interrupt.kind === "confirm_web"
+      ? `Send “${interrupt.query}” to the web search (${interrupt.provider})?`
+      : interrupt.message;
+    const yes = document.createElement("button");
+    yes.type = "button";
+    yes.className = "allow";
+    yes.textContent = "Send it";
+    const no = document.createElement("button");
+    no.type = "button";
+    no.className = "deny quiet";
+    no.textContent = "No, use my files only";
+    const answer = (allow) => { box.remove(); resolve(allow); };
+    yes.addEventListener("click", () => answer(true));
+    no.addEventListener("click", () => answer(false));
+    box.append(q, yes, no);
+    li.querySelector(".answer").after(box);
+    $("status").textContent = "waiting for your answer…";
+    yes.focus();
+  });
+}
+
 async function ask(query) {
   const t = thread();
   if (!t.title) t.title = query.slice(0, 60);
@@ -371,43 +486,20 @@ async function ask(query) {
   $("send").disabled = true;
   $("stop").hidden = false;
   $("status").textContent = "asking…";
-  let result = null;
   try {
-    const resp = await api("/v1/query", {
-      method: "POST", signal: running.signal,
-      headers: { Accept: "application/x-ndjson" },
-      body: JSON.stringify({ query, history, stream: "ndjson", options: { text: true } }),
-    });
-    const reader = resp.body.getReader();
-    const dec = new TextDecoder();
-    let buf = "";
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buf += dec.decode(value, { stream: true });
-      let nl;
-      while ((nl = buf.indexOf("\n")) >= 0) {
-        const line = buf.slice(0, nl).trim();
-        buf = buf.slice(nl + 1);
-        if (!line) continue;
-        const ev = JSON.parse(line);
-        if (ev.type === "token") answer.textContent += ev.text;
-        else if (ev.type === "custom" && ev.name === "draft_rejected") {
-          // validate withdrew the draft: it is not the answer; say why.
-          answer.textContent = "";
-          $("status").textContent = "draft withdrawn: " + String(ev.data || "");
-        }
-        else if (ev.type === "result") result = ev.result;
-        else if (ev.type === "error") throw new Error(ev.error ? ev.error.message : "the run failed");
-        else view.event(ev);
-      }
+    let ev = await stream({ query, history }, li, view);
+    while (ev.type === "interrupt") {
+      const allow = await confirm(li, ev.interrupt);
+      $("status").textContent = allow ? "searching the web…" : "searching your files…";
+      ev = await stream({ resume: { token: ev.interrupt.token, allow } }, li, view);
     }
-    if (!result) throw new Error("the answer stream ended early");
+    const result = ev.result;
     finishTurn(li, result);
     t.turns.push({ query, result });
     saveThreads();
     renderThreads();
   } catch (err) {
+    li.querySelector(".confirm")?.remove();
     answer.classList.add("error");
     answer.textContent = err.name === "AbortError" ? "Stopped." : "Error: " + err.message;
     $("status").textContent = "";

@@ -1,6 +1,8 @@
 // Package checkpointtest is the conformance suite every graph.CheckpointStore
 // passes: the in-memory one in graph/, SQLite and PostgreSQL. A store's test
-// calls Run with a function returning an empty store.
+// calls Run with a function returning an empty store. A store that can also
+// list its threads (ThreadLister, found by type assertion) is checked for
+// that too.
 package checkpointtest
 
 import (
@@ -14,6 +16,13 @@ import (
 
 	"github.com/graphrag/graphrag/graph"
 )
+
+// ThreadLister is what a store may also do: name the threads that have
+// checkpoints and start with prefix ("" for all), sorted. The SQLite and
+// PostgreSQL stores do; Run checks it when the store has it.
+type ThreadLister interface {
+	Threads(ctx context.Context, prefix string) ([]string, error)
+}
 
 // Run runs the suite against stores made by newStore, each empty.
 func Run(t *testing.T, newStore func(t *testing.T) graph.CheckpointStore) {
@@ -145,6 +154,36 @@ func Run(t *testing.T, newStore func(t *testing.T) graph.CheckpointStore) {
 		}
 		seqs(t, s, "a", 9, 10)
 		seqs(t, s, "b", 9, 10)
+	})
+
+	t.Run("threads by prefix", func(t *testing.T) {
+		s := newStore(t)
+		tl, ok := s.(ThreadLister)
+		if !ok {
+			t.Skipf("%T does not list its threads (no ThreadLister)", s)
+		}
+		for _, thread := range []string{"b/two", "a/one", "b/one", "b_x", "b%"} {
+			for seq := int64(1); seq <= 2; seq++ {
+				if err := s.Put(ctx, cp(thread, seq, 0)); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		for _, c := range []struct{ prefix, want string }{
+			{"", "[a/one b% b/one b/two b_x]"},
+			{"b/", "[b/one b/two]"},
+			{"b%", "[b%]"}, // a prefix is a string, not a LIKE pattern
+			{"b_", "[b_x]"},
+			{"c", "[]"},
+		} {
+			got, err := tl.Threads(ctx, c.prefix)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(got) != c.want {
+				t.Errorf("Threads(%q) = %v, want %s", c.prefix, got, c.want)
+			}
+		}
 	})
 
 	t.Run("prune by age never drops the latest", func(t *testing.T) {

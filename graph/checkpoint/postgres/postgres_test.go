@@ -23,6 +23,9 @@ func newSaver(t *testing.T) *postgres.Saver {
 	return s
 }
 
+// The suite checks Threads only on a store that has it.
+var _ checkpointtest.ThreadLister = (*postgres.Saver)(nil)
+
 func TestConformance(t *testing.T) {
 	checkpointtest.Run(t, func(t *testing.T) graph.CheckpointStore { return newSaver(t) })
 }

@@ -38,6 +38,9 @@ func open(tb testing.TB, path string) *sqlite.Saver {
 	return s
 }
 
+// The suite checks Threads only on a store that has it.
+var _ checkpointtest.ThreadLister = (*sqlite.Saver)(nil)
+
 func TestConformance(t *testing.T) {
 	checkpointtest.Run(t, func(t *testing.T) graph.CheckpointStore {
 		return open(t, filepath.Join(t.TempDir(), "cp.db"))
