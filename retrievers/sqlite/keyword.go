@@ -10,7 +10,8 @@ import (
 )
 
 // keyword returns the best n chunks for the text by BM25, re-scored (see
-// rerank), honouring the filters.
+// rerank), honouring the filters. The same query again before a write is
+// answered from the recent lists.
 func (s *Store) keyword(ctx context.Context, text string, f graphrag.Filters, n int) ([]scored, error) {
 	ts := terms(text)
 	if len(ts) == 0 {
@@ -20,6 +21,22 @@ func (s *Store) keyword(ctx context.Context, text string, f graphrag.Filters, n 
 	if s.rank.reranks() {
 		depth = max(n, s.rank.Depth)
 	}
+	key, gen := keywordKey(text, f), s.generation()
+	if out, ok := s.recent.get(key, gen, depth); ok {
+		return out[:min(n, len(out))], nil
+	}
+	out, err := s.rankKeyword(ctx, text, ts, f, depth)
+	if err != nil {
+		return nil, err
+	}
+	if s.generation() == gen { // no write since the query began
+		s.recent.put(key, gen, depth, out)
+	}
+	return out[:min(n, len(out))], nil
+}
+
+// rankKeyword is keyword's work: the best depth chunks by BM25, reranked.
+func (s *Store) rankKeyword(ctx context.Context, text string, ts []string, f graphrag.Filters, depth int) ([]scored, error) {
 	where, args := filterSQL(f)
 	var query string
 	if where == "1" {
@@ -53,9 +70,6 @@ func (s *Store) keyword(ctx context.Context, text string, f graphrag.Filters, n 
 		if out, err = s.rerank(ctx, text, ts, f, out); err != nil {
 			return nil, err
 		}
-	}
-	if len(out) > n {
-		out = out[:n]
 	}
 	return out, nil
 }
