@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/graphrag/graphrag"
 )
@@ -43,6 +44,9 @@ func constrainingTerms(question string) []string {
 	for name := range askedNames(question) {
 		add(name)
 	}
+	for _, q := range qualifiedNames(question) {
+		add(q.key()) // matched by qualifiedName.heldBy
+	}
 	for _, id := range identifierPattern.FindAllString(question, -1) {
 		if versionPattern.MatchString(id) && slices.ContainsFunc(out, func(s string) bool { return strings.Contains(s, strings.ToLower(id)) }) {
 			continue // part of a version already there
@@ -60,27 +64,44 @@ type constraintMatch struct {
 	Missing []string
 	// Hits are the indexes of the hits holding every term, best first.
 	Hits []int
+	// Apart lists the question's anchors when each is in some hit but no
+	// one hit holds them all (see anchors).
+	Apart []string
 }
 
-// matchConstraints looks for the question's constraining terms in hits.
+// matchConstraints looks for the question's constraining terms in hits,
+// and for its anchors together in one of them.
 func matchConstraints(question string, hits []graphrag.Hit) constraintMatch {
 	m := constraintMatch{Terms: constrainingTerms(question)}
-	if len(m.Terms) == 0 {
+	qualified := map[string]qualifiedName{}
+	for _, q := range qualifiedNames(question) {
+		qualified[q.key()] = q
+	}
+	an := questionAnchors(question, hits)
+	if len(m.Terms) == 0 && !an.apply() {
 		return m
 	}
 	found := make([]bool, len(m.Terms))
+	met := false
 	for i, h := range hits {
-		hay := strings.ToLower(h.Chunk.Text + "\n" + h.Chunk.Heading + "\n" + h.Chunk.Symbol + "\n" + h.Source.Title + "\n" + h.Source.Path)
+		hay := newHaystack(h)
 		all := true
 		for j, t := range m.Terms {
-			if strings.Contains(hay, t) {
+			held := hay.holds(t)
+			if q, ok := qualified[t]; ok {
+				held = q.heldBy(h)
+			}
+			if held {
 				found[j] = true
 			} else {
 				all = false
 			}
 		}
-		if all {
+		if all && len(m.Terms) > 0 {
 			m.Hits = append(m.Hits, i)
+		}
+		if all && an.apply() && an.heldBy(h, hay) {
+			met = true
 		}
 	}
 	for j, t := range m.Terms {
@@ -98,7 +119,161 @@ func matchConstraints(question string, hits []graphrag.Hit) constraintMatch {
 			m.Missing = append(m.Missing, p[0]+" "+p[1])
 		}
 	}
+	if an.apply() && !met && len(m.Missing) == 0 {
+		m.Apart = append(append(append([]string(nil), m.Terms...), an.named...), an.names...)
+	}
 	return m
+}
+
+// haystack is where a hit is searched for a constraining term: its text,
+// heading, symbol, title and path, lower-cased.
+type haystack struct {
+	text     string
+	squashed string // text without hyphens, made when first needed
+}
+
+func newHaystack(h graphrag.Hit) *haystack {
+	return &haystack{text: strings.ToLower(h.Chunk.Text + "\n" + h.Chunk.Heading + "\n" + h.Chunk.Symbol + "\n" + h.Source.Title + "\n" + h.Source.Path)}
+}
+
+// holds reports whether the hit holds term (lower-cased). A hyphenated
+// term is also found written without its hyphens: "SHA-256" and "SHA256",
+// "e-mail" and "email" are the same name.
+func (hs *haystack) holds(term string) bool {
+	if strings.Contains(hs.text, term) {
+		return true
+	}
+	if !strings.Contains(term, "-") {
+		return false
+	}
+	if hs.squashed == "" {
+		hs.squashed = strings.ReplaceAll(hs.text, "-", "")
+	}
+	return strings.Contains(hs.squashed, strings.ReplaceAll(term, "-", ""))
+}
+
+// holdsWord is holds for a word of a name: a whole word, so that "Go" is
+// not found in "good".
+func (hs *haystack) holdsWord(w string) bool {
+	if hasWord(hs.text, w) {
+		return true
+	}
+	if !strings.Contains(w, "-") {
+		return false
+	}
+	if hs.squashed == "" {
+		hs.squashed = strings.ReplaceAll(hs.text, "-", "")
+	}
+	return hasWord(hs.squashed, strings.ReplaceAll(w, "-", ""))
+}
+
+// anchors are what pins a question to one passage besides its
+// constraining terms: the proper names it writes with a capital
+// ("Python's" in "the value of http.StatusTeapot in Python's http module",
+// "GPU" in "GPU acceleration in pgbench") and the words that name a file
+// or folder of a hit ("pgbench" for pgbench.1.gz). When the question has
+// proper names and something exact for them to qualify (a constraining
+// term or a named file), one hit must hold them all: the page of pgbench
+// that never says GPU, beside a kernel changelog that does, does not
+// answer about GPU acceleration in pgbench. Questions whose names stand
+// alone ("Were Scott Derrickson and Ed Wood of the same nationality?")
+// are not held to it: their answer may span two passages.
+type anchors struct {
+	names []string // proper names, lower-cased
+	named []string // words naming a hit's file or folder
+	terms bool     // the question has constraining terms
+}
+
+func questionAnchors(question string, hits []graphrag.Hit) anchors {
+	a := anchors{terms: hasExactName(question)}
+	if _, _, choice := choiceOptions(question); choice {
+		return a // "A or B": two passages by design
+	}
+	a.names = properNames(question)
+	if len(a.names) == 0 {
+		return a
+	}
+	for _, w := range nameWords(question) {
+		if slices.ContainsFunc(hits, func(h graphrag.Hit) bool { return pathNamed(h.Source.Path, map[string]bool{w: true}) }) {
+			a.named = append(a.named, w)
+		}
+	}
+	// A proper name that names a file is an anchor of its own, not a
+	// qualifier: "Svalbard" and "Longyearbyen" over svalbard.md and
+	// longyearbyen.md may be answered from the two.
+	var qualifiers []string
+	for _, n := range a.names {
+		if !slices.Contains(a.named, n) {
+			qualifiers = append(qualifiers, n)
+		}
+	}
+	a.names = qualifiers
+	return a
+}
+
+// hasExactName reports whether a question names something as code and
+// software do: a package-qualified or snake_case identifier, a
+// command-line option, a file name or a dotted version. Ordinals, long
+// numbers and capitals inside a word, which constrainingTerms also keeps,
+// are as often how prose writes names ("the 18th Independent Spirit
+// Awards", "Joseph McGrath", "Jean-Pierre") and qualify nothing.
+func hasExactName(question string) bool {
+	return len(qualifiedNames(question)) > 0 || snakeCase.MatchString(question) || optionPattern.MatchString(question) ||
+		fileNamePattern.MatchString(question) || versionPattern.MatchString(question)
+}
+
+// snakeCase is an identifier with an underscore between letters:
+// "unique_violation", "pg_restore".
+var snakeCase = regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*[A-Za-z0-9]\b`)
+
+// apply reports whether the question is held to its anchors.
+func (a anchors) apply() bool { return len(a.names) > 0 && (a.terms || len(a.named) > 0) }
+
+// heldBy reports whether a hit holds every proper name and named word.
+func (a anchors) heldBy(h graphrag.Hit, hs *haystack) bool {
+	for _, w := range a.named {
+		if !pathNamed(h.Source.Path, map[string]bool{w: true}) && !hs.holdsWord(w) {
+			return false
+		}
+	}
+	for _, n := range a.names {
+		if !hs.holdsWord(n) {
+			return false
+		}
+	}
+	return true
+}
+
+// properNames are the words a question writes with a capital after its
+// first word, lower-cased: "Python", "GPU", "SHA-256". Function words
+// ("I", "The") are not names.
+func properNames(question string) []string {
+	var out []string
+	for i, t := range tokenize(question) {
+		if i == 0 || !t.Capital || stopWords[t.Lower] || nameGlue[t.Lower] || len(t.Lower) < 2 || slices.Contains(out, t.Lower) {
+			continue
+		}
+		out = append(out, t.Lower)
+	}
+	return out
+}
+
+// nameWords are the question's words as files are named: split at spaces
+// and punctuation but not at "_" or "-" ("pg_restore", "go_spec"),
+// lower-cased, without a possessive "'s", stop words left out.
+func nameWords(question string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(strings.ToLower(question), func(r rune) bool {
+		return !(r == '_' || r == '-' || r == '\'' || r == '’' || unicode.IsLetter(r) || unicode.IsDigit(r))
+	}) {
+		f = strings.TrimSuffix(strings.TrimSuffix(f, "'s"), "’s")
+		f = strings.Trim(f, "-'’")
+		if len(f) < 2 || stopWords[f] || slices.Contains(out, f) {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // versionedNamePattern finds a name followed by a version: "git 2.23.0",
@@ -135,6 +310,11 @@ func gradeByConstraints(question string, hits, kept []graphrag.Hit, r string, ma
 			return kept, r, ""
 		}
 		return nil, RetrievalEmpty, "no hit holds " + strings.Join(m.Missing, ", ")
+	case len(m.Apart) > 0:
+		if r == RetrievalEmpty {
+			return kept, r, ""
+		}
+		return nil, RetrievalEmpty, "no one hit holds " + strings.Join(m.Apart, ", ")
 	case len(m.Terms) == 0 || len(m.Hits) == 0:
 		if r != RetrievalGood {
 			if named := namedHits(question, hits); len(named) > 0 {
@@ -245,8 +425,8 @@ func preferHits(question string, hits, kept []graphrag.Hit, matching []int, maxK
 	return out[:min(len(out), maxKept)]
 }
 
-// pathNamed reports whether a folder or the base name (without extension)
-// of path is one of words.
+// pathNamed reports whether a folder or the base name of path (without
+// its extension, or up to its first dot) is one of words.
 func pathNamed(p string, words map[string]bool) bool {
 	if p == "" || len(words) == 0 {
 		return false
@@ -254,8 +434,15 @@ func pathNamed(p string, words map[string]bool) bool {
 	parts := strings.Split(strings.ReplaceAll(p, "\\", "/"), "/")
 	for i, part := range parts {
 		part = strings.ToLower(part)
-		if words[part] || i == len(parts)-1 && words[strings.TrimSuffix(part, path.Ext(part))] {
+		if words[part] {
 			return true
+		}
+		if i == len(parts)-1 {
+			// "status.go", "pg_restore.1.gz", "changelog.Debian.gz"
+			stem, _, _ := strings.Cut(part, ".")
+			if words[strings.TrimSuffix(part, path.Ext(part))] || words[stem] {
+				return true
+			}
 		}
 	}
 	return false
@@ -267,4 +454,3 @@ func lastPart(symbol string) string {
 	}
 	return symbol
 }
-

@@ -62,9 +62,10 @@ func queryWords(text string) []string {
 		return !unicode.IsLetter(r) && !unicode.IsNumber(r) && !unicode.Is(unicode.Mn, r)
 	})
 	seen := make(map[string]bool, len(fields))
+	names := qualifiedNames(text)
 	var out []string
 	for _, w := range fields {
-		if stopWords[w] || seen[w] {
+		if stopWords[w] && !names[w] || seen[w] {
 			continue
 		}
 		seen[w] = true
@@ -75,6 +76,30 @@ func queryWords(text string) []string {
 	}
 	return out
 }
+
+// qualifiedNames are the exported names of the package-qualified
+// identifiers in text, lower-cased: "once" of "sync.Once". Such a name is
+// searched even when it is a stop word: "what is sync.Once for" is about
+// Once.
+func qualifiedNames(text string) map[string]bool {
+	var out map[string]bool
+	for i := 1; i+1 < len(text); i++ {
+		if text[i] != '.' || !isLowerIdent(text[i-1]) || text[i+1] < 'A' || text[i+1] > 'Z' {
+			continue
+		}
+		j := i + 1
+		for j < len(text) && (isLowerIdent(text[j]) || text[j] >= 'A' && text[j] <= 'Z') {
+			j++
+		}
+		if out == nil {
+			out = map[string]bool{}
+		}
+		out[strings.ToLower(text[i+1:j])] = true
+	}
+	return out
+}
+
+func isLowerIdent(b byte) bool { return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '_' }
 
 // orQuery joins words for websearch_to_tsquery as alternatives ("a or b"):
 // a document matching any word is a candidate, more matches rank higher.

@@ -17,6 +17,7 @@ const maxQueryTerms = 48
 // word is a stop word ("The Who"), the stop words are kept.
 func terms(text string) []string {
 	words := words(text)
+	names := qualifiedNames(text)
 	var out, stops []string
 	seen := map[string]bool{}
 	for _, w := range words {
@@ -24,7 +25,7 @@ func terms(text string) []string {
 			continue
 		}
 		seen[w] = true
-		if stopWords[w] {
+		if stopWords[w] && !names[w] {
 			stops = append(stops, w)
 			continue
 		}
@@ -38,6 +39,30 @@ func terms(text string) []string {
 	}
 	return out
 }
+
+// qualifiedNames are the exported names of the package-qualified
+// identifiers in text, lower-cased: "once" of "sync.Once". Such a name is
+// searched even when it is a stop word: "what is sync.Once for" is about
+// Once.
+func qualifiedNames(text string) map[string]bool {
+	var out map[string]bool
+	for i := 1; i+1 < len(text); i++ {
+		if text[i] != '.' || !isLowerIdent(text[i-1]) || text[i+1] < 'A' || text[i+1] > 'Z' {
+			continue
+		}
+		j := i + 1
+		for j < len(text) && (isLowerIdent(text[j]) || text[j] >= 'A' && text[j] <= 'Z') {
+			j++
+		}
+		if out == nil {
+			out = map[string]bool{}
+		}
+		out[strings.ToLower(text[i+1:j])] = true
+	}
+	return out
+}
+
+func isLowerIdent(b byte) bool { return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '_' }
 
 // words tokenises text into lower-case, diacritic-free words, keeping
 // duplicates and stop words, in order.

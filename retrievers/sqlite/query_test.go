@@ -36,6 +36,7 @@ func TestTermsAndMatchExpr(t *testing.T) {
 		{"The Who", "[the who]", `"the" OR "who"`},
 		{`"NEAR(a b)" OR -c*`, "[near b c]", `"near" OR "b" OR "c"`},
 		{"river river RIVER", "[river]", `"river"`},
+		{"what is sync.Once for", "[sync once]", `"sync" OR "once"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.in, func(t *testing.T) {
