@@ -335,12 +335,7 @@ func gradeByConstraints(question string, hits, kept []graphrag.Hit, r string, ma
 // of the first evidenceHits hits holds ("license"): a weak overall score does not make them wrong
 // when the question's remaining words ("distributed") are in no hit at all.
 func namedHits(question string, hits []graphrag.Hit) []int {
-	words := map[string]bool{}
-	for _, t := range tokenize(question) {
-		if !stopWords[t.Lower] && len(t.Lower) > 1 {
-			words[t.Lower] = true
-		}
-	}
+	words := questionNameWords(question)
 	stems := make([]map[string]bool, len(hits))
 	somewhere := map[string]bool{}
 	for i, h := range hits {
@@ -382,27 +377,35 @@ func namedHits(question string, hits []graphrag.Hit) []int {
 // copies after the rest unless the question is about tests. At most
 // maxKept.
 func preferHits(question string, hits, kept []graphrag.Hit, matching []int, maxKept int) []graphrag.Hit {
-	names := askedNames(question)
-	words := map[string]bool{}
-	for _, t := range tokenize(question) {
-		if !stopWords[t.Lower] && len(t.Lower) > 1 {
-			words[t.Lower] = true
-		}
-	}
+	idents := askedIdents(question)
+	words := questionNameWords(question)
+	options := optionPattern.FindAllStringSubmatch(question, -1)
 	var first, named []graphrag.Hit
 	for _, h := range hits {
-		if isCodeHit(h) && (names[strings.ToLower(lastPart(h.Chunk.Symbol))] || declaresName(h.Chunk.Text, names)) {
+		declares := isCodeHit(h) && slices.ContainsFunc(idents, func(a askedIdent) bool { return a.symbolOf(h) || a.declaredIn(h.Chunk.Text, h) })
+		defines := !isCodeHit(h) && slices.ContainsFunc(options, func(o []string) bool { return definesOption(h.Chunk.Text, o[1]) })
+		if declares || defines {
 			first = append(first, h)
 		}
 	}
 	for _, i := range matching {
 		first = append(first, hits[i])
 	}
+	// Named hits, the most named first: gzip/copyright is named by "gzip"
+	// and "copyright" in "who holds the copyright on gzip", another
+	// package's copyright file by "copyright" only.
+	namings := map[string]int{}
 	for _, h := range hits {
-		if pathNamed(h.Source.Path, words) {
+		for w := range words {
+			if pathNamed(h.Source.Path, map[string]bool{w: true}) {
+				namings[h.Chunk.ID]++
+			}
+		}
+		if namings[h.Chunk.ID] > 0 {
 			named = append(named, h)
 		}
 	}
+	slices.SortStableFunc(named, func(a, b graphrag.Hit) int { return namings[b.Chunk.ID] - namings[a.Chunk.ID] })
 	tests := strings.Contains(strings.ToLower(question), "test")
 	var order []graphrag.Hit
 	order = append(order, first...)
@@ -423,6 +426,39 @@ func preferHits(question string, hits, kept []graphrag.Hit, matching []int, maxK
 	}
 	out = append(out, later...)
 	return out[:min(len(out), maxKept)]
+}
+
+// questionNameWords are the words of a question that may name a file or
+// folder: its words, and its words as files are named ("pg_restore").
+func questionNameWords(question string) map[string]bool {
+	words := map[string]bool{}
+	for _, t := range tokenize(question) {
+		if !stopWords[t.Lower] && len(t.Lower) > 1 {
+			words[t.Lower] = true
+		}
+	}
+	for _, w := range nameWords(question) {
+		words[w] = true
+	}
+	return words
+}
+
+// definesOption reports whether a passage has the paragraph that defines
+// a command-line option, as a manual does: a line opening with it
+// ("--link use hard links instead of copying files").
+func definesOption(text, opt string) bool {
+	for rest := text; ; {
+		i := strings.Index(rest, opt)
+		if i < 0 {
+			return false
+		}
+		lineStart := strings.LastIndexByte(rest[:i], '\n') + 1
+		end := i + len(opt)
+		if strings.TrimSpace(rest[lineStart:i]) == "" && (end == len(rest) || !isIdentByte(rest[end]) && rest[end] != '-') {
+			return true
+		}
+		rest = rest[end:]
+	}
 }
 
 // pathNamed reports whether a folder or the base name of path (without
