@@ -101,6 +101,44 @@ func qualifiedNames(text string) map[string]bool {
 
 func isLowerIdent(b byte) bool { return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '_' }
 
+// querySymbols are the identifiers a query names, for the symbol boost:
+// package-qualified ones as written ("sync.Once") and CamelCase or
+// snake_case names ("WithCancel", "unique_violation"). Both lists are
+// non-nil, so they bind as empty arrays.
+func querySymbols(text string) (qualified, names []string) {
+	qualified, names = []string{}, []string{}
+	text = capText(text, maxQueryBytes)
+	for _, f := range strings.FieldsFunc(text, func(r rune) bool {
+		return !(r == '_' || r == '.' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	}) {
+		f = strings.Trim(f, "._")
+		if pkg, name, ok := strings.Cut(f, "."); ok && pkg != "" && strings.Trim(pkg, "abcdefghijklmnopqrstuvwxyz0123456789_") == "" &&
+			name != "" && name[0] >= 'A' && name[0] <= 'Z' && !strings.Contains(name, ".") {
+			qualified = append(qualified, f)
+			continue
+		}
+		if len(f) >= 3 && !strings.Contains(f, ".") && (strings.Contains(f, "_") || innerCapital(f)) {
+			names = append(names, f)
+		}
+	}
+	return qualified, names
+}
+
+// innerCapital reports whether w has a capital after a lower-case letter:
+// "WithCancel", "newReader".
+func innerCapital(w string) bool {
+	lower := false
+	for i := 0; i < len(w); i++ {
+		switch c := w[i]; {
+		case c >= 'a' && c <= 'z':
+			lower = true
+		case c >= 'A' && c <= 'Z' && lower:
+			return true
+		}
+	}
+	return false
+}
+
 // orQuery joins words for websearch_to_tsquery as alternatives ("a or b"):
 // a document matching any word is a candidate, more matches rank higher.
 // Words hold only letters and digits, so nothing else of the websearch
