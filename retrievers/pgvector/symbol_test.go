@@ -42,3 +42,40 @@ func TestSymbolBoostRanksDeclarationFirst(t *testing.T) {
 		})
 	}
 }
+
+// TestSymbolBoostFindsBlockEntries: a const block's chunk is named by its
+// first entry (time.ANSIC); the query's RFC3339, declared further down the
+// block, still counts as declared there. (The boost is set high enough to
+// decide this fixture: what is tested is that the entry is found.)
+func TestSymbolBoostFindsBlockEntries(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		boost float64
+		want  string
+	}{
+		{"on", 2, "format"},
+		{"off", -1, "notes"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st, _ := openTestStore(t, Options{SymbolBoost: tc.boost})
+			ctx := context.Background()
+			format := rec("format", "format.go", "\tANSIC       = \"Mon Jan _2 15:04:05 2006\"\n\tRFC822      = \"02 Jan 06 15:04 MST\"\n\tRFC3339     = \"2006-01-02T15:04:05Z07:00\"\n\tKitchen     = \"3:04PM\"")
+			format.Chunks[0].Symbol, format.Chunks[0].Kind = "time.ANSIC", "const"
+			notes := rec("notes", "Notes", "Times are written in the RFC3339 layout.")
+			if err := st.Put(ctx, format, notes); err != nil {
+				t.Fatal(err)
+			}
+			res, err := st.Search(ctx, graphrag.Query{Text: "what is the RFC3339 layout in the time package", Mode: graphrag.ModeKeyword})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Hits) < 2 || res.Hits[0].Chunk.DocID != tc.want {
+				var got []string
+				for _, h := range res.Hits {
+					got = append(got, h.Chunk.DocID)
+				}
+				t.Errorf("hits %v, want %s first", got, tc.want)
+			}
+		})
+	}
+}

@@ -102,9 +102,11 @@ func qualifiedNames(text string) map[string]bool {
 func isLowerIdent(b byte) bool { return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '_' }
 
 // querySymbols are the identifiers a query names, for the symbol boost:
-// package-qualified ones as written ("sync.Once") and CamelCase or
-// snake_case names ("WithCancel", "unique_violation"). Both lists are
-// non-nil, so they bind as empty arrays.
+// package-qualified ones as written ("sync.Once") and CamelCase,
+// snake_case or code-like names ("WithCancel", "unique_violation",
+// "RFC3339"). Every list is non-nil, so they bind as empty arrays. Names
+// hold only ASCII letters, digits and "_": the search statement puts them
+// in a regular expression (as data, never as SQL).
 func querySymbols(text string) (qualified, names []string) {
 	qualified, names = []string{}, []string{}
 	text = capText(text, maxQueryBytes)
@@ -117,11 +119,27 @@ func querySymbols(text string) (qualified, names []string) {
 			qualified = append(qualified, f)
 			continue
 		}
-		if len(f) >= 3 && !strings.Contains(f, ".") && (strings.Contains(f, "_") || innerCapital(f)) {
+		if len(f) >= 3 && !strings.Contains(f, ".") && (strings.Contains(f, "_") || innerCapital(f) ||
+			strings.ContainsAny(f, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") && strings.ContainsAny(f, "0123456789")) {
 			names = append(names, f)
 		}
 	}
 	return qualified, names
+}
+
+// blockEntries are the identifiers a query names as they appear in a const
+// or var block, with their package ("" when the query does not qualify
+// them): "time.RFC3339" gives RFC3339 in time, "WithCancel" WithCancel.
+func blockEntries(qualified, names []string) (entries, pkgs []string) {
+	entries, pkgs = []string{}, []string{}
+	for _, q := range qualified {
+		pkg, name, _ := strings.Cut(q, ".")
+		entries, pkgs = append(entries, name), append(pkgs, pkg)
+	}
+	for _, n := range names {
+		entries, pkgs = append(entries, n), append(pkgs, "")
+	}
+	return entries, pkgs
 }
 
 // innerCapital reports whether w has a capital after a lower-case letter:

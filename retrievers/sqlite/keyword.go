@@ -109,7 +109,7 @@ func (s *Store) rerank(ctx context.Context, text string, ts []string, f graphrag
 	for i := range cands {
 		d := docs[cands[i].rowid]
 		cands[i].score += top * s.rank.boost(q, d.title, d.text)
-		if s.rank.Symbol != 0 && q.declares(d.symbol) {
+		if s.rank.Symbol != 0 && q.declares(d.symbol, d.text) {
 			cands[i].score += top * s.rank.Symbol
 		}
 		if w, ok := s.rank.Roles[d.role]; ok && d.role != "" {

@@ -29,9 +29,10 @@ type Ranking struct {
 	LinkFrom int
 	// Symbol is the boost for a code chunk that declares an identifier the
 	// query names: its symbol is the query's "pkg.Name" ("sync.Once"), or
-	// ends in a CamelCase or snake_case name the query writes
-	// ("WithCancel"). A declaration answers about a name better than the
-	// code that uses it.
+	// ends in a CamelCase, snake_case or code-like name the query writes
+	// ("WithCancel", "RFC3339"), or its text declares it as an entry of a
+	// const or var block. A declaration answers about a name better than
+	// the code that uses it.
 	Symbol float64
 	// Roles weighs a chunk's score by its document's role, the "role" key
 	// of Document.Metadata that ingest sets for tests, test fixtures,
@@ -101,6 +102,12 @@ func isGoPackage(s string) bool {
 	return true
 }
 
+// capitalDigit reports whether w holds a capital and a digit: "RFC3339",
+// "HTTP2".
+func capitalDigit(w string) bool {
+	return strings.ContainsAny(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") && strings.ContainsAny(w, "0123456789")
+}
+
 // innerCapital reports whether w has a capital after a lower-case letter:
 // "WithCancel", "newReader".
 func innerCapital(w string) bool {
@@ -126,17 +133,57 @@ type queryFeatures struct {
 	names     map[string]bool
 }
 
-// declares reports whether a chunk's symbol ("sync.Once",
-// "context.WithCancel") is an identifier the query names.
-func (q queryFeatures) declares(symbol string) bool {
-	if symbol == "" {
+// declares reports whether a code chunk declares an identifier the query
+// names: its symbol is it ("sync.Once", "context.WithCancel"), or its
+// text has it as an entry of a const or var block ("\tRFC3339     = …"
+// in the chunk of time.ANSIC), in the query's package when qualified.
+func (q queryFeatures) declares(symbol, text string) bool {
+	if symbol == "" || len(q.qualified) == 0 && len(q.names) == 0 {
 		return false
 	}
 	if q.qualified[symbol] {
 		return true
 	}
 	i := strings.LastIndexByte(symbol, '.')
-	return q.names[symbol[i+1:]]
+	if q.names[symbol[i+1:]] {
+		return true
+	}
+	pkg, _, _ := strings.Cut(symbol, ".")
+	for rest := text; rest != ""; {
+		line := rest
+		if j := strings.IndexByte(rest, '\n'); j >= 0 {
+			line, rest = rest[:j], rest[j+1:]
+		} else {
+			rest = ""
+		}
+		if name := blockEntry(line); name != "" && (q.names[name] || q.qualified[pkg+"."+name]) {
+			return true
+		}
+	}
+	return false
+}
+
+// blockEntry is the name an indented line of a const or var block
+// declares ("\tStatusTeapot = 418", "\tx, y int = 1, 2" gives x), "" for
+// any other line.
+func blockEntry(line string) string {
+	t := strings.TrimLeft(line, " \t")
+	if len(t) == len(line) || t == "" {
+		return ""
+	}
+	n := 0
+	for n < len(t) && (isLowerIdent(t[n]) || t[n] >= 'A' && t[n] <= 'Z') {
+		n++
+	}
+	if n == 0 {
+		return ""
+	}
+	rest := t[n:]
+	eq := strings.IndexByte(rest, '=')
+	if eq < 0 || strings.HasPrefix(rest[eq:], "==") || strings.ContainsAny(rest[:eq], "(){}[]:;\"") || eq > 0 && rest[eq-1] == '!' {
+		return ""
+	}
+	return t[:n]
 }
 
 func newQueryFeatures(text string, ts []string) queryFeatures {
@@ -149,7 +196,7 @@ func newQueryFeatures(text string, ts []string) queryFeatures {
 			q.qualified[f] = true
 			continue
 		}
-		if len(f) >= 3 && !strings.Contains(f, ".") && (strings.Contains(f, "_") || innerCapital(f)) {
+		if len(f) >= 3 && !strings.Contains(f, ".") && (strings.Contains(f, "_") || innerCapital(f) || capitalDigit(f)) {
 			q.names[f] = true
 		}
 	}
