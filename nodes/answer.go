@@ -382,8 +382,8 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 			for k := range units {
 				// "what is the value of http.StatusTeapot": its line of the
 				// const block, not the block.
-				if e, ok := entryOf(units[k].text, idents, h); ok {
-					units[k].text, units[k].entry = e, true
+				if e, name, ok := entryOf(units[k].text, idents, h); ok {
+					units[k].text, units[k].entry = e, name
 				}
 			}
 		} else {
@@ -420,7 +420,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 			c := candidate{text: sent, hit: i, pos: j, stems: st, loose: own, prose: code || u.lead || isProse(sent) && !usageLine(sent), masked: maskIdentifiers(sent),
 				section: u.section, secPos: u.secPos, item: u.item, unit: u, test: test, release: releaseScope(releases, heading), naming: naming}
 			if u.code {
-				c.declares = u.entry || slices.ContainsFunc(idents, func(a askedIdent) bool { return a.declaredIn(sent, h) })
+				c.declares = u.entry != "" || slices.ContainsFunc(idents, func(a askedIdent) bool { return a.declaredIn(sent, h) })
 			}
 			for _, o := range options {
 				c.declares = c.declares || slices.Contains(u.defines, o[1])
@@ -533,6 +533,13 @@ func (s *selection) adjacent(c candidate) bool {
 	return slices.ContainsFunc(s.chosen, func(x candidate) bool { return x.hit == c.hit && (x.pos == c.pos-1 || x.pos == c.pos+1) })
 }
 
+// quoted reports whether the answer already holds this text: Debian
+// ships one changelog or copyright file in several packages, and a
+// repeated quote says nothing new.
+func (s *selection) quoted(text string) bool {
+	return slices.ContainsFunc(s.chosen, func(x candidate) bool { return x.text == text })
+}
+
 // take adds c to the answer and marks what it covers.
 func (s *selection) take(c candidate) {
 	s.chosen = append(s.chosen, c)
@@ -552,12 +559,13 @@ func (s *selection) take(c candidate) {
 // needs to be added.
 func (s *selection) score(c candidate) (sc, needed float64) {
 	w := answerWeights
-	fresh := false
+	fresh, own := false, false
 	for _, t := range s.terms {
 		f := c.stems[t.Stem]
 		if f == 0 {
 			continue
 		}
+		own = own || f == 1
 		tw := s.weight(t) * f
 		if s.covered[t.Stem] {
 			tw *= w.covered
@@ -588,7 +596,10 @@ func (s *selection) score(c candidate) (sc, needed float64) {
 		sc += w.decl
 	}
 	switch {
-	case c.release > 0 && sc > 0:
+	case c.release > 0 && own:
+		// Under the release asked about and saying something of the
+		// question itself (not only under its heading: a changelog
+		// entry's signature line is not its news).
 		sc += w.release
 	case c.release < 0:
 		sc *= w.otherRelease
@@ -608,6 +619,11 @@ func (s *selection) score(c candidate) (sc, needed float64) {
 	case near && c.item && s.steps && slices.ContainsFunc(s.chosen, func(x candidate) bool { return x.hit == c.hit && x.item && x.section == c.section }):
 		// A step next to one quoted: the procedure goes on.
 		sc, needed = sc+w.stepBonus, w.step
+	case len(s.chosen) > 0 && !own:
+		// Only its heading or file speaks of the question (a changelog
+		// entry's signature under the release asked about): it adds
+		// nothing to what is quoted.
+		sc = 0
 	case near && fresh:
 		needed = w.nextFresh
 	}
@@ -622,6 +638,9 @@ func (s *selection) pick(cands []candidate, limit int) {
 		for i, c := range cands {
 			if s.isChosen(c) {
 				continue
+			}
+			if s.quoted(c.text) {
+				continue // the same words from another copy of the file
 			}
 			if len(s.chosen) > 0 && s.chosen[0].declares && !c.declares {
 				// The declaration asked about answers: its neighbours and
@@ -654,7 +673,7 @@ func (s *selection) cover(cands []candidate) {
 		}
 		best, bestScore := -1, 0.0
 		for i, c := range cands {
-			if !kind.in(c.masked) || s.isChosen(c) ||
+			if !kind.in(c.masked) || s.isChosen(c) || s.quoted(c.text) ||
 				!slices.ContainsFunc(s.chosen, func(x candidate) bool { return x.hit == c.hit }) {
 				continue
 			}
@@ -706,7 +725,16 @@ func render(chosen []candidate, kept []graphrag.Hit) graphrag.Answer {
 		if !ok {
 			n = len(cites) + 1
 			cited[c.hit] = n
-			cites = append(cites, graphrag.Citation{N: n, Hit: kept[c.hit], Quote: c.text})
+			h := kept[c.hit]
+			if c.unit.entry != "" {
+				// The block's chunk is named by its first entry: the
+				// citation names the one quoted ("http.StatusTeapot").
+				h.Chunk.Symbol = c.unit.entry
+				if pkg, _, ok := strings.Cut(kept[c.hit].Chunk.Symbol, "."); ok {
+					h.Chunk.Symbol = pkg + "." + c.unit.entry
+				}
+			}
+			cites = append(cites, graphrag.Citation{N: n, Hit: h, Quote: c.text})
 		}
 		switch {
 		case i == 0:

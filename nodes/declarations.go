@@ -131,10 +131,10 @@ func identPrefix(text string) string {
 
 // entryOf is the entry of a const or var block that declares one of ids,
 // with the comment lines right above it and the lines of a value that runs
-// on: the smallest code that answers "what is the value of X". ok is false
-// when code declares none of them as a block entry (a func or a type is
-// quoted whole).
-func entryOf(code string, ids []askedIdent, h graphrag.Hit) (string, bool) {
+// on: the smallest code that answers "what is the value of X", and the
+// name it declares. ok is false when code declares none of them as a block
+// entry (a func or a type is quoted whole).
+func entryOf(code string, ids []askedIdent, h graphrag.Hit) (string, string, bool) {
 	lines := strings.Split(code, "\n")
 	for i, line := range lines {
 		for _, a := range ids {
@@ -153,10 +153,10 @@ func entryOf(code string, ids []askedIdent, h graphrag.Hit) (string, bool) {
 			for depth := bracketDepth(line); depth > 0 && to < len(lines); to++ {
 				depth += bracketDepth(lines[to])
 			}
-			return dedent(lines[from:to]), true
+			return dedent(lines[from:to]), identPrefix(strings.TrimSpace(line)), true
 		}
 	}
-	return "", false
+	return "", "", false
 }
 
 // bracketDepth is how many more brackets a line opens than it closes.

@@ -24,9 +24,9 @@ type quoteUnit struct {
 	// lead is true for a lead-in sentence joined with the list or code block
 	// that follows it; the text then spans several lines.
 	lead bool
-	// entry is true for the entry of a const or var block that declares an
-	// identifier the question asks about, cut from its block (entryOf).
-	entry bool
+	// entry is the identifier an entry of a const or var block declares,
+	// when the unit is that entry cut from its block (entryOf); "" else.
+	entry string
 	// defines are the terms a definition paragraph of a manual defines:
 	// options ("-r rate" / "--max-rate=rate Sets the …" defines -r and
 	// --max-rate) or a term above its description ("RESTART IDENTITY").

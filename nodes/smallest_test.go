@@ -23,6 +23,9 @@ func TestSmallestPassageAnswers(t *testing.T) {
 		if a.Text != want {
 			t.Errorf("answer:\n%s\nwant only the entry:\n%s", a.Text, want)
 		}
+		if got := a.Citations[0].Hit.Chunk.Symbol; got != "http.StatusTeapot" {
+			t.Errorf("cited symbol %q, want http.StatusTeapot", got)
+		}
 	})
 	t.Run("the declaration in the package the question names", func(t *testing.T) {
 		other := fileHit("/go/src/strings/strings.go", "go", "const maxInt = int(^uint(0) >> 1)")
@@ -59,9 +62,12 @@ func TestSmallestPassageAnswers(t *testing.T) {
 		log := fileHit("/doc/jq/changelog.Debian.gz", "debian", "jq (1.6-2.1+deb12u1) bookworm; urgency=medium\n\n"+
 			"  * Cherry-pick upstream commit c6e041699d8c to\n    fix CVE-2025-48060.\n\n -- ChangZhuo Chen <czchen@debian.org>  Wed, 09 Jul 2025 22:23:15 +0800\n\n"+
 			"jq (1.6-2.1) unstable; urgency=medium\n\n  * Fix the build failing on dh_missing (Closes: #972040)\n  * Non-maintainer upload\n")
-		a := extractive("which CVE does jq 1.6-2.1+deb12u1 fix", []graphrag.Hit{log}, 3)
-		if !strings.Contains(a.Text, "CVE-2025-48060") || strings.Contains(a.Text, "dh_missing") || strings.Contains(a.Text, "urgency=medium") {
-			t.Errorf("answer:\n%s\nwant the 1.6-2.1+deb12u1 entry's item, not the release line or another release's", a.Text)
+		copied := log
+		copied.Chunk.ID, copied.Source.Path = "libjq1#0", "/doc/libjq1/changelog.Debian.gz"
+		a := extractive("which CVE does jq 1.6-2.1+deb12u1 fix", []graphrag.Hit{log, copied}, 3)
+		if !strings.Contains(a.Text, "CVE-2025-48060") || strings.Contains(a.Text, "dh_missing") || strings.Contains(a.Text, "urgency=medium") ||
+			strings.Contains(a.Text, "ChangZhuo") || strings.Count(a.Text, "CVE-2025-48060") > 1 {
+			t.Errorf("answer:\n%s\nwant the 1.6-2.1+deb12u1 entry's item once: not the release line, its signature, another release's or a copy's", a.Text)
 		}
 	})
 	t.Run("a description, not the usage line", func(t *testing.T) {
