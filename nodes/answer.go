@@ -44,6 +44,9 @@ type candidate struct {
 	// question names ("RESTART IDENTITY"): like declares, but a one-word
 	// term ("FULL") is as often only mentioned, so the answer may go on.
 	defines bool
+	// runs is true for an example that runs the command a "how do I"
+	// question names: like defines, a bonus that lets the answer go on.
+	runs bool
 	// naming is how many of the question's words name the unit's file or
 	// folder ("gzip" and "copyright" name gzip/copyright).
 	naming int
@@ -349,6 +352,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 	releases := versionPattern.FindAllString(query, -1)
 	named := nameWords(query)
 	qLoose := looseSet(query)
+	steps := slices.ContainsFunc(askedKinds(query), func(k askKind) bool { return k.name == "steps" })
 	qStems := make(map[string]bool, len(terms))
 	for _, t := range terms {
 		qStems[t.Stem] = true
@@ -376,6 +380,14 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 			}
 		}
 		code := isCodeHit(h)
+		var commands []string // the named words that name this hit's manual page
+		if strings.Contains(h.Source.Path, "/man") || convertedText(h) {
+			for _, w := range named {
+				if pathNamed(h.Source.Path, map[string]bool{w: true}) {
+					commands = append(commands, w)
+				}
+			}
+		}
 		var units []quoteUnit
 		if code {
 			units = codeUnits(h.Chunk.Text, qStems)
@@ -426,6 +438,12 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 				c.declares = c.declares || slices.Contains(u.defines, o[1])
 			}
 			c.defines = slices.ContainsFunc(u.defines, func(d string) bool { return termAsked(d, query, qLoose) })
+			if steps && (u.code || u.lead) && len(commands) > 0 {
+				// For "how do I …", the example that runs the command the
+				// question names ("… with pg_restore": "$ pg_restore -C -d
+				// postgres db.dump", not "$ pg_dump -Fc mydb").
+				c.runs = runsCommand(sent, commands)
+			}
 			if !c.prose && len(tokenize(sent)) < 3 {
 				// A label or a term on its own ("RPO") answers nothing.
 				continue
@@ -499,6 +517,33 @@ func trimZeros(v string) string {
 		v = strings.TrimSuffix(v, ".0")
 	}
 	return v
+}
+
+// runsCommand reports whether a code block or a lead-in's block has a line
+// that runs one of commands: "$ pg_restore -l db.dump", "pg_restore -C …".
+func runsCommand(text string, commands []string) bool {
+	runs := func(s string) bool {
+		f := strings.Fields(s)
+		return len(f) > 1 && slices.Contains(commands, strings.ToLower(f[0]))
+	}
+	for _, line := range strings.Split(text, "\n") {
+		if runs(strings.TrimLeft(strings.TrimSpace(line), "$#>% ")) {
+			return true
+		}
+		// A shell prompt inside a line ("… the dump: $ dropdb mydb $
+		// pg_restore -C -d postgres db.dump", an example run into prose).
+		for rest := line; ; {
+			i := strings.Index(rest, "$ ")
+			if i < 0 {
+				break
+			}
+			rest = rest[i+2:]
+			if runs(rest) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // usageLine reports whether a sentence is a command's usage, as a
@@ -592,7 +637,7 @@ func (s *selection) score(c candidate) (sc, needed float64) {
 			sc += bonus
 		}
 	}
-	if (c.declares || c.defines) && sc > 0 {
+	if (c.declares || c.defines || c.runs) && sc > 0 {
 		sc += w.decl
 	}
 	switch {

@@ -105,6 +105,13 @@ func splitUnits(text string, bareHeadings bool) []quoteUnit {
 			para = para[:0]
 			return
 		}
+		if shellSession(para) {
+			// "$ dropdb mydb" / "$ pg_restore -C …": commands keep their
+			// lines, as code.
+			add(quoteUnit{text: strings.Join(para, "\n"), code: true})
+			para = para[:0]
+			return
+		}
 		if terms := definedTerms(para, bareHeadings); len(terms) > 0 {
 			add(quoteUnit{text: strings.Join(strings.Fields(strings.Join(para, " ")), " "), defines: terms})
 			para = para[:0]
@@ -253,6 +260,17 @@ func releaseHeading(line string) bool {
 		return false
 	}
 	return releaseVersion.MatchString(t)
+}
+
+// shellSession reports whether every line of a paragraph is a command
+// typed at a shell prompt ("$ pg_dump -Fc mydb > db.dump").
+func shellSession(para []string) bool {
+	for _, l := range para {
+		if !strings.HasPrefix(l, "$ ") {
+			return false
+		}
+	}
+	return len(para) > 0
 }
 
 // optionTerm is a command-line option opening a line: "-r", "--max-rate".

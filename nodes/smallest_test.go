@@ -89,3 +89,15 @@ func TestSmallestPassageAnswers(t *testing.T) {
 		}
 	})
 }
+
+func TestStepsQuoteTheExampleThatRunsTheCommand(t *testing.T) {
+	page := fileHit("/man/man1/pg_restore.1.gz", "man", "EXAMPLES\n\n"+
+		"Assume we have dumped a database called mydb into a custom-format dump file:\n\n$ pg_dump -Fc mydb > db.dump\n\n"+
+		"To drop the database and recreate it from the dump:\n\n$ dropdb mydb\n$ pg_restore -C -d postgres db.dump\n\n"+
+		"The database named in the -d switch can be any database existing in the cluster.\n")
+	a := extractive("how do I restore a custom-format dump with pg_restore", []graphrag.Hit{page}, 1)
+	want := "To drop the database and recreate it from the dump:\n```\n$ dropdb mydb\n$ pg_restore -C -d postgres db.dump\n```"
+	if !strings.Contains(a.Text, want) {
+		t.Errorf("answer:\n%s\nwant the example that runs pg_restore, its commands on lines of their own:\n%s", a.Text, want)
+	}
+}
