@@ -664,11 +664,6 @@ func (s *selection) score(c candidate) (sc, needed float64) {
 	case near && c.item && s.steps && slices.ContainsFunc(s.chosen, func(x candidate) bool { return x.hit == c.hit && x.item && x.section == c.section }):
 		// A step next to one quoted: the procedure goes on.
 		sc, needed = sc+w.stepBonus, w.step
-	case len(s.chosen) > 0 && !own:
-		// Only its heading or file speaks of the question (a changelog
-		// entry's signature under the release asked about): it adds
-		// nothing to what is quoted.
-		sc = 0
 	case near && fresh:
 		needed = w.nextFresh
 	}

@@ -105,6 +105,13 @@ func splitUnits(text string, bareHeadings bool) []quoteUnit {
 			para = para[:0]
 			return
 		}
+		if strings.HasPrefix(para[0], "-- ") && len(para) == 1 {
+			// A signature ("-- ChangZhuo Chen <czchen@debian.org>  Wed, 09
+			// Jul 2025 …": a changelog entry's, a mail's) says who, not
+			// what: it is not quoted.
+			para = para[:0]
+			return
+		}
 		if shellSession(para) {
 			// "$ dropdb mydb" / "$ pg_restore -C …": commands keep their
 			// lines, as code.
