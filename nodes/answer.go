@@ -442,7 +442,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 				// For "how do I …", the example that runs the command the
 				// question names ("… with pg_restore": "$ pg_restore -C -d
 				// postgres db.dump", not "$ pg_dump -Fc mydb").
-				c.runs = runsCommand(sent, commands)
+				c.runs = runsCommand(sent, commands) && holdsBeyond(own, qLoose, commands)
 			}
 			if !c.prose && len(tokenize(sent)) < 3 {
 				// A label or a term on its own ("RPO") answers nothing.
@@ -517,6 +517,25 @@ func trimZeros(v string) string {
 		v = strings.TrimSuffix(v, ".0")
 	}
 	return v
+}
+
+// holdsBeyond reports whether a unit's own words hold a word of the
+// question that is not part of the commands' names: an example is the
+// answer when it speaks of what is asked ("… recreate it from the dump"),
+// not only when it runs the command.
+func holdsBeyond(own, question map[string]bool, commands []string) bool {
+	names := map[string]bool{}
+	for _, c := range commands {
+		for k := range looseSet(c) {
+			names[k] = true
+		}
+	}
+	for k := range own {
+		if question[k] && !names[k] && !stopWords[k] {
+			return true
+		}
+	}
+	return false
 }
 
 // runsCommand reports whether a code block or a lead-in's block has a line
