@@ -293,14 +293,24 @@ func questionTerms(query string) []term {
 		if !strings.Contains(t.Word, ".") || t.isNumber() {
 			continue
 		}
-		for _, part := range strings.Split(t.Word, ".") {
-			if st := stem(part); len(part) > 1 && !seen[st] && !stopWords[part] {
+		parts := strings.Split(t.Word, ".")
+		for i, part := range parts {
+			// The identifier of a qualified name is asked about even when
+			// it is a stop word ("Once" of "sync.Once").
+			name := i == len(parts)-1 && qualifiedKey(query, t.Word)
+			if st := stem(part); len(part) > 1 && !seen[st] && (!stopWords[part] || name) {
 				seen[st] = true
 				terms = append(terms, term{Stem: st, Word: part, Weight: t.Weight})
 			}
 		}
 	}
 	return terms
+}
+
+// qualifiedKey reports whether a dotted term of query is one of its
+// package-qualified names.
+func qualifiedKey(query, word string) bool {
+	return slices.ContainsFunc(qualifiedNames(query), func(q qualifiedName) bool { return q.key() == word })
 }
 
 // askedNames are the identifiers a question names, lower-cased: the last
@@ -350,7 +360,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 	idents := askedIdents(query)
 	options := optionPattern.FindAllStringSubmatch(query, -1)
 	releases := versionPattern.FindAllString(query, -1)
-	named := nameWords(query)
+	named, nameWeights := nameWordsWeighted(query)
 	qLoose := looseSet(query)
 	steps := slices.ContainsFunc(askedKinds(query), func(k askKind) bool { return k.name == "steps" })
 	qStems := make(map[string]bool, len(terms))
@@ -367,16 +377,12 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 			}
 		}
 		title := looseSet(h.Source.Title)
-		// The words naming the hit's file or folder ("gzip" for
-		// gzip/copyright) are what all of it is about, as a heading is.
-		about := map[string]bool{}
+		// How much of the question names the hit's file or folder
+		// ("gzip" and "copyright" name gzip/copyright): see lessNamed.
 		naming := 0
 		for _, w := range named {
 			if pathNamed(h.Source.Path, map[string]bool{w: true}) {
-				naming++
-				for k := range looseSet(w) {
-					about[k] = true
-				}
+				naming += nameWeights[w]
 			}
 		}
 		code := isCodeHit(h)
@@ -414,12 +420,6 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 				heading = h.Chunk.Heading
 			}
 			for k := range looseSet(heading) {
-				if st[k] == 0 {
-					st[k] = answerWeights.heading
-				}
-			}
-			for k := range about {
-				// As a heading would: the unit's own words count more.
 				if st[k] == 0 {
 					st[k] = answerWeights.heading
 				}

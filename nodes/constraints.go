@@ -260,20 +260,45 @@ func properNames(question string) []string {
 
 // nameWords are the question's words as files are named: split at spaces
 // and punctuation but not at "_" or "-" ("pg_restore", "go_spec"),
-// lower-cased, without a possessive "'s", stop words left out.
+// lower-cased, without a possessive "'s", stop words left out; and two
+// words side by side joined as file names join them ("VACUUM FULL" names
+// vacuum-full.md and vacuum_full.md).
 func nameWords(question string) []string {
+	words, _ := nameWordsWeighted(question)
+	return words
+}
+
+// nameWordsWeighted is nameWords with how many words of the question each
+// stands for: two for a joined pair ("vacuum-full"), one for a word as
+// written ("gzip", "inv-2024-0117"). A file named by more of the question
+// is the one it names.
+func nameWordsWeighted(question string) ([]string, map[string]int) {
 	var out []string
+	weight := map[string]int{}
+	add := func(w string, n int) {
+		if _, ok := weight[w]; !ok {
+			out = append(out, w)
+		}
+		weight[w] = max(weight[w], n)
+	}
+	prev := ""
 	for _, f := range strings.FieldsFunc(strings.ToLower(question), func(r rune) bool {
 		return !(r == '_' || r == '-' || r == '\'' || r == '’' || unicode.IsLetter(r) || unicode.IsDigit(r))
 	}) {
 		f = strings.TrimSuffix(strings.TrimSuffix(f, "'s"), "’s")
 		f = strings.Trim(f, "-'’")
-		if len(f) < 2 || stopWords[f] || slices.Contains(out, f) {
+		if len(f) < 2 || stopWords[f] {
+			prev = ""
 			continue
 		}
-		out = append(out, f)
+		add(f, 1)
+		if prev != "" {
+			add(prev+"-"+f, 2)
+			add(prev+"_"+f, 2)
+		}
+		prev = f
 	}
-	return out
+	return out, weight
 }
 
 // versionedNamePattern finds a name followed by a version: "git 2.23.0",
@@ -395,10 +420,11 @@ func preferHits(question string, hits, kept []graphrag.Hit, matching []int, maxK
 	// and "copyright" in "who holds the copyright on gzip", another
 	// package's copyright file by "copyright" only.
 	namings := map[string]int{}
+	_, weights := nameWordsWeighted(question)
 	for _, h := range hits {
 		for w := range words {
 			if pathNamed(h.Source.Path, map[string]bool{w: true}) {
-				namings[h.Chunk.ID]++
+				namings[h.Chunk.ID] += max(1, weights[w])
 			}
 		}
 		if namings[h.Chunk.ID] > 0 {

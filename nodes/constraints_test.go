@@ -2,6 +2,7 @@ package nodes
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -102,5 +103,20 @@ func TestOneEdit(t *testing.T) {
 		if got := oneEdit(tc.a, tc.b); got != tc.want {
 			t.Errorf("oneEdit(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
 		}
+	}
+}
+
+func TestNameWordsJoinNeighbours(t *testing.T) {
+	words, weight := nameWordsWeighted("does VACUUM FULL lock the table?")
+	for w, n := range map[string]int{"vacuum": 1, "vacuum-full": 2, "vacuum_full": 2, "full": 1} {
+		if !slices.Contains(words, w) || weight[w] != n {
+			t.Errorf("name word %q: in %v with weight %d, want weight %d", w, words, weight[w], n)
+		}
+	}
+	if _, weight := nameWordsWeighted("How much was invoice INV-2024-0117?"); weight["inv-2024-0117"] != 1 {
+		t.Errorf("a hyphenated word as written stands for one word, got %d", weight["inv-2024-0117"])
+	}
+	if !slices.ContainsFunc(questionTerms("what is sync.Once for"), func(t term) bool { return t.Word == "once" }) {
+		t.Error(`questionTerms drops "once" of sync.Once: the identifier asked about is no stop word`)
 	}
 }
