@@ -22,9 +22,24 @@ type Document struct {
 	Hash    string
 	Size    int64
 	ModTime time.Time
-	// Metadata holds small extra facts (e.g. "source" of a corpus row).
+	// Metadata holds small extra facts (e.g. "source" of a corpus row,
+	// MetaRole).
 	Metadata map[string]string
 }
+
+// MetaRole is the Document.Metadata key that says what part a file plays
+// in a source tree when it is not the code or documentation itself: one of
+// the Role values. Stores rank such documents below the definitions they
+// test or copy (see the conformance suite, retrievers/storetest).
+const MetaRole = "role"
+
+// Roles of a document (Document.Metadata[MetaRole]).
+const (
+	RoleTest      = "test"      // a test file (foo_test.go, test_foo.py, foo.spec.ts)
+	RoleTestdata  = "testdata"  // under a testdata/ or fixtures directory
+	RoleVendor    = "vendor"    // a vendored copy of another project's code
+	RoleGenerated = "generated" // generated code ("Code generated ... DO NOT EDIT.")
+)
 
 // Chunk is a retrievable piece of a document.
 type Chunk struct {

@@ -106,25 +106,52 @@ type DocsReport struct {
 	Paths   int           `json:"paths"`
 }
 
-// LoadDocsBenchmark reads the bundled benchmark: its collections and
+// The bundled question sets of the benchmark: "dev" is tuned on, "heldout"
+// (other packages, pages and files of the same collections) only confirms.
+var docsSets = map[string]struct{ collections, questions string }{
+	"dev":     {datasets.DocsCollections, datasets.DocsQuestions},
+	"heldout": {datasets.DocsHeldoutCollections, datasets.DocsHeldoutQuestions},
+}
+
+// DocsSets are the names LoadDocsSet takes, sorted.
+func DocsSets() []string {
+	names := make([]string, 0, len(docsSets))
+	for n := range docsSets {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// LoadDocsBenchmark reads the bundled dev set: its collections and
 // questions.
 func LoadDocsBenchmark() ([]Collection, []DocsQuestion, error) {
+	return LoadDocsSet("dev")
+}
+
+// LoadDocsSet reads one bundled set ("dev" or "heldout"): its collections
+// and questions.
+func LoadDocsSet(name string) ([]Collection, []DocsQuestion, error) {
+	set, ok := docsSets[name]
+	if !ok {
+		return nil, nil, fmt.Errorf("docs benchmark: no set %q (have %s)", name, strings.Join(DocsSets(), ", "))
+	}
 	var cols []Collection
-	data, err := datasets.FS.ReadFile(datasets.DocsCollections)
+	data, err := datasets.FS.ReadFile(set.collections)
 	if err != nil {
 		return nil, nil, fmt.Errorf("docs benchmark: %w", err)
 	}
 	if err := json.Unmarshal(data, &cols); err != nil {
-		return nil, nil, fmt.Errorf("docs benchmark: %s: %w", datasets.DocsCollections, err)
+		return nil, nil, fmt.Errorf("docs benchmark: %s: %w", set.collections, err)
 	}
-	fh, err := datasets.FS.Open(datasets.DocsQuestions)
+	fh, err := datasets.FS.Open(set.questions)
 	if err != nil {
 		return nil, nil, fmt.Errorf("docs benchmark: %w", err)
 	}
 	defer fh.Close()
 	qs, err := ReadDocsQuestions(fh)
 	if err != nil {
-		return nil, nil, fmt.Errorf("docs benchmark: %s: %w", datasets.DocsQuestions, err)
+		return nil, nil, fmt.Errorf("docs benchmark: %s: %w", set.questions, err)
 	}
 	return cols, qs, nil
 }

@@ -8,29 +8,67 @@ import (
 	"github.com/graphrag/graphrag/nodes"
 )
 
-func TestDocsBenchmarkLoads(t *testing.T) {
-	cols, qs, err := LoadDocsBenchmark()
+func TestDocsSetsLoad(t *testing.T) {
+	for _, tc := range []struct {
+		set                        string
+		minAnswer, minUnanswerable int
+	}{
+		{"dev", 50, 20},
+		{"heldout", 45, 15},
+	} {
+		t.Run(tc.set, func(t *testing.T) {
+			cols, qs, err := LoadDocsSet(tc.set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(cols) != 3 {
+				t.Errorf("collections = %d, want 3", len(cols))
+			}
+			answerable, unanswerable := 0, 0
+			seen := map[string]bool{}
+			for _, q := range qs {
+				if seen[q.ID] {
+					t.Errorf("duplicate id %s", q.ID)
+				}
+				seen[q.ID] = true
+				if q.Abstain {
+					unanswerable++
+				} else {
+					answerable++
+				}
+			}
+			if answerable < tc.minAnswer || unanswerable < tc.minUnanswerable {
+				t.Errorf("answerable %d, unanswerable %d: want at least %d and %d", answerable, unanswerable, tc.minAnswer, tc.minUnanswerable)
+			}
+		})
+	}
+}
+
+// The held-out set asks about other things than the dev set: no question
+// is asked in both.
+func TestDocsHeldoutIsDisjointFromDev(t *testing.T) {
+	_, dev, err := LoadDocsSet("dev")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cols) != 3 {
-		t.Errorf("collections = %d, want 3", len(cols))
+	_, held, err := LoadDocsSet("heldout")
+	if err != nil {
+		t.Fatal(err)
 	}
-	answerable, unanswerable := 0, 0
-	seen := map[string]bool{}
-	for _, q := range qs {
-		if seen[q.ID] {
-			t.Errorf("duplicate id %s", q.ID)
-		}
-		seen[q.ID] = true
-		if q.Abstain {
-			unanswerable++
-		} else {
-			answerable++
+	asked := map[string]string{}
+	for _, q := range dev {
+		asked[normalizeDocs(q.Question)] = q.ID
+	}
+	for _, q := range held {
+		if id, ok := asked[normalizeDocs(q.Question)]; ok {
+			t.Errorf("%s asks what dev %s asks: %q", q.ID, id, q.Question)
 		}
 	}
-	if answerable < 50 || unanswerable < 20 {
-		t.Errorf("answerable %d, unanswerable %d: want at least 50 and 20", answerable, unanswerable)
+}
+
+func TestLoadDocsSetUnknown(t *testing.T) {
+	if _, _, err := LoadDocsSet("nope"); err == nil || !strings.Contains(err.Error(), "heldout") {
+		t.Errorf("err = %v, want one naming the sets there are", err)
 	}
 }
 

@@ -4,20 +4,22 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/graphrag/graphrag"
 )
 
 // RoleKey is the Document.Metadata key that says what part a file plays in
-// a source tree, when it is not the code or documentation itself: one of
-// the Role values. Search may rank such documents below the definitions
-// they test or copy (the SQLite store does, see its Ranking.Roles).
-const RoleKey = "role"
+// a source tree (graphrag.MetaRole): one of the Role values. Both stores
+// rank such documents below the definitions they test or copy.
+const RoleKey = graphrag.MetaRole
 
-// Roles of a document (Document.Metadata[RoleKey]).
+// Roles of a document (Document.Metadata[RoleKey]), as graphrag defines
+// them.
 const (
-	RoleTest      = "test"      // a test file (foo_test.go, test_foo.py, foo.spec.ts)
-	RoleTestdata  = "testdata"  // under a testdata/ or fixtures directory
-	RoleVendor    = "vendor"    // a vendored copy of another project's code
-	RoleGenerated = "generated" // generated code ("Code generated ... DO NOT EDIT.")
+	RoleTest      = graphrag.RoleTest
+	RoleTestdata  = graphrag.RoleTestdata
+	RoleVendor    = graphrag.RoleVendor
+	RoleGenerated = graphrag.RoleGenerated
 )
 
 // codeLang is a light description of a language's top-level definitions,

@@ -56,6 +56,9 @@ Remove the old burrow first\&.
 .RE
 .IP "\-\-jobs N" 4
 Dig with N paws\&.
+.TP
+\fB\-\-depth\fR \fIM\fR
+Dig M metres down\&.
 `
 
 // TestFormats: gzip is read transparently (a manual page inside it too),
@@ -122,8 +125,11 @@ func TestFormats(t *testing.T) {
 	if !strings.Contains(ex.Text, want) {
 		t.Errorf("example chunk = %q, want it to hold %q", ex.Text, want)
 	}
-	if opt := chunkWith(t, man, "Remove the old burrow first."); opt.Heading != "EXAMPLES > Options" || !strings.Contains(opt.Text, "--clean") {
-		t.Errorf("option chunk: heading %q text %q", opt.Heading, opt.Text)
+	if opt := chunkWith(t, man, "Remove the old burrow first."); opt.Heading != "EXAMPLES > Options" || !strings.Contains(opt.Text, "--clean\nRemove the old burrow first.") {
+		t.Errorf("option chunk: heading %q text %q, want the term on a line above its indented description", opt.Heading, opt.Text)
+	}
+	if depth := chunkWith(t, man, "--depth M"); !strings.Contains(depth.Text, "--depth M\nDig M metres down.") {
+		t.Errorf(".TP tag: %q, want the tag on a line of its own above its description", depth.Text)
 	}
 	if jobs := chunkWith(t, man, "--jobs N"); !strings.Contains(jobs.Text, "--jobs N\nDig with N paws.") {
 		t.Errorf(".IP tag: %q, want the tag without its indent on a line of its own", jobs.Text)

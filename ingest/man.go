@@ -88,6 +88,7 @@ func roffText(src string) manPage {
 		put(title, no)
 	}
 	thName := ""
+	tagNext := false // the next text line is a .TP tag
 	nameSection := false
 	pendingHead := 0 // .SH with its title on the next line
 	skipUntil := ""  // end of an ignored block (.de ... ..)
@@ -116,6 +117,11 @@ func roffText(src string) manPage {
 				continue
 			}
 			emit(l, no)
+			if tagNext {
+				// .TP's tag is a line of its own, above its description.
+				brk()
+				tagNext = false
+			}
 			if nameSection && m.title == "" && strings.TrimSpace(cur) != "" {
 				m.title = strings.TrimSpace(cur)
 			}
@@ -144,6 +150,7 @@ func roffText(src string) manPage {
 			}
 		case "PP", "LP", "P", "sp", "Pp", "TP", "TQ", "HP", "Bl", "El", "Bd", "Ed":
 			blank(no)
+			tagNext = req == "TP" || req == "TQ"
 		case "IP", "It":
 			blank(no)
 			if req == "IP" && len(args) > 1 {
@@ -163,7 +170,11 @@ func roffText(src string) manPage {
 		case "fi", "EE":
 			brk()
 			fill = true
-		case "RS", "RE", "in", "ta", "ft", "ne", "ad", "na", "hy", "nh", "ll",
+		case "RS", "RE":
+			// An indented block (the description under a term: "-r rate"
+			// .RS "Sets the maximum …") starts and ends a line.
+			brk()
+		case "in", "ta", "ft", "ne", "ad", "na", "hy", "nh", "ll",
 			"if", "ie", "el", "ds", "nr", "so", "mso", "ti", "fam", "UE", "ME", "PD", "Os", "Dd", "cstyle", "ps", "vs", "tr", "cc", "hw", "ig":
 			if req == "ig" {
 				skipUntil = ".."
@@ -179,6 +190,10 @@ func roffText(src string) manPage {
 				joined = "<" + joined + ">"
 			}
 			emit(roffInline(joined), no)
+			if tagNext {
+				brk()
+				tagNext = false
+			}
 		case "Nm", "Nd", "Fl", "Ar", "Op", "Xr", "Pa", "Cm", "Ic", "Li", "Sq", "Dq", "Ql", "Em", "Sy", "Va", "Ev",
 			"Dv", "Er", "Fn", "Fa", "Ft", "Fd", "In", "Vt", "Ad", "An", "Lk", "Mt", "Ms", "Tn", "Ux", "Bx", "At", "St", "Rs", "Re", "%A", "%T", "D1", "Dl":
 			emit(mdocLine(req, args), no)

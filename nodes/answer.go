@@ -35,10 +35,25 @@ type candidate struct {
 	// their own.
 	unit quoteUnit
 	// declares is true for code that declares a name the question asks
-	// about ("func NewReader" for "what does strings.NewReader return").
+	// about ("func NewReader" for "what does strings.NewReader return"),
+	// or a manual's paragraph that defines an option it names ("--max-rate").
 	declares bool
 	// test is true for a unit of a test file, test data or vendored copy.
 	test bool
+	// defines is true for a manual's paragraph that defines a term the
+	// question names ("RESTART IDENTITY"): like declares, but a one-word
+	// term ("FULL") is as often only mentioned, so the answer may go on.
+	defines bool
+	// runs is true for an example that runs the command a "how do I"
+	// question names: like defines, a bonus that lets the answer go on.
+	runs bool
+	// naming is how many of the question's words name the unit's file or
+	// folder ("gzip" and "copyright" name gzip/copyright).
+	naming int
+	// release is +1 for a unit under the heading of a release the question
+	// names ("jq (1.6-2.1+deb12u1) …" for "which CVE does jq
+	// 1.6-2.1+deb12u1 fix"), -1 under another release's, 0 otherwise.
+	release int
 }
 
 // An askKind is a kind of answer a question part asks for: "when" wants a
@@ -110,6 +125,14 @@ func looseSet(text string) map[string]bool {
 	set := make(map[string]bool)
 	for _, t := range tokenize(text) {
 		set[looseStem(t.Lower)] = true
+		if t.Digit && strings.Contains(t.Lower, "-") {
+			// A code holds its parts: "CVE-2025-48060" holds "CVE".
+			for _, part := range strings.Split(t.Lower, "-") {
+				if part != "" {
+					set[looseStem(part)] = true
+				}
+			}
+		}
 	}
 	return set
 }
@@ -141,17 +164,7 @@ func isProse(s string) bool {
 // the quotes still miss, render writes them in reading order with [n]
 // marks. The weights are answerWeights.
 func extractive(query string, kept []graphrag.Hit, limit int) graphrag.Answer {
-	terms := questionTerms(query)
-	kinds := askedKinds(query)
-	cands, df := answerCandidates(query, kept, terms)
-	for i := range terms {
-		terms[i].Stem = looseStem(terms[i].Word)
-	}
-	sel := &selection{terms: terms, kinds: kinds, df: df, kept: len(kept),
-		steps:     slices.ContainsFunc(kinds, func(k askKind) bool { return k.name == "steps" }),
-		covered:   make(map[string]bool),
-		satisfied: make([]bool, len(kinds)),
-	}
+	sel, cands := newSelection(query, kept)
 	sel.pick(cands, limit)
 	sel.cover(cands)
 	a := render(sel.chosen, kept)
@@ -160,6 +173,26 @@ func extractive(query string, kept []graphrag.Hit, limit int) graphrag.Answer {
 		return graphrag.Answer{Text: NoAnswer, Abstained: true, By: "abstain"}
 	}
 	return a
+}
+
+// newSelection is the start of choosing an answer: the candidate units of
+// the kept hits and nothing chosen.
+func newSelection(query string, kept []graphrag.Hit) (*selection, []candidate) {
+	terms := questionTerms(query)
+	kinds := askedKinds(query)
+	cands, df := answerCandidates(query, kept, terms)
+	for i := range terms {
+		terms[i].Stem = looseStem(terms[i].Word)
+	}
+	mostNamed := 0
+	for _, c := range cands {
+		mostNamed = max(mostNamed, c.naming)
+	}
+	return &selection{terms: terms, kinds: kinds, df: df, kept: len(kept), mostNamed: mostNamed,
+		steps:     slices.ContainsFunc(kinds, func(k askKind) bool { return k.name == "steps" }),
+		covered:   make(map[string]bool),
+		satisfied: make([]bool, len(kinds)),
+	}, cands
 }
 
 // contentFree reports whether an answer says nothing: no word that is not
@@ -203,6 +236,15 @@ var answerWeights = struct {
 	// decl is the bonus of code that declares a name the question asks
 	// about; test scales a unit of a test file, test data or vendored copy.
 	decl, test float64
+	// lessNamed scales a unit of a file the question names less than
+	// another kept file ("who holds the copyright on gzip": a copyright
+	// file of another package that mentions gzip, beside gzip/copyright).
+	// Set like test, not tuned.
+	lessNamed float64
+	// release is the bonus of a unit under the heading of the release the
+	// question names, otherRelease scales one under another release's
+	// heading: set like decl and test, not tuned.
+	release, otherRelease float64
 	// coverBase, coverPreferred, coverNear, coverProse and coverPos score
 	// the unit that fills an asked kind left open (see cover).
 	coverBase, coverPreferred, coverNear, coverProse, coverPos float64
@@ -214,6 +256,8 @@ var answerWeights = struct {
 	secPos: 0.1, hitRank: 0.05,
 	next: 0.5, nextFresh: 0.25, step: 0.01, stepBonus: 1,
 	decl: 2, test: 0.3,
+	release: 2, otherRelease: 0.3,
+	lessNamed: 0.5,
 	coverBase: 0.1, coverPreferred: 1, coverNear: 0.5, coverProse: 0.2, coverPos: 0.02,
 }
 
@@ -230,14 +274,24 @@ func questionTerms(query string) []term {
 		if !strings.Contains(t.Word, ".") || t.isNumber() {
 			continue
 		}
-		for _, part := range strings.Split(t.Word, ".") {
-			if st := stem(part); len(part) > 1 && !seen[st] && !stopWords[part] {
+		parts := strings.Split(t.Word, ".")
+		for i, part := range parts {
+			// The identifier of a qualified name is asked about even when
+			// it is a stop word ("Once" of "sync.Once").
+			name := i == len(parts)-1 && qualifiedKey(query, t.Word)
+			if st := stem(part); len(part) > 1 && !seen[st] && (!stopWords[part] || name) {
 				seen[st] = true
 				terms = append(terms, term{Stem: st, Word: part, Weight: t.Weight})
 			}
 		}
 	}
 	return terms
+}
+
+// qualifiedKey reports whether a dotted term of query is one of its
+// package-qualified names.
+func qualifiedKey(query, word string) bool {
+	return slices.ContainsFunc(qualifiedNames(query), func(q qualifiedName) bool { return q.key() == word })
 }
 
 // askedNames are the identifiers a question names, lower-cased: the last
@@ -281,38 +335,15 @@ func hasInnerCapital(w string) bool {
 	return false
 }
 
-// declaresName reports whether code declares one of names (lower-cased):
-// a function, method, type, variable or constant of that name, or an entry
-// of a const or var block ("\tStatusTeapot = 418").
-func declaresName(code string, names map[string]bool) bool {
-	if len(names) == 0 {
-		return false
-	}
-	low := strings.ToLower(code)
-	for n := range names {
-		for _, decl := range []string{"func " + n + "(", "func " + n + "[", ") " + n + "(", "type " + n + " ", "var " + n + " ", "const " + n + " ", "def " + n + "(", "class " + n} {
-			if strings.Contains(low, decl) {
-				return true
-			}
-		}
-		for rest := low; ; {
-			i := strings.Index(rest, "\n\t"+n+" ")
-			if i < 0 {
-				break
-			}
-			rest = rest[i+2+len(n):]
-			if after := strings.TrimLeft(rest, " \t"); strings.HasPrefix(after, "=") && !strings.HasPrefix(after, "==") {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // answerCandidates are the quotable units of the kept hits, with what each
 // is about, and how many hits hold each query stem.
 func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candidate, map[string]int) {
-	names := askedNames(query)
+	idents := askedIdents(query)
+	options := optionPattern.FindAllStringSubmatch(query, -1)
+	releases := versionPattern.FindAllString(query, -1)
+	named, nameWeights := nameWordsWeighted(query)
+	qLoose := looseSet(query)
+	steps := slices.ContainsFunc(askedKinds(query), func(k askKind) bool { return k.name == "steps" })
 	qStems := make(map[string]bool, len(terms))
 	for _, t := range terms {
 		qStems[t.Stem] = true
@@ -327,10 +358,33 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 			}
 		}
 		title := looseSet(h.Source.Title)
+		// How much of the question names the hit's file or folder
+		// ("gzip" and "copyright" name gzip/copyright): see lessNamed.
+		naming := 0
+		for _, w := range named {
+			if pathNamed(h.Source.Path, map[string]bool{w: true}) {
+				naming += nameWeights[w]
+			}
+		}
 		code := isCodeHit(h)
+		var commands []string // the named words that name this hit's manual page
+		if strings.Contains(h.Source.Path, "/man") || convertedText(h) {
+			for _, w := range named {
+				if pathNamed(h.Source.Path, map[string]bool{w: true}) {
+					commands = append(commands, w)
+				}
+			}
+		}
 		var units []quoteUnit
 		if code {
 			units = codeUnits(h.Chunk.Text, qStems)
+			for k := range units {
+				// "what is the value of http.StatusTeapot": its line of the
+				// const block, not the block.
+				if e, name, ok := entryOf(units[k].text, idents, h); ok {
+					units[k].text, units[k].entry = e, name
+				}
+			}
 		} else {
 			units = splitUnits(h.Chunk.Text, convertedText(h))
 		}
@@ -356,10 +410,20 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 					st[k] = answerWeights.title
 				}
 			}
-			c := candidate{text: sent, hit: i, pos: j, stems: st, loose: own, prose: code || u.lead || isProse(sent), masked: maskIdentifiers(sent),
-				section: u.section, secPos: u.secPos, item: u.item, unit: u, test: test}
+			c := candidate{text: sent, hit: i, pos: j, stems: st, loose: own, prose: code || u.lead || isProse(sent) && !usageLine(sent), masked: maskIdentifiers(sent),
+				section: u.section, secPos: u.secPos, item: u.item, unit: u, test: test, release: releaseScope(releases, heading), naming: naming}
 			if u.code {
-				c.declares = declaresName(sent, names)
+				c.declares = u.entry != "" || slices.ContainsFunc(idents, func(a askedIdent) bool { return a.declaredIn(sent, h) })
+			}
+			for _, o := range options {
+				c.declares = c.declares || slices.Contains(u.defines, o[1])
+			}
+			c.defines = slices.ContainsFunc(u.defines, func(d string) bool { return termAsked(d, query, qLoose) })
+			if steps && (u.code || u.lead) && len(commands) > 0 {
+				// For "how do I …", the example that runs the command the
+				// question names ("… with pg_restore": "$ pg_restore -C -d
+				// postgres db.dump", not "$ pg_dump -Fc mydb").
+				c.runs = runsCommand(sent, commands) && holdsBeyond(own, qLoose, commands)
 			}
 			if !c.prose && len(tokenize(sent)) < 3 {
 				// A label or a term on its own ("RPO") answers nothing.
@@ -371,9 +435,128 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 	return cands, df
 }
 
+// termAsked reports whether the question names a defined term that is not
+// an option: every content word of it is in the question ("RESTART
+// IDENTITY" for "what does TRUNCATE RESTART IDENTITY do"), and not right
+// after a word that excludes it ("VACUUM without FULL" is not about FULL).
+func termAsked(term, question string, loose map[string]bool) bool {
+	if strings.HasPrefix(term, "-") {
+		return false // options are matched as they are written
+	}
+	n := 0
+	for _, t := range tokenize(term) {
+		if stopWords[t.Lower] {
+			continue
+		}
+		if !loose[looseStem(t.Lower)] {
+			return false
+		}
+		n++
+	}
+	if n == 0 {
+		return false
+	}
+	toks := tokenize(question)
+	first := tokenize(term)[0].Lower
+	for i := 1; i < len(toks); i++ {
+		if toks[i].Lower == first && excluding[toks[i-1].Lower] {
+			return false
+		}
+	}
+	return true
+}
+
+// excluding are the words that put what follows them out of a question:
+// "VACUUM without FULL", "files except logs".
+var excluding = toSet(`without not no except excluding besides but`)
+
+// releaseScope is +1 when heading heads the notes of a release the
+// question names (versions), -1 when it heads another release's, 0 when
+// it names no version or the question none. "2.23.0" names the release
+// "Git 2.23 Release Notes" heads: trailing zero parts do not count.
+func releaseScope(versions []string, heading string) int {
+	if len(versions) == 0 {
+		return 0
+	}
+	hv := versionPattern.FindAllString(heading, -1)
+	if len(hv) == 0 {
+		return 0
+	}
+	for _, v := range versions {
+		for _, h := range hv {
+			if trimZeros(v) == trimZeros(h) {
+				return 1
+			}
+		}
+	}
+	return -1
+}
+
+// trimZeros drops a version's trailing ".0" parts: "2.23.0" is "2.23".
+func trimZeros(v string) string {
+	for strings.HasSuffix(v, ".0") {
+		v = strings.TrimSuffix(v, ".0")
+	}
+	return v
+}
+
+// holdsBeyond reports whether a unit's own words hold a word of the
+// question that is not part of the commands' names: an example is the
+// answer when it speaks of what is asked ("… recreate it from the dump"),
+// not only when it runs the command.
+func holdsBeyond(own, question map[string]bool, commands []string) bool {
+	names := map[string]bool{}
+	for _, c := range commands {
+		for k := range looseSet(c) {
+			names[k] = true
+		}
+	}
+	for k := range own {
+		if question[k] && !names[k] && !stopWords[k] {
+			return true
+		}
+	}
+	return false
+}
+
+// runsCommand reports whether a code block or a lead-in's block has a line
+// that runs one of commands: "$ pg_restore -l db.dump", "pg_restore -C …".
+func runsCommand(text string, commands []string) bool {
+	runs := func(s string) bool {
+		f := strings.Fields(s)
+		return len(f) > 1 && slices.Contains(commands, strings.ToLower(f[0]))
+	}
+	for _, line := range strings.Split(text, "\n") {
+		if runs(strings.TrimLeft(strings.TrimSpace(line), "$#>% ")) {
+			return true
+		}
+		// A shell prompt inside a line ("… the dump: $ dropdb mydb $
+		// pg_restore -C -d postgres db.dump", an example run into prose).
+		for rest := line; ; {
+			i := strings.Index(rest, "$ ")
+			if i < 0 {
+				break
+			}
+			rest = rest[i+2:]
+			if runs(rest) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// usageLine reports whether a sentence is a command's usage, as a
+// manual's synopsis writes it ("pg_resetwal [-f | --force] [option...]"):
+// it says how to call, not what the command does.
+func usageLine(s string) bool {
+	return strings.Count(s, "[") >= 2 && (strings.Contains(s, "|") || strings.Contains(s, "..."))
+}
+
 // selection is the state of choosing an answer's units.
 type selection struct {
 	terms     []term
+	mostNamed int // the most question words naming one kept file
 	kinds     []askKind
 	df        map[string]int
 	kept      int
@@ -395,6 +578,13 @@ func (s *selection) adjacent(c candidate) bool {
 	return slices.ContainsFunc(s.chosen, func(x candidate) bool { return x.hit == c.hit && (x.pos == c.pos-1 || x.pos == c.pos+1) })
 }
 
+// quoted reports whether the answer already holds this text: Debian
+// ships one changelog or copyright file in several packages, and a
+// repeated quote says nothing new.
+func (s *selection) quoted(text string) bool {
+	return slices.ContainsFunc(s.chosen, func(x candidate) bool { return x.text == text })
+}
+
 // take adds c to the answer and marks what it covers.
 func (s *selection) take(c candidate) {
 	s.chosen = append(s.chosen, c)
@@ -414,12 +604,13 @@ func (s *selection) take(c candidate) {
 // needs to be added.
 func (s *selection) score(c candidate) (sc, needed float64) {
 	w := answerWeights
-	fresh := false
+	fresh, own := false, false
 	for _, t := range s.terms {
 		f := c.stems[t.Stem]
 		if f == 0 {
 			continue
 		}
+		own = own || f == 1
 		tw := s.weight(t) * f
 		if s.covered[t.Stem] {
 			tw *= w.covered
@@ -446,14 +637,26 @@ func (s *selection) score(c candidate) (sc, needed float64) {
 			sc += bonus
 		}
 	}
-	if c.declares && sc > 0 {
+	if (c.declares || c.defines || c.runs) && sc > 0 {
 		sc += w.decl
+	}
+	switch {
+	case c.release > 0 && own:
+		// Under the release asked about and saying something of the
+		// question itself (not only under its heading: a changelog
+		// entry's signature line is not its news).
+		sc += w.release
+	case c.release < 0:
+		sc *= w.otherRelease
 	}
 	if !c.prose {
 		sc *= w.label
 	}
 	if c.test {
 		sc *= w.test
+	}
+	if c.naming < s.mostNamed {
+		sc *= w.lessNamed
 	}
 	sc *= 1 / (1 + w.secPos*float64(c.secPos)) / (1 + w.hitRank*float64(c.hit))
 	needed = w.next
@@ -474,6 +677,14 @@ func (s *selection) pick(cands []candidate, limit int) {
 		best, bestScore, bestNeeded := -1, 0.0, 0.0
 		for i, c := range cands {
 			if s.isChosen(c) {
+				continue
+			}
+			if s.quoted(c.text) {
+				continue // the same words from another copy of the file
+			}
+			if len(s.chosen) > 0 && s.chosen[0].declares && !c.declares {
+				// The declaration asked about answers: its neighbours and
+				// callers are not more of the answer.
 				continue
 			}
 			if sc, needed := s.score(c); sc > bestScore {
@@ -502,7 +713,7 @@ func (s *selection) cover(cands []candidate) {
 		}
 		best, bestScore := -1, 0.0
 		for i, c := range cands {
-			if !kind.in(c.masked) || s.isChosen(c) ||
+			if !kind.in(c.masked) || s.isChosen(c) || s.quoted(c.text) ||
 				!slices.ContainsFunc(s.chosen, func(x candidate) bool { return x.hit == c.hit }) {
 				continue
 			}
@@ -554,7 +765,16 @@ func render(chosen []candidate, kept []graphrag.Hit) graphrag.Answer {
 		if !ok {
 			n = len(cites) + 1
 			cited[c.hit] = n
-			cites = append(cites, graphrag.Citation{N: n, Hit: kept[c.hit], Quote: c.text})
+			h := kept[c.hit]
+			if c.unit.entry != "" {
+				// The block's chunk is named by its first entry: the
+				// citation names the one quoted ("http.StatusTeapot").
+				h.Chunk.Symbol = c.unit.entry
+				if pkg, _, ok := strings.Cut(kept[c.hit].Chunk.Symbol, "."); ok {
+					h.Chunk.Symbol = pkg + "." + c.unit.entry
+				}
+			}
+			cites = append(cites, graphrag.Citation{N: n, Hit: h, Quote: c.text})
 		}
 		switch {
 		case i == 0:

@@ -210,7 +210,7 @@ func ragEval(t *testing.T, d *evalData, searcher Searcher) {
 		}
 		if s.Answer.Abstained {
 			falseAbstain++
-			t.Logf("false abstention (%s, %s): %q — %s", s.Plan.Route, s.Stop, q.Question, s.Plan.Reason)
+			t.Logf("false abstention (%s, %s): %q — %s; evaluate: %s", s.Plan.Route, s.Stop, q.Question, s.Plan.Reason, s.Measured)
 		}
 		loops += s.Loops.Retrieve + s.Loops.Generate + s.Loops.Route
 		stops[s.Stop]++

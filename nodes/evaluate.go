@@ -33,7 +33,7 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 	}
 
 	terms := contentTerms(s.question())
-	ev := measureEvidence(terms, s.Hits, evidenceHits)
+	ev := measureQuestion(s.question(), terms, s.Hits, evidenceHits)
 	strength := ev.Strength()
 	if len(s.Hits) == 0 {
 		strength = 0
@@ -43,13 +43,13 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 	// earlier one only when it matches the question better.
 	if s.bestHits != nil {
 		fused := fuseRRF(s.bestHits, s.Hits, max(p.opts.K, len(s.bestHits)))
-		fev := measureEvidence(terms, fused, evidenceHits)
+		fev := measureQuestion(s.question(), terms, fused, evidenceHits)
 		if fev.Strength() > s.bestStrength {
 			s.Hits, ev, strength, s.fused = fused, fev, fev.Strength(), true
 		} else {
 			s.Hits, s.SearchMode, strength, s.fused = s.bestHits, s.bestMode, s.bestStrength, s.bestFused
 			s.note("evaluate: the refined search did not match the question better (%.2f ≤ %.2f): kept the earlier hits", fev.Strength(), s.bestStrength)
-			ev = measureEvidence(terms, s.Hits, evidenceHits)
+			ev = measureQuestion(s.question(), terms, s.Hits, evidenceHits)
 		}
 	}
 	s.bestHits, s.bestStrength, s.bestMode, s.bestFused = s.Hits, strength, s.SearchMode, s.fused
@@ -127,6 +127,21 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 
 	s.Measured = measure
 	if s.Retrieval == RetrievalGood {
+		return s, nil
+	}
+	if m := matchConstraints(s.question(), s.Hits); len(s.Hits) > 0 && (len(m.Missing) > 0 || len(m.Apart) > 0) {
+		// An exact name, version or option of the question that no hit
+		// holds (or that no one hit holds with the names qualifying it):
+		// a refined query adds words of those hits, not the missing name.
+		return s, nil
+	}
+	if absent := p.absentWords(ctx, &s, ev.MissingSpecific, s.Hits[:min(len(s.Hits), evidenceHits)]); len(absent) > 0 {
+		// What the question is about is nowhere in the files (the default
+		// port of redis over files that never say redis): the best hits
+		// are about something else, and a refined query (the question
+		// plus their words) cannot find it.
+		s.Retrieval = RetrievalEmpty
+		s.Measured += "; no file holds " + strings.Join(absent, ", ")
 		return s, nil
 	}
 	if s.Budget.Retrieve > 0 && len(s.Hits) > 0 {

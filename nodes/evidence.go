@@ -1,13 +1,6 @@
 package nodes
 
-import (
-	"path"
-	"regexp"
-	"slices"
-	"strings"
-
-	"github.com/graphrag/graphrag"
-)
+import "github.com/graphrag/graphrag"
 
 // Evidence measures how well hits match a query, from the text alone, so it
 // means the same for every store and scoring (BM25, cosine, RRF).
@@ -21,8 +14,10 @@ type Evidence struct {
 	// Title is true when a hit's title words all occur in the query: the
 	// question names the document.
 	Title bool
-	// Missing lists the heaviest query terms no hit contains.
-	Missing []string
+	// Missing lists the heaviest query terms no hit contains;
+	// MissingSpecific those of them that are not everyday words (see
+	// term.specific): names, codes and rare words.
+	Missing, MissingSpecific []string
 	// Specific is the summed weight of the matched terms that are not
 	// everyday words: how much of the match is names, codes and rare words.
 	Specific float64
@@ -44,10 +39,37 @@ func (e Evidence) Strength() float64 {
 
 // measureEvidence compares the query's content terms with the first n hits.
 func measureEvidence(terms []term, hits []graphrag.Hit, n int) Evidence {
+	return measureWith(terms, hits, n, nil)
+}
+
+// measureQuestion is measureEvidence for a question's own terms: a
+// package-qualified name in it ("strings.Reverse") is found in a hit that
+// speaks of it (qualifiedName.heldBy), not only where it is written out,
+// since a package's own files name it unqualified.
+func measureQuestion(question string, terms []term, hits []graphrag.Hit, n int) Evidence {
+	qs := map[string]qualifiedName{}
+	for _, q := range qualifiedNames(question) {
+		qs[q.key()] = q
+	}
+	if len(qs) == 0 {
+		return measureWith(terms, hits, n, nil)
+	}
+	return measureWith(terms, hits, n, func(t term, h graphrag.Hit) bool {
+		q, ok := qs[t.Word]
+		return ok && q.heldBy(h)
+	})
+}
+
+// measureWith is measureEvidence; also (when not nil) counts a term found
+// in a hit when it says so.
+func measureWith(terms []term, hits []graphrag.Hit, n int, also func(term, graphrag.Hit) bool) Evidence {
 	var ev Evidence
 	if len(hits) == 0 || len(terms) == 0 {
 		for _, t := range terms {
 			ev.Missing = append(ev.Missing, t.Word)
+			if t.specific() {
+				ev.MissingSpecific = append(ev.MissingSpecific, t.Word)
+			}
 		}
 		return ev
 	}
@@ -68,7 +90,7 @@ func measureEvidence(terms []term, hits []graphrag.Hit, n int) Evidence {
 		stems := stemSet(h.Source.Title + " \n " + h.Chunk.Text)
 		var got float64
 		for i, t := range terms {
-			if stems[t.Stem] {
+			if stems[t.Stem] || also != nil && also(t, h) {
 				got += t.Weight
 				found[i] = true
 			}
@@ -84,11 +106,14 @@ func measureEvidence(terms []term, hits []graphrag.Hit, n int) Evidence {
 	for i, t := range terms {
 		if found[i] {
 			got += t.Weight
-			if t.Weight >= 1 {
+			if t.specific() {
 				ev.Specific += t.Weight
 			}
 		} else {
 			ev.Missing = append(ev.Missing, t.Word)
+			if t.specific() {
+				ev.MissingSpecific = append(ev.MissingSpecific, t.Word)
+			}
 		}
 	}
 	ev.Union = got / total
@@ -110,261 +135,7 @@ func titleInQuery(title string, queryStems map[string]bool) bool {
 	return true
 }
 
-// versionPattern finds version numbers ("2.23.0", "1.6-2.1+deb12u1") and
-// optionPattern command-line options ("--max-rate").
-var (
-	versionPattern = regexp.MustCompile(`\b\d+(?:\.\d+)+(?:[-+~][\w.+~-]*\w)?`)
-	optionPattern  = regexp.MustCompile(`(?:^|\s)(--?[a-z][\w-]*[a-z0-9])`)
-)
-
-// constrainingTerms are the exact names a question pins its answer to:
-// identifiers and codes ("unique_violation", "E1045", "StatusTeapot" of
-// "http.StatusTeapot"), versions ("2.23.0"), file names and command-line
-// options. A passage that lacks one of them does not answer the question,
-// however well the rest of it matches; one that has all of them is worth
-// reading however weak its overall score. Lower-cased.
-func constrainingTerms(question string) []string {
-	var out []string
-	add := func(s string) {
-		s = strings.ToLower(strings.Trim(s, ".,:;!?'\"()`"))
-		if len(s) < 2 || slices.Contains(out, s) {
-			return
-		}
-		out = append(out, s)
-	}
-	for _, v := range versionPattern.FindAllString(question, -1) {
-		add(v)
-	}
-	for _, f := range fileNamePattern.FindAllString(question, -1) {
-		add(f)
-	}
-	for _, m := range optionPattern.FindAllStringSubmatch(question, -1) {
-		add(m[1])
-	}
-	for name := range askedNames(question) {
-		add(name)
-	}
-	for _, id := range identifierPattern.FindAllString(question, -1) {
-		if versionPattern.MatchString(id) && slices.ContainsFunc(out, func(s string) bool { return strings.Contains(s, strings.ToLower(id)) }) {
-			continue // part of a version already there
-		}
-		add(id)
-	}
-	slices.Sort(out)
-	return out
-}
-
-// constraintMatch says which constraining terms the hits hold: in their
-// text, title or path.
-type constraintMatch struct {
-	Terms   []string
-	Missing []string
-	// Hits are the indexes of the hits holding every term, best first.
-	Hits []int
-}
-
-// matchConstraints looks for the question's constraining terms in hits.
-func matchConstraints(question string, hits []graphrag.Hit) constraintMatch {
-	m := constraintMatch{Terms: constrainingTerms(question)}
-	if len(m.Terms) == 0 {
-		return m
-	}
-	found := make([]bool, len(m.Terms))
-	for i, h := range hits {
-		hay := strings.ToLower(h.Chunk.Text + "\n" + h.Chunk.Heading + "\n" + h.Chunk.Symbol + "\n" + h.Source.Title + "\n" + h.Source.Path)
-		all := true
-		for j, t := range m.Terms {
-			if strings.Contains(hay, t) {
-				found[j] = true
-			} else {
-				all = false
-			}
-		}
-		if all {
-			m.Hits = append(m.Hits, i)
-		}
-	}
-	for j, t := range m.Terms {
-		if !found[j] {
-			m.Missing = append(m.Missing, t)
-		}
-	}
-	// A name and its version ("jq 2.5", "git 2.23.0") must meet in one hit:
-	// jq's README and Python's 2.5 licence line do not answer about jq 2.5.
-	for _, p := range versionedNames(question) {
-		if !slices.ContainsFunc(hits, func(h graphrag.Hit) bool {
-			hay := strings.ToLower(h.Chunk.Text + "\n" + h.Source.Title + "\n" + h.Source.Path)
-			return strings.Contains(hay, p[0]) && strings.Contains(hay, p[1])
-		}) {
-			m.Missing = append(m.Missing, p[0]+" "+p[1])
-		}
-	}
-	return m
-}
-
-// versionedNamePattern finds a name followed by a version: "git 2.23.0",
-// "bash 5.2.15-2".
-var versionedNamePattern = regexp.MustCompile(`(?i)\b([a-z][\w+-]*)\s+v?(\d+(?:\.\d+)+(?:[-+~][\w.+~-]*\w)?)`)
-
-// versionedNames returns the question's (name, version) pairs, lower-cased.
-func versionedNames(question string) [][2]string {
-	var out [][2]string
-	for _, m := range versionedNamePattern.FindAllStringSubmatch(question, -1) {
-		name := strings.ToLower(m[1])
-		if stopWords[name] || generalWords[name] {
-			continue
-		}
-		out = append(out, [2]string{name, strings.ToLower(m[2])})
-	}
-	return out
-}
-
-// gradeByConstraints corrects a grading by the question's constraining
-// terms: when a term is in none of the hits (or a name and the version
-// after it are in no one hit), nothing found answers the question (empty);
-// when every term is in one hit, retrieval is good whatever the overall
-// score. Questions without constraining terms keep their grading. Either
-// way the kept hits are reordered by preferHits. It returns the note for
-// the trace, "" when the grading did not change.
-func gradeByConstraints(question string, hits, kept []graphrag.Hit, r string, maxKept int) ([]graphrag.Hit, string, string) {
-	m := matchConstraints(question, hits)
-	switch {
-	case len(hits) == 0:
-		return kept, r, ""
-	case len(m.Missing) > 0:
-		if r == RetrievalEmpty {
-			return kept, r, ""
-		}
-		return nil, RetrievalEmpty, "no hit holds " + strings.Join(m.Missing, ", ")
-	case len(m.Terms) == 0 || len(m.Hits) == 0:
-		if r != RetrievalGood {
-			if named := namedHits(question, hits); len(named) > 0 {
-				return preferHits(question, hits, kept, named, maxKept), RetrievalGood, "the file the question names holds its words"
-			}
-		}
-		return preferHits(question, hits, kept, nil, maxKept), r, ""
-	}
-	note := ""
-	if r != RetrievalGood {
-		note = "hits hold every one of " + strings.Join(m.Terms, ", ")
-	}
-	return preferHits(question, hits, kept, m.Hits, maxKept), RetrievalGood, note
-}
-
-// namedHits are the indexes of the hits whose file or folder the question
-// names ("jq" for jq/copyright) and that hold every other question word any
-// of the first evidenceHits hits holds ("license"): a weak overall score does not make them wrong
-// when the question's remaining words ("distributed") are in no hit at all.
-func namedHits(question string, hits []graphrag.Hit) []int {
-	words := map[string]bool{}
-	for _, t := range tokenize(question) {
-		if !stopWords[t.Lower] && len(t.Lower) > 1 {
-			words[t.Lower] = true
-		}
-	}
-	stems := make([]map[string]bool, len(hits))
-	somewhere := map[string]bool{}
-	for i, h := range hits {
-		stems[i] = stemSet(h.Source.Title + " " + h.Chunk.Heading + " " + h.Chunk.Text)
-		if i >= evidenceHits {
-			continue // the words evidence looks for in the first hits only
-		}
-		for k := range stems[i] {
-			somewhere[k] = true
-		}
-	}
-	var out []int
-	for i, h := range hits {
-		if !pathNamed(h.Source.Path, words) {
-			continue
-		}
-		held, other := 0, 0
-		for _, t := range contentTerms(question) {
-			if pathNamed(h.Source.Path, map[string]bool{t.Word: true}) || !somewhere[t.Stem] {
-				continue
-			}
-			other++
-			if stems[i][t.Stem] {
-				held++
-			}
-		}
-		if other > 0 && held == other {
-			out = append(out, i)
-		}
-	}
-	return out
-}
-
-// preferHits orders the hits worth reading: first those that declare a
-// name the question asks about ("func WithCancel" for "where is WithCancel
-// defined"), then those holding every constraining term (the indexes in
-// matching), then those whose file or folder the question names ("dpkg"
-// for dpkg/copyright), then the kept ones; tests, test data and vendored
-// copies after the rest unless the question is about tests. At most
-// maxKept.
-func preferHits(question string, hits, kept []graphrag.Hit, matching []int, maxKept int) []graphrag.Hit {
-	names := askedNames(question)
-	words := map[string]bool{}
-	for _, t := range tokenize(question) {
-		if !stopWords[t.Lower] && len(t.Lower) > 1 {
-			words[t.Lower] = true
-		}
-	}
-	var first, named []graphrag.Hit
-	for _, h := range hits {
-		if isCodeHit(h) && (names[strings.ToLower(lastPart(h.Chunk.Symbol))] || declaresName(h.Chunk.Text, names)) {
-			first = append(first, h)
-		}
-	}
-	for _, i := range matching {
-		first = append(first, hits[i])
-	}
-	for _, h := range hits {
-		if pathNamed(h.Source.Path, words) {
-			named = append(named, h)
-		}
-	}
-	tests := strings.Contains(strings.ToLower(question), "test")
-	var order []graphrag.Hit
-	order = append(order, first...)
-	order = append(order, named...)
-	order = append(order, kept...)
-	var out, later []graphrag.Hit
-	seen := map[string]bool{}
-	for _, h := range order {
-		if seen[h.Chunk.ID] {
-			continue
-		}
-		seen[h.Chunk.ID] = true
-		if !tests && isTestPath(h.Source.Path) {
-			later = append(later, h)
-			continue
-		}
-		out = append(out, h)
-	}
-	out = append(out, later...)
-	return out[:min(len(out), maxKept)]
-}
-
-// pathNamed reports whether a folder or the base name (without extension)
-// of path is one of words.
-func pathNamed(p string, words map[string]bool) bool {
-	if p == "" || len(words) == 0 {
-		return false
-	}
-	parts := strings.Split(strings.ReplaceAll(p, "\\", "/"), "/")
-	for i, part := range parts {
-		part = strings.ToLower(part)
-		if words[part] || i == len(parts)-1 && words[strings.TrimSuffix(part, path.Ext(part))] {
-			return true
-		}
-	}
-	return false
-}
-
-func lastPart(symbol string) string {
-	if i := strings.LastIndex(symbol, "."); i >= 0 {
-		return symbol[i+1:]
-	}
-	return symbol
-}
+// specific reports whether a term makes a question specific: a name, a
+// code or a word that is not an everyday one (contentTerms weighs
+// generalWords under 1, everything else 1 or more).
+func (t term) specific() bool { return t.Weight >= 1 }

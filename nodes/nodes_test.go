@@ -181,7 +181,7 @@ func TestRetrieveCapabilitiesOff(t *testing.T) {
 }
 
 func TestEvaluateNode(t *testing.T) {
-	c := smallCorpus()
+	c := scatteredCorpus()
 	p, _ := newPipeline(Deps{Searcher: c}, DefaultOptions())
 	search := func(q string) []graphrag.Hit {
 		res, _ := c.Search(context.Background(), graphrag.Query{Text: q, K: 10})
@@ -194,13 +194,14 @@ func TestEvaluateNode(t *testing.T) {
 		next        string
 	}{
 		{"good", "Where do ospreys nest?", 2, RetrievalGood, "generate"},
-		{"unrelated with budget refines", "Which Zeppelin airship crossed the Atlantic Ocean?", 2, RetrievalEmpty, "route"},
+		{"unrelated with budget refines", "Do puffins nest on Svalbard cliffs near Longyearbyen?", 2, RetrievalPoor, "route"},
+		{"a word no file holds: no refinement", "Which Zeppelin airship crossed the Atlantic Ocean?", 2, RetrievalEmpty, "generate"},
 		{"no hits at all", "quantum chromodynamics lattice", 2, RetrievalEmpty, "generate"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := State{Query: tt.query, Plan: graphrag.Plan{Route: graphrag.RouteVector, Query: tt.query}, Hits: search(tt.query), Budget: Budget{Retrieve: tt.budget}}
-			if tt.name == "unrelated with budget refines" {
+			if tt.name == "a word no file holds: no refinement" {
 				s.Hits = search("Atlantic bird nest") // poor hits: share only a word or two
 			}
 			got, err := p.evaluate(context.Background(), s)

@@ -24,6 +24,14 @@ type quoteUnit struct {
 	// lead is true for a lead-in sentence joined with the list or code block
 	// that follows it; the text then spans several lines.
 	lead bool
+	// entry is the identifier an entry of a const or var block declares,
+	// when the unit is that entry cut from its block (entryOf); "" else.
+	entry string
+	// defines are the terms a definition paragraph of a manual defines:
+	// options ("-r rate" / "--max-rate=rate Sets the …" defines -r and
+	// --max-rate) or a term above its description ("RESTART IDENTITY").
+	// The paragraph is one unit, quoted whole.
+	defines []string
 }
 
 // multiline reports whether the unit is shown on lines of its own rather
@@ -70,6 +78,9 @@ func splitUnits(text string, bareHeadings bool) []quoteUnit {
 	// the block right after it.
 	var blockOf []int
 	block := 0
+	// paraIndented: the paragraph's first line is indented (a changelog's
+	// entries are; its release lines are not).
+	paraIndented := false
 	add := func(u quoteUnit) {
 		u.heading, u.section, u.secPos = heading, section, secPos
 		units = append(units, u)
@@ -86,6 +97,30 @@ func splitUnits(text string, bareHeadings bool) []quoteUnit {
 		block++
 		if bareHeadings && !lineBreak && len(para) == 1 && looksLikeHeading(para[0]) {
 			newSection(para[0])
+			para = para[:0]
+			return
+		}
+		if !lineBreak && len(para) == 1 && !paraIndented && releaseHeading(para[0]) {
+			newSection(para[0])
+			para = para[:0]
+			return
+		}
+		if strings.HasPrefix(para[0], "-- ") && len(para) == 1 {
+			// A signature ("-- ChangZhuo Chen <czchen@debian.org>  Wed, 09
+			// Jul 2025 …": a changelog entry's, a mail's) says who, not
+			// what: it is not quoted.
+			para = para[:0]
+			return
+		}
+		if shellSession(para) {
+			// "$ dropdb mydb" / "$ pg_restore -C …": commands keep their
+			// lines, as code.
+			add(quoteUnit{text: strings.Join(para, "\n"), code: true})
+			para = para[:0]
+			return
+		}
+		if terms := definedTerms(para, bareHeadings); len(terms) > 0 {
+			add(quoteUnit{text: strings.Join(strings.Fields(strings.Join(para, " ")), " "), defines: terms})
 			para = para[:0]
 			return
 		}
@@ -114,6 +149,9 @@ func splitUnits(text string, bareHeadings bool) []quoteUnit {
 	for i := 0; i < len(lines); i++ {
 		line := lines[i]
 		trim := strings.TrimSpace(line)
+		if len(para) == 0 {
+			paraIndented = trim != "" && line[0] == ' ' || strings.HasPrefix(line, "\t")
+		}
 		switch {
 		case trim == "":
 			flush(false)
@@ -210,6 +248,68 @@ func looksLikeHeading(line string) bool {
 	r := []rune(line)[0]
 	return r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' && len(words) > 1
 }
+
+// releaseLine finds what a release heading holds: a version.
+var releaseVersion = regexp.MustCompile(`\b\d+(?:\.\d+)+`)
+
+// releaseHeadingMaxWords bounds a release heading: "jq (1.6-2.1+deb12u1)
+// bookworm; urgency=medium", "* Noteworthy changes in release 3.8
+// (2022-09-02) [stable]".
+const releaseHeadingMaxWords = 12
+
+// releaseHeading reports whether a one-line paragraph that is not indented
+// heads the notes of one release in a changelog or NEWS file: it names a
+// version, is short and is no sentence. The entries under it are its
+// section (see releaseScope).
+func releaseHeading(line string) bool {
+	t := strings.TrimSpace(strings.TrimLeft(line, "*#= "))
+	if t == "" || strings.HasSuffix(t, ".") || len(strings.Fields(t)) > releaseHeadingMaxWords || strings.HasPrefix(line, "-") || strings.HasPrefix(line, "+") {
+		return false
+	}
+	return releaseVersion.MatchString(t)
+}
+
+// shellSession reports whether every line of a paragraph is a command
+// typed at a shell prompt ("$ pg_dump -Fc mydb > db.dump").
+func shellSession(para []string) bool {
+	for _, l := range para {
+		if !strings.HasPrefix(l, "$ ") {
+			return false
+		}
+	}
+	return len(para) > 0
+}
+
+// optionTerm is a command-line option opening a line: "-r", "--max-rate".
+var optionTerm = regexp.MustCompile(`^--?[A-Za-z][\w-]*`)
+
+// definedTerms are the terms a paragraph defines when it opens with them,
+// a manual's way: options ("-r rate" / "--max-rate=rate" above "Sets the
+// maximum transfer rate …") in any text, and in text converted from a
+// manual or HTML a short term on a line of its own above its description
+// ("RESTART IDENTITY" / "Automatically restart sequences …"). Nil for
+// any other paragraph.
+func definedTerms(para []string, converted bool) []string {
+	var out []string
+	for _, line := range para {
+		m := optionTerm.FindString(strings.TrimSpace(line))
+		if m == "" {
+			break
+		}
+		out = append(out, m)
+	}
+	if len(out) > 0 || !converted || len(para) < 2 {
+		return out
+	}
+	if t := strings.TrimSpace(para[0]); len(strings.Fields(t)) <= maxTermWords && !strings.ContainsAny(t[len(t)-1:], ".:;,!?") {
+		return []string{t}
+	}
+	return nil
+}
+
+// maxTermWords is the longest term a definition paragraph opens with:
+// "RESTART IDENTITY", "WITH GRANT OPTION", "\\x [ on | off | auto ]".
+const maxTermWords = 8
 
 // joinLeadIns joins a unit ending in ":" with the list items or the code
 // block of the next block, so that an answer never stops at "…dump file:".

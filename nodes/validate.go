@@ -196,11 +196,19 @@ func coverage(query, answer string) float64 {
 	var got, total float64
 	for _, t := range terms {
 		total += t.Weight
-		if have[t.Stem] {
+		if have[t.Stem] || dottedIn(t, have) {
 			got += t.Weight
 		}
 	}
 	return got / total
+}
+
+// dottedIn reports whether the last part of a dotted term ("minread" of
+// "bytes.minread") is in stems: code of a package names its identifiers
+// unqualified.
+func dottedIn(t term, stems map[string]bool) bool {
+	i := strings.LastIndex(t.Word, ".")
+	return i >= 0 && i+1 < len(t.Word) && !t.isNumber() && stems[stem(t.Word[i+1:])]
 }
 
 // quotedHeadings returns the section headings above the sentences an answer

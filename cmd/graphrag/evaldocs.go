@@ -18,7 +18,7 @@ import (
 
 func (a *app) evalDocsCmd() *cobra.Command {
 	var (
-		keep, questions      string
+		keep, questions, set string
 		roots, only          []string
 		all, asJSON          bool
 		minAnswered, minAbst float64
@@ -36,11 +36,12 @@ unanswerable one when the answer abstains. Collections whose files are not
 installed are left out, with their questions.`,
 		Example: `  graphrag eval docs
   graphrag eval docs --keep /tmp/docs-store --all
+  graphrag eval docs --set heldout --keep /tmp/docs-heldout
   graphrag eval docs --root go=$HOME/sdk/go1.26 --only go`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
-			cols, qs, err := evals.LoadDocsBenchmark()
+			cols, qs, err := evals.LoadDocsSet(set)
 			if err != nil {
 				return err
 			}
@@ -144,6 +145,7 @@ installed are left out, with their questions.`,
 		},
 	}
 	cmd.Flags().StringVar(&keep, "keep", "", "keep the store in this directory and reuse it (ingest is incremental)")
+	cmd.Flags().StringVar(&set, "set", "dev", "bundled question set: dev (tuned on) or heldout (other pages and packages, only to confirm)")
 	cmd.Flags().StringVar(&questions, "questions", "", "questions JSONL instead of the bundled ones (id, collection, question, gold_file, gold or abstain)")
 	cmd.Flags().StringArrayVar(&roots, "root", nil, "a collection's root directory, name=directory (repeatable)")
 	cmd.Flags().StringSliceVar(&only, "only", nil, "run only these collections (go, pg, debian)")

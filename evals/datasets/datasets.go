@@ -23,4 +23,11 @@ const (
 	// collections installed on the machine and questions about them.
 	DocsCollections = "docs/collections.json"
 	DocsQuestions   = "docs/questions.jsonl"
+
+	// DocsHeldoutCollections and DocsHeldoutQuestions are its held-out
+	// set: other packages, pages and files of the same collections (and a
+	// few more Go subtrees), written before the answer-side tuning and
+	// never tuned on. Score changes on DocsQuestions, confirm them here.
+	DocsHeldoutCollections = "docs/heldout.collections.json"
+	DocsHeldoutQuestions   = "docs/heldout.jsonl"
 )

@@ -30,7 +30,13 @@ func LooseStem(w string) string {
 	s := Stem(w)
 	for _, suf := range looseSuffixes {
 		if len(s)-len(suf) >= 2 && strings.HasSuffix(s, suf) && (suf != "es" || len(s) > 3) {
-			return s[:len(s)-len(suf)]
+			s = s[:len(s)-len(suf)]
+			// "deferred", "running", "stopped": the doubled consonant goes
+			// with the suffix (not l, s or z: "filled", "passed").
+			if n := len(s); (suf == "ing" || suf == "ed") && n > 2 && s[n-1] == s[n-2] && !strings.ContainsRune("aeiouylsz", rune(s[n-1])) {
+				s = s[:n-1]
+			}
+			return s
 		}
 	}
 	return s

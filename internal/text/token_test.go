@@ -97,6 +97,11 @@ func TestLooseStem(t *testing.T) {
 		{"restoring", "restore"},
 		{"runs", "run"},
 		{"studies", "study"},
+		{"deferred", "defer"},
+		{"running", "run"},
+		{"stopped", "stop"},
+		{"filled", "fill"},
+		{"passed", "pass"},
 	}
 	for _, p := range same {
 		if a, b := LooseStem(p[0]), LooseStem(p[1]); a != b {

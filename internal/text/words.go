@@ -102,3 +102,27 @@ func hasUpper(s string) bool {
 	}
 	return false
 }
+
+// QualifiedNames are the exported names of the package-qualified
+// identifiers in s, lower-cased: "once" of "sync.Once". A store searches
+// such a name even when it is a function word: "what is sync.Once for" is
+// about Once.
+func QualifiedNames(s string) map[string]bool {
+	var out map[string]bool
+	for i := 1; i+1 < len(s); i++ {
+		if s[i] != '.' || !isLowerIdent(s[i-1]) || s[i+1] < 'A' || s[i+1] > 'Z' {
+			continue
+		}
+		j := i + 1
+		for j < len(s) && (isLowerIdent(s[j]) || s[j] >= 'A' && s[j] <= 'Z') {
+			j++
+		}
+		if out == nil {
+			out = map[string]bool{}
+		}
+		out[strings.ToLower(s[i+1:j])] = true
+	}
+	return out
+}
+
+func isLowerIdent(b byte) bool { return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '_' }

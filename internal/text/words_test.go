@@ -106,3 +106,24 @@ func TestStopWordSets(t *testing.T) {
 		}
 	}
 }
+
+func TestQualifiedNames(t *testing.T) {
+	tests := map[string][]string{
+		"what is sync.Once for":                  {"once"},
+		"compare io.EOF and io.ErrUnexpectedEOF": {"eof", "errunexpectedeof"},
+		"what changed in git 2.23.0":             nil,
+		"see Node.js and example.com":            nil,
+	}
+	for in, want := range tests {
+		got := QualifiedNames(in)
+		if len(got) != len(want) {
+			t.Errorf("QualifiedNames(%q) = %v, want %v", in, got, want)
+			continue
+		}
+		for _, w := range want {
+			if !got[w] {
+				t.Errorf("QualifiedNames(%q) = %v, want %v", in, got, want)
+			}
+		}
+	}
+}

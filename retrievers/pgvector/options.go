@@ -3,6 +3,7 @@ package pgvector
 import (
 	"context"
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 	"time"
@@ -61,6 +62,31 @@ type Options struct {
 	// KeywordWeight and VectorWeight weigh the two lists in the fusion
 	// (default 1 each).
 	KeywordWeight, VectorWeight float64
+	// Roles weighs a chunk's keyword score by its document's role
+	// (Document.Metadata[graphrag.MetaRole]): nil means DefaultRoles (tests,
+	// test data, vendored and generated code at half weight, as the SQLite
+	// store does); an empty map turns the weighting off.
+	Roles map[string]float64
+	// SymbolBoost adds this share of the best keyword score to a code chunk
+	// that declares an identifier the query names ("sync.Once",
+	// "WithCancel"), as the SQLite store's Ranking.Symbol does: 0 means
+	// DefaultSymbolBoost, negative turns it off.
+	SymbolBoost float64
+}
+
+// DefaultSymbolBoost is the default Options.SymbolBoost: the SQLite
+// store's (retrievers/sqlite, symbolBoost), so both rank a declaration
+// alike.
+const DefaultSymbolBoost = 0.5
+
+// defaultRoleWeight is the weight of a test, test data, vendored or
+// generated document: the SQLite store's (retrievers/sqlite, roleWeight).
+const defaultRoleWeight = 0.5
+
+// DefaultRoles are the default Options.Roles.
+func DefaultRoles() map[string]float64 {
+	return map[string]float64{graphrag.RoleTest: defaultRoleWeight, graphrag.RoleTestdata: defaultRoleWeight,
+		graphrag.RoleVendor: defaultRoleWeight, graphrag.RoleGenerated: defaultRoleWeight}
 }
 
 var identRe = regexp.MustCompile(`^[a-z_][a-z0-9_]{0,62}$`)
@@ -98,6 +124,17 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.KeywordWeight < 0 || o.VectorWeight < 0 {
 		return o, fmt.Errorf("%w: fusion weights must not be negative", ErrInvalidOptions)
+	}
+	if o.Roles == nil {
+		o.Roles = DefaultRoles()
+	}
+	for role, w := range o.Roles {
+		if w < 0 || math.IsNaN(w) || math.IsInf(w, 0) {
+			return o, fmt.Errorf("%w: role %q weight %v: want a finite weight of 0 or more", ErrInvalidOptions, role, w)
+		}
+	}
+	if o.SymbolBoost == 0 {
+		o.SymbolBoost = DefaultSymbolBoost
 	}
 	if o.Embedder != nil && o.Embedder.Dimension() <= 0 {
 		return o, fmt.Errorf("%w: embedder %q reports dimension %d", ErrInvalidOptions, o.Embedder.Name(), o.Embedder.Dimension())

@@ -202,6 +202,15 @@ func (s *Store) params(c collection, q graphrag.Query, mode graphrag.SearchMode,
 	args["depth"] = depth
 	args["pool"] = max(depth, rescorePool)
 	args["need"] = k
+	names, weights := make([]string, 0, len(s.opts.Roles)), make([]float64, 0, len(s.opts.Roles))
+	for role, w := range s.opts.Roles {
+		names, weights = append(names, role), append(weights, w)
+	}
+	args["rolekey"], args["rolenames"], args["roleweights"] = graphrag.MetaRole, names, weights
+	args["symbolboost"] = max(s.opts.SymbolBoost, 0)
+	qualified, bare := querySymbols(q.Text)
+	args["qualified"], args["names"] = qualified, bare
+	args["entries"], args["entrypkgs"] = blockEntries(qualified, bare)
 	return searchParams{args: args, depth: depth, filtered: !f.IsZero()}
 }
 
@@ -255,7 +264,13 @@ const keywordPreRank = `ts_rank_cd('{0.1, 0.2, 0.25, 1.0}', c.tsv, (SELECT webse
 
 const keywordCoverage = `(length(c.tsv) - length(ts_delete(c.tsv, (SELECT coalesce(array_agg(lexeme), '{}') FROM unnest(to_tsvector(@tscfg::text::regconfig, @words::text))))))`
 
-// keywordCTE ranks chunks by the two-stage keyword score above.
+// keywordCTE ranks chunks by the two-stage keyword score above, then, as
+// the SQLite store does: a chunk that declares an identifier the query
+// names (@qualified "sync.Once", or @names "WithCancel" as its symbol's
+// last part, or an entry of a const or var block in its text, @entries
+// in package @entrypkgs) gains @symbolboost times the best score, and the score of a
+// document with a role (@rolekey: tests, test data, vendored, generated
+// code) is multiplied by its weight in @rolenames/@roleweights.
 //
 // Ranking every chunk that matches any word is what made the keyword leg
 // slow: a common word matches a large share of a big collection, and each
@@ -284,7 +299,7 @@ qidf AS MATERIALIZED (
 	WHERE @kwok::bool
 ),
 kws AS MATERIALIZED (
-	SELECT c.doc_id, c.ordinal, c.tsv, ` + keywordCoverage + `^2 * ` + keywordPreRank + ` AS pre
+	SELECT c.doc_id, c.ordinal, c.tsv, c.symbol, c.text, ` + keywordCoverage + `^2 * ` + keywordPreRank + ` AS pre
 	FROM chunks c
 	WHERE @kwok::bool AND @strictok::bool AND c.collection_id = @coll::bigint
 	  AND c.tsv @@ (SELECT to_tsquery(@tscfg::text::regconfig, @strict::text))%[2]s
@@ -292,7 +307,7 @@ kws AS MATERIALIZED (
 	LIMIT @pool::int
 ),
 kwo AS (
-	SELECT c.doc_id, c.ordinal, c.tsv, ` + keywordCoverage + `^2 * ` + keywordPreRank + ` AS pre
+	SELECT c.doc_id, c.ordinal, c.tsv, c.symbol, c.text, ` + keywordCoverage + `^2 * ` + keywordPreRank + ` AS pre
 	FROM chunks c
 	WHERE @kwok::bool AND (SELECT count(*) FROM kws) < @need::int AND c.collection_id = @coll::bigint
 	  AND c.tsv @@ (SELECT websearch_to_tsquery(@tscfg::text::regconfig, @q::text))%[2]s
@@ -304,10 +319,21 @@ kwc AS (
 	UNION ALL
 	SELECT * FROM kwo
 ),
-kw AS (
-	SELECT c.doc_id, c.ordinal, (SELECT coalesce(sum(q.idf), 0) FROM qidf q WHERE c.tsv @@ q.tsq)^2 * ` + keywordRank + ` AS score
+kwb AS (
+	SELECT c.doc_id, c.ordinal, c.symbol, c.text, (SELECT coalesce(sum(q.idf), 0) FROM qidf q WHERE c.tsv @@ q.tsq)^2 * ` + keywordRank + ` AS base
 	FROM kwc c
-	ORDER BY score DESC, c.doc_id, c.ordinal
+),
+kw AS (
+	SELECT b.doc_id, b.ordinal,
+	       (b.base + CASE WHEN b.symbol <> '' AND (b.symbol = ANY(@qualified::text[]) OR substring(b.symbol from '[^.]*$') = ANY(@names::text[])
+	                           OR EXISTS (SELECT FROM unnest(@entries::text[], @entrypkgs::text[]) AS e(name, pkg)
+	                                      WHERE (e.pkg = '' OR e.pkg = split_part(b.symbol, '.', 1))
+	                                        AND b.text ~ ('(^|\n)[ \t]+' || e.name || '[ \t]*([A-Za-z0-9_.*, \t]*[ \t])?=[^=]')))
+	                      THEN @symbolboost::float8 * max(b.base) OVER () ELSE 0 END)
+	       * coalesce((SELECT r.w FROM documents d, unnest(@rolenames::text[], @roleweights::float8[]) AS r(name, w)
+	                   WHERE d.collection_id = @coll::bigint AND d.id = b.doc_id AND r.name = d.metadata->>@rolekey::text), 1) AS score
+	FROM kwb b
+	ORDER BY score DESC, b.doc_id, b.ordinal
 	LIMIT @depth::int
 ),
 kwr AS (

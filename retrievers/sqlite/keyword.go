@@ -11,7 +11,8 @@ import (
 )
 
 // keyword returns the best n chunks for the text by BM25, re-scored (see
-// rerank), honouring the filters.
+// rerank), honouring the filters. The same query again before a write is
+// answered from the recent lists.
 func (s *Store) keyword(ctx context.Context, text string, f graphrag.Filters, n int) ([]scored, error) {
 	ts := terms(text)
 	if len(ts) == 0 {
@@ -21,17 +22,28 @@ func (s *Store) keyword(ctx context.Context, text string, f graphrag.Filters, n 
 	if s.rank.reranks() {
 		depth = max(n, s.rank.Depth)
 	}
+	key, gen := keywordKey(text, f), s.generation()
+	if out, ok := s.recent.get(key, gen, depth); ok {
+		return out[:min(n, len(out))], nil
+	}
+	out, err := s.rankKeyword(ctx, text, ts, f, depth)
+	if err != nil {
+		return nil, err
+	}
+	if s.generation() == gen { // no write since the query began
+		s.recent.put(key, gen, depth, out)
+	}
+	return out[:min(n, len(out))], nil
+}
+
+// rankKeyword is keyword's work: the best depth chunks by BM25, reranked.
+func (s *Store) rankKeyword(ctx context.Context, text string, ts []string, f graphrag.Filters, depth int) ([]scored, error) {
 	out, err := s.bm25(ctx, ts, f, depth)
 	if err != nil {
 		return nil, err
 	}
 	if s.rank.reranks() && len(out) > 0 {
-		if out, err = s.rerank(ctx, text, ts, f, out); err != nil {
-			return nil, err
-		}
-	}
-	if len(out) > n {
-		out = out[:n]
+		return s.rerank(ctx, text, ts, f, out)
 	}
 	return out, nil
 }
@@ -84,19 +96,19 @@ func (s *Store) rerank(ctx context.Context, text string, ts []string, f graphrag
 		rowids[i] = c.rowid
 	}
 	b, _ := json.Marshal(rowids)
-	rows, err := s.db.QueryContext(ctx, `SELECT f.rowid, f.title, f.text, coalesce(d.metadata->>'role', '')
+	rows, err := s.db.QueryContext(ctx, `SELECT f.rowid, f.title, f.text, c.symbol, coalesce(d.metadata->>'role', '')
 		FROM chunks_fts f JOIN chunks c ON c.rowid = f.rowid JOIN documents d ON d.id = c.doc_id
 		WHERE f.rowid IN (SELECT value FROM json_each(?))`, string(b))
 	if err != nil {
 		return nil, fmt.Errorf("rerank: %w", err)
 	}
 	defer rows.Close()
-	type doc struct{ title, text, role string }
+	type doc struct{ title, text, symbol, role string }
 	docs := make(map[int64]doc, len(cands))
 	for rows.Next() {
 		var id int64
 		var d doc
-		if err := rows.Scan(&id, &d.title, &d.text, &d.role); err != nil {
+		if err := rows.Scan(&id, &d.title, &d.text, &d.symbol, &d.role); err != nil {
 			return nil, fmt.Errorf("rerank: %w", err)
 		}
 		docs[id] = d
@@ -109,6 +121,9 @@ func (s *Store) rerank(ctx context.Context, text string, ts []string, f graphrag
 	for i := range cands {
 		d := docs[cands[i].rowid]
 		cands[i].score += top * s.rank.boost(q, d.title, d.text)
+		if s.rank.Symbol != 0 && q.declares(d.symbol, d.text) {
+			cands[i].score += top * s.rank.Symbol
+		}
 		if w, ok := s.rank.Roles[d.role]; ok && d.role != "" {
 			cands[i].score *= w
 		}

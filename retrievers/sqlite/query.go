@@ -17,6 +17,7 @@ const maxQueryTerms = 48
 // duplicates dropped, at most maxQueryTerms. When every word is a function
 // word ("The Who"), they are kept.
 func terms(q string) []string {
+	names := text.QualifiedNames(q)
 	var out, stops []string
 	seen := map[string]bool{}
 	for _, w := range text.FoldedWords(q) {
@@ -24,7 +25,7 @@ func terms(q string) []string {
 			continue
 		}
 		seen[w] = true
-		if text.QueryStopWords[w] {
+		if text.QueryStopWords[w] && !names[w] {
 			stops = append(stops, w)
 			continue
 		}

@@ -12,6 +12,7 @@ func TestTermsAndMatchExpr(t *testing.T) {
 		{"The Who", "[the who]", `"the" OR "who"`},
 		{`"NEAR(a b)" OR -c*`, "[near b c]", `"near" OR "b" OR "c"`},
 		{"river river RIVER", "[river]", `"river"`},
+		{"what is sync.Once for", "[sync once]", `"sync" OR "once"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.in, func(t *testing.T) {
@@ -30,5 +31,28 @@ func TestTermsAndMatchExpr(t *testing.T) {
 	}
 	if n := len(terms(strings.Join(many, " "))); n != maxQueryTerms {
 		t.Errorf("%d terms, want the cap %d", n, maxQueryTerms)
+	}
+}
+
+func TestQueryFeaturesDeclares(t *testing.T) {
+	block := "\tANSIC       = \"Mon Jan _2 15:04:05 2006\"\n\tRFC3339     = \"2006-01-02T15:04:05Z07:00\"\n\tKitchen     = \"3:04PM\""
+	for _, tc := range []struct {
+		query, symbol, text string
+		want                bool
+	}{
+		{"what is sync.Once for", "sync.Once", "type Once struct {}", true},
+		{"what is sync.Once for", "sync.Once.Do", "func (o *Once) Do(f func())", false},
+		{"what is sync.Once for", "io.pipe", "\tonce sync.Once", false},
+		{"where is WithCancel defined", "context.WithCancel", "func WithCancel(parent Context)", true},
+		{"what is the RFC3339 layout", "time.ANSIC", block, true},
+		{"what is time.RFC3339", "time.ANSIC", block, true},
+		{"what is http.RFC3339", "time.ANSIC", block, false},
+		{"what is the RFC3339 layout", "time.AppendFormat", "\tif layout == RFC3339 {", false},
+		{"what is the RFC3339 layout", "", block, false},
+	} {
+		q := newQueryFeatures(tc.query, terms(tc.query))
+		if got := q.declares(tc.symbol, tc.text); got != tc.want {
+			t.Errorf("%q declares(%q, %.30q) = %v, want %v", tc.query, tc.symbol, tc.text, got, tc.want)
+		}
 	}
 }

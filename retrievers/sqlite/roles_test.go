@@ -97,11 +97,13 @@ func TestRoleWeightOnGoroot(t *testing.T) {
 		{"sync.Once Do function", "sync/once.go"},
 	}
 	off := sqlite.DefaultRanking()
-	off.Roles = nil
+	off.Roles, off.Symbol = nil, 0
+	noSymbol := sqlite.DefaultRanking()
+	noSymbol.Symbol = 0
 	for _, cfg := range []struct {
 		name string
 		r    *sqlite.Ranking
-	}{{"roles off", &off}, {"roles on (default)", nil}} {
+	}{{"roles, symbols off", &off}, {"roles on, symbols off", &noSymbol}, {"default", nil}} {
 		st, err := sqlite.Open(ctx, path, sqlite.Options{Ranking: cfg.r})
 		if err != nil {
 			t.Fatal(err)
@@ -141,4 +143,46 @@ func goroot(tb testing.TB) string {
 		tb.Skipf("go env GOROOT: %v", err)
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// TestSymbolRanksDeclarationFirst: the chunk declaring the name a query
+// writes ("sync.Once") ranks above code that uses it more often.
+func TestSymbolRanksDeclarationFirst(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name    string
+		ranking *sqlite.Ranking
+		want    string
+	}{
+		{"default ranking", nil, "/src/sync/once.go"},
+		{"symbol boost off", func() *sqlite.Ranking { r := sqlite.DefaultRanking(); r.Symbol = 0; return &r }(), "/src/io/pipe.go"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "s.db"), sqlite.Options{Ranking: tc.ranking})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			recs := []graphrag.Record{
+				{Doc: graphrag.Document{ID: "/src/sync/once.go", Path: "/src/sync/once.go", Title: "once.go", Type: "go"},
+					Chunks: []graphrag.Chunk{{Symbol: "sync.Once", Kind: "type", Text: "// Once is an object that will perform exactly one action.\n//\n// A Once must not be copied after first use.\n//\n// In the terminology of the Go memory model, the return from f\n// synchronizes before the return from any call of once.Do(f).\ntype Once struct {\n\t_ noCopy\n\tdone atomic.Bool\n\tm    Mutex\n}"}}},
+				{Doc: graphrag.Document{ID: "/src/io/pipe.go", Path: "/src/io/pipe.go", Title: "pipe.go", Type: "go"},
+					Chunks: []graphrag.Chunk{{Symbol: "io.pipe", Kind: "type", Text: "type pipe struct {\n\tonce sync.Once // Protects closing done\n\tdone chan struct{}\n}\nvar o sync.Once"}}},
+			}
+			if err := s.Put(ctx, recs...); err != nil {
+				t.Fatal(err)
+			}
+			res, err := s.Search(ctx, graphrag.Query{Text: "what is sync.Once for", Mode: graphrag.ModeKeyword, K: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Hits) == 0 || res.Hits[0].Chunk.DocID != tc.want {
+				var got []string
+				for _, h := range res.Hits {
+					got = append(got, h.Chunk.DocID)
+				}
+				t.Errorf("hits %v, want %s first", got, tc.want)
+			}
+		})
+	}
 }

@@ -78,6 +78,8 @@ type Store struct {
 	vec    *matrix
 	titles *titleIndex
 	gen    uint64
+
+	recent recentLists // the last keyword lists (recent.go)
 }
 
 var _ interface {

@@ -53,6 +53,7 @@ func Run(t *testing.T, open OpenFunc, reopen ReopenFunc) {
 		{"manifest", s.manifest},
 		{"stats", s.stats},
 		{"keyword ranking semantics", s.keywordRanking},
+		{"definitions above tests and copies", s.definitionsFirst},
 		{"vector search", s.vectorSearch},
 		{"hybrid returns both ranks", s.hybrid},
 		{"hybrid legs fuse to the hybrid search", s.legs},
@@ -460,6 +461,26 @@ func (s suite) keywordRanking(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// definitionsFirst: a document with a role (a test, test data, vendored
+// or generated code: Document.Metadata[graphrag.MetaRole]) ranks below
+// one without that holds the same words.
+func (s suite) definitionsFirst(t *testing.T) {
+	st := s.fresh(t, nil)
+	put(t, st, filler(10)...)
+	text := "NewReader returns a new Reader reading from s. It is similar to bytes.NewBufferString but more efficient and non-writable."
+	for _, role := range []string{graphrag.RoleTest, graphrag.RoleTestdata, graphrag.RoleVendor, graphrag.RoleGenerated} {
+		// The role's copy has the definition's words; its id sorts first.
+		copied := doc("copy-"+role, "reader.go", "go", t0, text)
+		copied.Doc.Metadata[graphrag.MetaRole] = role
+		put(t, st, copied)
+	}
+	put(t, st, doc("definition", "reader.go", "go", t0, text))
+	res := search(t, st, graphrag.Query{Text: "NewReader reading", Mode: graphrag.ModeKeyword})
+	if got := docIDs(res); len(got) == 0 || got[0] != "definition" {
+		t.Errorf("docs = %v, want the definition above the test, test data, vendored and generated copies", got)
 	}
 }
 

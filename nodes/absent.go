@@ -1,0 +1,134 @@
+package nodes
+
+import (
+	"context"
+	"strings"
+
+	"github.com/graphrag/graphrag"
+)
+
+// absentWords returns the words (a question's specific terms that none of
+// the best hits holds) that the store holds nowhere: a keyword search for
+// the word alone, in its usual inflections ("storming": storm, storms,
+// stormed, storming), finds no passage that has it, and none of the best
+// hits holds a word one letter away (the question misspelling a name the
+// passage holds: "Sheeshanks" for "Sheepshanks"). Such a word is what the
+// question is about ("the default port of redis" over files that never
+// say redis): no refinement and no passage can answer it. A word the store
+// does hold somewhere ("defender" where the passage says "cornerback") is
+// not absent: the search may have missed it, and refining may find it. A
+// failed search says nothing is absent.
+func (p *pipeline) absentWords(ctx context.Context, s *State, words []string, best []graphrag.Hit) []string {
+	if p.deps.Searcher == nil || !isLocal(s.Plan.Route) {
+		return nil
+	}
+	var out []string
+	probes := 0
+	for _, w := range words {
+		if strings.Contains(w, ".") || stopWords[w] || probes == maxAbsenceProbes {
+			// A qualified name is a constraint (see matchConstraints); a
+			// function word written with a capital ("… in their time.
+			// Which was …") names nothing.
+			continue
+		}
+		if nearMiss(w, best) {
+			continue
+		}
+		probes++
+		forms := inflections(w)
+		res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: strings.Join(forms, " "), Mode: graphrag.ModeKeyword, K: 1, Filters: p.filters(s.Plan)})
+		if err != nil {
+			s.note("evaluate: could not check whether the files hold %q: %v", w, err)
+			return nil
+		}
+		held := false
+		for _, h := range res.Hits {
+			text := strings.ToLower(h.Source.Title + " \n " + h.Chunk.Text)
+			for _, f := range forms {
+				held = held || hasWord(text, f)
+			}
+		}
+		if !held {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// maxAbsenceProbes bounds the searches absentWords makes for one
+// question: a question has few specific words, and a long paste should
+// not cost a search per word.
+const maxAbsenceProbes = 3
+
+// inflections are a word and its usual English forms, from its loose stem:
+// "storming" gives storming, storm, storms, stormed, storme, stormes; a
+// form that is no word matches nothing and costs nothing.
+func inflections(w string) []string {
+	out := []string{w}
+	add := func(f string) {
+		if len(f) > 1 {
+			for _, o := range out {
+				if o == f {
+					return
+				}
+			}
+			out = append(out, f)
+		}
+	}
+	add(stem(w))
+	base := looseStem(w)
+	for _, suf := range []string{"", "s", "es", "e", "ed", "ing"} {
+		add(base + suf)
+	}
+	return out
+}
+
+// minNearMiss is the shortest word checked for a misspelling: a short
+// word one letter away from another is as often another word ("port",
+// "post").
+const minNearMiss = 5
+
+// nearMiss reports whether a hit holds a word one edit away from w
+// (a letter added, dropped, changed or two swapped).
+func nearMiss(w string, hits []graphrag.Hit) bool {
+	if len(w) < minNearMiss {
+		return false
+	}
+	for _, h := range hits {
+		for _, t := range tokenize(h.Chunk.Text) {
+			if t.Lower != w && oneEdit(w, t.Lower) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// oneEdit reports whether a and b differ by one insertion, deletion,
+// substitution or transposition of adjacent letters (bytes).
+func oneEdit(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	switch len(b) - len(a) {
+	case 0:
+		i := 0
+		for i < len(a) && a[i] == b[i] {
+			i++
+		}
+		if i == len(a) {
+			return false
+		}
+		if a[i+1:] == b[i+1:] {
+			return true
+		}
+		return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
+	case 1:
+		i := 0
+		for i < len(a) && a[i] == b[i] {
+			i++
+		}
+		return a[i:] == b[i+1:]
+	}
+	return false
+}

@@ -1,0 +1,518 @@
+package nodes
+
+import (
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/graphrag/graphrag"
+)
+
+// versionPattern finds version numbers ("2.23.0", "1.6-2.1+deb12u1") and
+// optionPattern command-line options ("--max-rate").
+var (
+	versionPattern = regexp.MustCompile(`\b\d+(?:\.\d+)+(?:[-+~][\w.+~-]*\w)?`)
+	optionPattern  = regexp.MustCompile(`(?:^|\s)(--?[a-z][\w-]*[a-z0-9])`)
+)
+
+// constrainingTerms are the exact names a question pins its answer to:
+// identifiers and codes ("unique_violation", "E1045", "StatusTeapot" of
+// "http.StatusTeapot"), versions ("2.23.0"), file names and command-line
+// options. A passage that lacks one of them does not answer the question,
+// however well the rest of it matches; one that has all of them is worth
+// reading however weak its overall score. Lower-cased.
+func constrainingTerms(question string) []string {
+	var out []string
+	add := func(s string) {
+		s = strings.ToLower(strings.Trim(s, ".,:;!?'\"()`"))
+		if len(s) < 2 || slices.Contains(out, s) {
+			return
+		}
+		out = append(out, s)
+	}
+	for _, v := range versionPattern.FindAllString(question, -1) {
+		add(v)
+	}
+	for _, f := range fileNamePattern.FindAllString(question, -1) {
+		add(f)
+	}
+	for _, m := range optionPattern.FindAllStringSubmatch(question, -1) {
+		add(m[1])
+	}
+	for name := range askedNames(question) {
+		add(name)
+	}
+	for _, q := range qualifiedNames(question) {
+		add(q.key()) // matched by qualifiedName.heldBy
+	}
+	for _, id := range identifierPattern.FindAllString(question, -1) {
+		if versionPattern.MatchString(id) && slices.ContainsFunc(out, func(s string) bool { return strings.Contains(s, strings.ToLower(id)) }) {
+			continue // part of a version already there
+		}
+		add(id)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// constraintMatch says which constraining terms the hits hold: in their
+// text, title or path.
+type constraintMatch struct {
+	Terms   []string
+	Missing []string
+	// Hits are the indexes of the hits holding every term, best first.
+	Hits []int
+	// Apart lists the question's anchors when each is in some hit but no
+	// one hit holds them all (see anchors).
+	Apart []string
+}
+
+// matchConstraints looks for the question's constraining terms in hits,
+// and for its anchors together in one of them.
+func matchConstraints(question string, hits []graphrag.Hit) constraintMatch {
+	m := constraintMatch{Terms: constrainingTerms(question)}
+	qualified := map[string]qualifiedName{}
+	for _, q := range qualifiedNames(question) {
+		qualified[q.key()] = q
+	}
+	an := questionAnchors(question, hits)
+	if len(m.Terms) == 0 && !an.apply() {
+		return m
+	}
+	found := make([]bool, len(m.Terms))
+	met := false
+	for i, h := range hits {
+		hay := newHaystack(h)
+		all := true
+		for j, t := range m.Terms {
+			held := hay.holds(t)
+			if q, ok := qualified[t]; ok {
+				held = q.heldBy(h)
+			}
+			if held {
+				found[j] = true
+			} else {
+				all = false
+			}
+		}
+		if all && len(m.Terms) > 0 {
+			m.Hits = append(m.Hits, i)
+		}
+		if all && an.apply() && an.heldBy(h, hay) {
+			met = true
+		}
+	}
+	for j, t := range m.Terms {
+		if !found[j] {
+			m.Missing = append(m.Missing, t)
+		}
+	}
+	// A name and its version ("jq 2.5", "git 2.23.0") must meet in one hit:
+	// jq's README and Python's 2.5 licence line do not answer about jq 2.5.
+	for _, p := range versionedNames(question) {
+		if !slices.ContainsFunc(hits, func(h graphrag.Hit) bool {
+			hay := strings.ToLower(h.Chunk.Text + "\n" + h.Source.Title + "\n" + h.Source.Path)
+			return strings.Contains(hay, p[0]) && strings.Contains(hay, p[1])
+		}) {
+			m.Missing = append(m.Missing, p[0]+" "+p[1])
+		}
+	}
+	if an.apply() && !met && len(m.Missing) == 0 {
+		m.Apart = append(append(append([]string(nil), m.Terms...), an.named...), an.names...)
+	}
+	return m
+}
+
+// haystack is where a hit is searched for a constraining term: its text,
+// heading, symbol, title and path, lower-cased.
+type haystack struct {
+	text     string
+	squashed string // text without hyphens, made when first needed
+}
+
+func newHaystack(h graphrag.Hit) *haystack {
+	return &haystack{text: strings.ToLower(h.Chunk.Text + "\n" + h.Chunk.Heading + "\n" + h.Chunk.Symbol + "\n" + h.Source.Title + "\n" + h.Source.Path)}
+}
+
+// holds reports whether the hit holds term (lower-cased). A hyphenated
+// term is also found written without its hyphens: "SHA-256" and "SHA256",
+// "e-mail" and "email" are the same name.
+func (hs *haystack) holds(term string) bool {
+	if strings.Contains(hs.text, term) {
+		return true
+	}
+	if !strings.Contains(term, "-") {
+		return false
+	}
+	if hs.squashed == "" {
+		hs.squashed = strings.ReplaceAll(hs.text, "-", "")
+	}
+	return strings.Contains(hs.squashed, strings.ReplaceAll(term, "-", ""))
+}
+
+// holdsWord is holds for a word of a name: a whole word, so that "Go" is
+// not found in "good".
+func (hs *haystack) holdsWord(w string) bool {
+	if hasWord(hs.text, w) {
+		return true
+	}
+	if !strings.Contains(w, "-") {
+		return false
+	}
+	if hs.squashed == "" {
+		hs.squashed = strings.ReplaceAll(hs.text, "-", "")
+	}
+	return hasWord(hs.squashed, strings.ReplaceAll(w, "-", ""))
+}
+
+// anchors are what pins a question to one passage besides its
+// constraining terms: the proper names it writes with a capital
+// ("Python's" in "the value of http.StatusTeapot in Python's http module",
+// "GPU" in "GPU acceleration in pgbench") and the words that name a file
+// or folder of a hit ("pgbench" for pgbench.1.gz). When the question has
+// proper names and something exact for them to qualify (a constraining
+// term or a named file), one hit must hold them all: the page of pgbench
+// that never says GPU, beside a kernel changelog that does, does not
+// answer about GPU acceleration in pgbench. Questions whose names stand
+// alone ("Were Scott Derrickson and Ed Wood of the same nationality?")
+// are not held to it: their answer may span two passages.
+type anchors struct {
+	names []string // proper names, lower-cased
+	named []string // words naming a hit's file or folder
+	terms bool     // the question has constraining terms
+}
+
+func questionAnchors(question string, hits []graphrag.Hit) anchors {
+	a := anchors{terms: hasExactName(question)}
+	if _, _, choice := choiceOptions(question); choice {
+		return a // "A or B": two passages by design
+	}
+	a.names = properNames(question)
+	if len(a.names) == 0 {
+		return a
+	}
+	for _, w := range nameWords(question) {
+		if slices.ContainsFunc(hits, func(h graphrag.Hit) bool { return pathNamed(h.Source.Path, map[string]bool{w: true}) }) {
+			a.named = append(a.named, w)
+		}
+	}
+	// A proper name that names a file is an anchor of its own, not a
+	// qualifier: "Svalbard" and "Longyearbyen" over svalbard.md and
+	// longyearbyen.md may be answered from the two.
+	var qualifiers []string
+	for _, n := range a.names {
+		if !slices.Contains(a.named, n) {
+			qualifiers = append(qualifiers, n)
+		}
+	}
+	a.names = qualifiers
+	return a
+}
+
+// hasExactName reports whether a question names something as code and
+// software do: a package-qualified or snake_case identifier, a
+// command-line option, a file name or a dotted version. Ordinals, long
+// numbers and capitals inside a word, which constrainingTerms also keeps,
+// are as often how prose writes names ("the 18th Independent Spirit
+// Awards", "Joseph McGrath", "Jean-Pierre") and qualify nothing.
+func hasExactName(question string) bool {
+	return len(qualifiedNames(question)) > 0 || snakeCase.MatchString(question) || optionPattern.MatchString(question) ||
+		fileNamePattern.MatchString(question) || versionPattern.MatchString(question)
+}
+
+// snakeCase is an identifier with an underscore between letters:
+// "unique_violation", "pg_restore".
+var snakeCase = regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*[A-Za-z0-9]\b`)
+
+// apply reports whether the question is held to its anchors.
+func (a anchors) apply() bool { return len(a.names) > 0 && (a.terms || len(a.named) > 0) }
+
+// heldBy reports whether a hit holds every proper name and named word.
+func (a anchors) heldBy(h graphrag.Hit, hs *haystack) bool {
+	for _, w := range a.named {
+		if !pathNamed(h.Source.Path, map[string]bool{w: true}) && !hs.holdsWord(w) {
+			return false
+		}
+	}
+	for _, n := range a.names {
+		if !hs.holdsWord(n) {
+			return false
+		}
+	}
+	return true
+}
+
+// properNames are the words a question writes with a capital after its
+// first word, lower-cased: "Python", "GPU", "SHA-256". Function words
+// ("I", "The") are not names.
+func properNames(question string) []string {
+	var out []string
+	for i, t := range tokenize(question) {
+		if i == 0 || !t.Capital || stopWords[t.Lower] || nameGlue[t.Lower] || len(t.Lower) < 2 || slices.Contains(out, t.Lower) {
+			continue
+		}
+		out = append(out, t.Lower)
+	}
+	return out
+}
+
+// nameWords are the question's words as files are named: split at spaces
+// and punctuation but not at "_" or "-" ("pg_restore", "go_spec"),
+// lower-cased, without a possessive "'s", stop words left out; and two
+// words side by side joined as file names join them ("VACUUM FULL" names
+// vacuum-full.md and vacuum_full.md).
+func nameWords(question string) []string {
+	words, _ := nameWordsWeighted(question)
+	return words
+}
+
+// nameWordsWeighted is nameWords with how many words of the question each
+// stands for: two for a joined pair ("vacuum-full"), one for a word as
+// written ("gzip", "inv-2024-0117"). A file named by more of the question
+// is the one it names.
+func nameWordsWeighted(question string) ([]string, map[string]int) {
+	var out []string
+	weight := map[string]int{}
+	add := func(w string, n int) {
+		if _, ok := weight[w]; !ok {
+			out = append(out, w)
+		}
+		weight[w] = max(weight[w], n)
+	}
+	prev := ""
+	for _, f := range strings.FieldsFunc(strings.ToLower(question), func(r rune) bool {
+		return !(r == '_' || r == '-' || r == '\'' || r == '’' || unicode.IsLetter(r) || unicode.IsDigit(r))
+	}) {
+		f = strings.TrimSuffix(strings.TrimSuffix(f, "'s"), "’s")
+		f = strings.Trim(f, "-'’")
+		if len(f) < 2 || stopWords[f] {
+			prev = ""
+			continue
+		}
+		add(f, 1)
+		if prev != "" {
+			add(prev+"-"+f, 2)
+			add(prev+"_"+f, 2)
+		}
+		prev = f
+	}
+	return out, weight
+}
+
+// versionedNamePattern finds a name followed by a version: "git 2.23.0",
+// "bash 5.2.15-2".
+var versionedNamePattern = regexp.MustCompile(`(?i)\b([a-z][\w+-]*)\s+v?(\d+(?:\.\d+)+(?:[-+~][\w.+~-]*\w)?)`)
+
+// versionedNames returns the question's (name, version) pairs, lower-cased.
+func versionedNames(question string) [][2]string {
+	var out [][2]string
+	for _, m := range versionedNamePattern.FindAllStringSubmatch(question, -1) {
+		name := strings.ToLower(m[1])
+		if stopWords[name] || generalWords[name] {
+			continue
+		}
+		out = append(out, [2]string{name, strings.ToLower(m[2])})
+	}
+	return out
+}
+
+// gradeByConstraints corrects a grading by the question's constraining
+// terms: when a term is in none of the hits (or a name and the version
+// after it are in no one hit), nothing found answers the question (empty);
+// when every term is in one hit, retrieval is good whatever the overall
+// score. Questions without constraining terms keep their grading. Either
+// way the kept hits are reordered by preferHits. It returns the note for
+// the trace, "" when the grading did not change.
+func gradeByConstraints(question string, hits, kept []graphrag.Hit, r string, maxKept int) ([]graphrag.Hit, string, string) {
+	m := matchConstraints(question, hits)
+	switch {
+	case len(hits) == 0:
+		return kept, r, ""
+	case len(m.Missing) > 0:
+		if r == RetrievalEmpty {
+			return kept, r, ""
+		}
+		return nil, RetrievalEmpty, "no hit holds " + strings.Join(m.Missing, ", ")
+	case len(m.Apart) > 0:
+		if r == RetrievalEmpty {
+			return kept, r, ""
+		}
+		return nil, RetrievalEmpty, "no one hit holds " + strings.Join(m.Apart, ", ")
+	case len(m.Terms) == 0 || len(m.Hits) == 0:
+		if r != RetrievalGood {
+			if named := namedHits(question, hits); len(named) > 0 {
+				return preferHits(question, hits, kept, named, maxKept), RetrievalGood, "the file the question names holds its words"
+			}
+		}
+		return preferHits(question, hits, kept, nil, maxKept), r, ""
+	}
+	note := ""
+	if r != RetrievalGood {
+		note = "hits hold every one of " + strings.Join(m.Terms, ", ")
+	}
+	return preferHits(question, hits, kept, m.Hits, maxKept), RetrievalGood, note
+}
+
+// namedHits are the indexes of the hits whose file or folder the question
+// names ("jq" for jq/copyright) and that hold every other question word any
+// of the first evidenceHits hits holds ("license"): a weak overall score does not make them wrong
+// when the question's remaining words ("distributed") are in no hit at all.
+func namedHits(question string, hits []graphrag.Hit) []int {
+	words := questionNameWords(question)
+	stems := make([]map[string]bool, len(hits))
+	somewhere := map[string]bool{}
+	for i, h := range hits {
+		stems[i] = stemSet(h.Source.Title + " " + h.Chunk.Heading + " " + h.Chunk.Text)
+		if i >= evidenceHits {
+			continue // the words evidence looks for in the first hits only
+		}
+		for k := range stems[i] {
+			somewhere[k] = true
+		}
+	}
+	var out []int
+	for i, h := range hits {
+		if !pathNamed(h.Source.Path, words) {
+			continue
+		}
+		held, other := 0, 0
+		for _, t := range contentTerms(question) {
+			if pathNamed(h.Source.Path, map[string]bool{t.Word: true}) || !somewhere[t.Stem] {
+				continue
+			}
+			other++
+			if stems[i][t.Stem] {
+				held++
+			}
+		}
+		if other > 0 && held == other {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// preferHits orders the hits worth reading: first those that declare a
+// name the question asks about ("func WithCancel" for "where is WithCancel
+// defined"), then those holding every constraining term (the indexes in
+// matching), then those whose file or folder the question names ("dpkg"
+// for dpkg/copyright), then the kept ones; tests, test data and vendored
+// copies after the rest unless the question is about tests. At most
+// maxKept.
+func preferHits(question string, hits, kept []graphrag.Hit, matching []int, maxKept int) []graphrag.Hit {
+	idents := askedIdents(question)
+	words := questionNameWords(question)
+	options := optionPattern.FindAllStringSubmatch(question, -1)
+	var first, named []graphrag.Hit
+	for _, h := range hits {
+		declares := isCodeHit(h) && slices.ContainsFunc(idents, func(a askedIdent) bool { return a.symbolOf(h) || a.declaredIn(h.Chunk.Text, h) })
+		defines := !isCodeHit(h) && slices.ContainsFunc(options, func(o []string) bool { return definesOption(h.Chunk.Text, o[1]) })
+		if declares || defines {
+			first = append(first, h)
+		}
+	}
+	for _, i := range matching {
+		first = append(first, hits[i])
+	}
+	// Named hits, the most named first: gzip/copyright is named by "gzip"
+	// and "copyright" in "who holds the copyright on gzip", another
+	// package's copyright file by "copyright" only.
+	namings := map[string]int{}
+	_, weights := nameWordsWeighted(question)
+	for _, h := range hits {
+		for w := range words {
+			if pathNamed(h.Source.Path, map[string]bool{w: true}) {
+				namings[h.Chunk.ID] += max(1, weights[w])
+			}
+		}
+		if namings[h.Chunk.ID] > 0 {
+			named = append(named, h)
+		}
+	}
+	slices.SortStableFunc(named, func(a, b graphrag.Hit) int { return namings[b.Chunk.ID] - namings[a.Chunk.ID] })
+	tests := strings.Contains(strings.ToLower(question), "test")
+	var order []graphrag.Hit
+	order = append(order, first...)
+	order = append(order, named...)
+	order = append(order, kept...)
+	var out, later []graphrag.Hit
+	seen := map[string]bool{}
+	for _, h := range order {
+		if seen[h.Chunk.ID] {
+			continue
+		}
+		seen[h.Chunk.ID] = true
+		if !tests && isTestPath(h.Source.Path) {
+			later = append(later, h)
+			continue
+		}
+		out = append(out, h)
+	}
+	out = append(out, later...)
+	return out[:min(len(out), maxKept)]
+}
+
+// questionNameWords are the words of a question that may name a file or
+// folder: its words, and its words as files are named ("pg_restore").
+func questionNameWords(question string) map[string]bool {
+	words := map[string]bool{}
+	for _, t := range tokenize(question) {
+		if !stopWords[t.Lower] && len(t.Lower) > 1 {
+			words[t.Lower] = true
+		}
+	}
+	for _, w := range nameWords(question) {
+		words[w] = true
+	}
+	return words
+}
+
+// definesOption reports whether a passage has the paragraph that defines
+// a command-line option, as a manual does: a line opening with it
+// ("--link use hard links instead of copying files").
+func definesOption(text, opt string) bool {
+	for rest := text; ; {
+		i := strings.Index(rest, opt)
+		if i < 0 {
+			return false
+		}
+		lineStart := strings.LastIndexByte(rest[:i], '\n') + 1
+		end := i + len(opt)
+		if strings.TrimSpace(rest[lineStart:i]) == "" && (end == len(rest) || !isIdentByte(rest[end]) && rest[end] != '-') {
+			return true
+		}
+		rest = rest[end:]
+	}
+}
+
+// pathNamed reports whether a folder or the base name of path (without
+// its extension, or up to its first dot) is one of words.
+func pathNamed(p string, words map[string]bool) bool {
+	if p == "" || len(words) == 0 {
+		return false
+	}
+	parts := strings.Split(strings.ReplaceAll(p, "\\", "/"), "/")
+	for i, part := range parts {
+		part = strings.ToLower(part)
+		if words[part] {
+			return true
+		}
+		if i == len(parts)-1 {
+			// "status.go", "pg_restore.1.gz", "changelog.Debian.gz"
+			stem, _, _ := strings.Cut(part, ".")
+			if words[strings.TrimSuffix(part, path.Ext(part))] || words[stem] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func lastPart(symbol string) string {
+	if i := strings.LastIndex(symbol, "."); i >= 0 {
+		return symbol[i+1:]
+	}
+	return symbol
+}

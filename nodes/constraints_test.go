@@ -1,0 +1,122 @@
+package nodes
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/graphrag/graphrag"
+)
+
+func TestQualifiedNamesNeedTheirPackage(t *testing.T) {
+	sortHit := fileHit("/go/src/sort/sort.go", "go", "// Reverse returns the reverse order for data.\nfunc Reverse(data Interface) Interface {\n\treturn &reverse{data}\n}")
+	sortHit.Chunk.Symbol = "sort.Reverse"
+	stringsHit := fileHit("/go/src/strings/strings.go", "go", "// Cut slices s around the first instance of sep.\nfunc Cut(s, sep string) (before, after string, found bool) {")
+	stringsHit.Chunk.Symbol = "strings.Cut"
+	spec := fileHit("/go/doc/notes.md", "md", "Use strings.Reverse from the x/exp module.")
+	for _, tc := range []struct {
+		name     string
+		question string
+		hits     []graphrag.Hit
+		want     string
+	}{
+		{"another package's Reverse", "what does strings.Reverse do", []graphrag.Hit{sortHit, stringsHit}, RetrievalEmpty},
+		{"the package's own file", "what does strings.Cut return", []graphrag.Hit{sortHit, stringsHit}, RetrievalGood},
+		{"written out in prose", "what does strings.Reverse do", []graphrag.Hit{sortHit, spec}, RetrievalGood},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, r, why := gradeByConstraints(tc.question, tc.hits, tc.hits, RetrievalPoor, 5); r != tc.want {
+				t.Errorf("retrieval %s (%s), want %s", r, why, tc.want)
+			}
+		})
+	}
+	t.Run("evidence finds the name in its package", func(t *testing.T) {
+		join := fileHit("/go/src/errors/join.go", "go", "// Join returns an error that wraps the given errors.\nfunc Join(errs ...error) error {")
+		q := "what does errors.Join do"
+		if ev := measureQuestion(q, contentTerms(q), []graphrag.Hit{join}, 5); ev.Top < 1 {
+			t.Errorf("evidence %+v: want errors.Join found in errors/join.go", ev)
+		}
+	})
+}
+
+func TestNamesMustMeetTheExactTerms(t *testing.T) {
+	status := fileHit("/go/src/net/http/status.go", "go", "\tStatusTeapot = 418 // RFC 9110, 15.5.19 (Unused)")
+	status.Chunk.Symbol = "http.StatusTeapot"
+	python := fileHit("/doc/python3/README", "", "Python's http module and its documentation.")
+	hits := []graphrag.Hit{status, python}
+	if _, r, why := gradeByConstraints("what is the value of http.StatusTeapot in Python's http module", hits, hits, RetrievalGood, 5); r != RetrievalEmpty || !strings.Contains(why, "python") {
+		t.Errorf("retrieval %s (%s): Go's status.go does not answer about Python: want empty", r, why)
+	}
+	if _, r, _ := gradeByConstraints("what is the value of http.StatusTeapot", hits, hits, RetrievalGood, 5); r != RetrievalGood {
+		t.Errorf("retrieval %s: want good without the other product", r)
+	}
+	sha := fileHit("/go/src/crypto/sha256/sha256.go", "go", "// Package sha256 implements the SHA224 and SHA256 hash algorithms.\nconst BlockSize = 64")
+	if _, r, why := gradeByConstraints("what is the block size of SHA-256 in crypto/sha256", []graphrag.Hit{sha}, []graphrag.Hit{sha}, RetrievalPoor, 5); r != RetrievalGood {
+		t.Errorf("retrieval %s (%s): SHA-256 is SHA256 without its hyphen", r, why)
+	}
+	// Names alone (no exact term, no named file) may span passages.
+	a := fileHit("/wiki/a.md", "md", "Scott Derrickson is an American director.")
+	b := fileHit("/wiki/b.md", "md", "Ed Wood was an American filmmaker.")
+	if _, r, _ := gradeByConstraints("Were Scott Derrickson and Ed Wood of the same nationality?", []graphrag.Hit{a, b}, []graphrag.Hit{a, b}, RetrievalGood, 5); r != RetrievalGood {
+		t.Errorf("retrieval %s: two people in two passages, want good", r)
+	}
+}
+
+func TestAbsentWordsEndTheSearch(t *testing.T) {
+	c := newMemSearcher([]graphrag.Hit{
+		doc("pg", "Cluster setup", "The first cluster runs on the default port 5432."),
+		doc("art", "Museum", "John Sheepshanks gave 233 paintings to the museum."),
+	})
+	p, _ := newPipeline(Deps{Searcher: c}, DefaultOptions())
+	s := State{Plan: graphrag.Plan{Route: graphrag.RouteVector}}
+	best := c.docs
+	for _, tc := range []struct {
+		word   string
+		absent bool
+	}{
+		{"redis", true},
+		{"ports", false},      // an inflection of a word the files hold
+		{"sheeshanks", false}, // a misspelling of a name the best hits hold
+		{"paintings", false},
+	} {
+		got := p.absentWords(context.Background(), &s, []string{tc.word}, best)
+		if (len(got) > 0) != tc.absent {
+			t.Errorf("absentWords(%q) = %v, want absent %v", tc.word, got, tc.absent)
+		}
+	}
+}
+
+func TestOneEdit(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"sheeshanks", "sheepshanks", true},
+		{"apatim", "apratim", true},
+		{"filmakers", "filmmakers", true},
+		{"recieve", "receive", true},
+		{"redis", "redis", false},
+		{"redis", "radish", false},
+		{"cheetah", "cheat", false},
+	} {
+		if got := oneEdit(tc.a, tc.b); got != tc.want {
+			t.Errorf("oneEdit(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+func TestNameWordsJoinNeighbours(t *testing.T) {
+	words, weight := nameWordsWeighted("does VACUUM FULL lock the table?")
+	for w, n := range map[string]int{"vacuum": 1, "vacuum-full": 2, "vacuum_full": 2, "full": 1} {
+		if !slices.Contains(words, w) || weight[w] != n {
+			t.Errorf("name word %q: in %v with weight %d, want weight %d", w, words, weight[w], n)
+		}
+	}
+	if _, weight := nameWordsWeighted("How much was invoice INV-2024-0117?"); weight["inv-2024-0117"] != 1 {
+		t.Errorf("a hyphenated word as written stands for one word, got %d", weight["inv-2024-0117"])
+	}
+	if !slices.ContainsFunc(questionTerms("what is sync.Once for"), func(t term) bool { return t.Word == "once" }) {
+		t.Error(`questionTerms drops "once" of sync.Once: the identifier asked about is no stop word`)
+	}
+}

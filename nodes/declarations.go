@@ -1,0 +1,174 @@
+package nodes
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/graphrag/graphrag"
+)
+
+// This file finds, in code, the declaration of an identifier a question
+// asks about, and the smallest piece of code that shows it: the entry of
+// a const or var block ("StatusTeapot = 418 // RFC 9110, 15.5.19") rather
+// than the block around it.
+
+// askedIdent is an identifier a question asks about, as written, with the
+// package that qualifies it ("" when none): "http.StatusTeapot" gives
+// {StatusTeapot, http}, "where is WithCancel defined" {WithCancel, ""}.
+type askedIdent struct {
+	Name, Pkg string
+}
+
+// askedIdents are the identifiers a question asks about: the names
+// askedNames finds, with the case the question writes them in and their
+// package when qualified.
+func askedIdents(query string) []askedIdent {
+	var out []askedIdent
+	seen := map[string]bool{}
+	names := askedNames(query)
+	for _, q := range qualifiedNames(query) {
+		out = append(out, askedIdent{Name: q.Name, Pkg: q.Pkg})
+		seen[strings.ToLower(q.Name)] = true
+	}
+	for _, f := range strings.FieldsFunc(query, func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '.')
+	}) {
+		f = strings.Trim(f, ".")
+		if i := strings.LastIndex(f, "."); i >= 0 {
+			f = f[i+1:]
+		}
+		if low := strings.ToLower(f); f != "" && !seen[low] && names[low] {
+			seen[low] = true
+			out = append(out, askedIdent{Name: f})
+		}
+	}
+	return out
+}
+
+// is reports whether a name in code is this identifier: case and all when
+// the question writes a capital (Go's MaxInt is not maxInt), ignoring
+// case when it writes the name in lower case only.
+func (a askedIdent) is(name string) bool {
+	if strings.ToLower(a.Name) == a.Name {
+		return strings.EqualFold(name, a.Name)
+	}
+	return name == a.Name
+}
+
+// declaredIn reports whether a code passage of hit h declares the
+// identifier: a func, method, type, var or const of that name, or an entry
+// of a const or var block, in the identifier's package when the question
+// names one.
+func (a askedIdent) declaredIn(code string, h graphrag.Hit) bool {
+	if a.Pkg != "" && !inPackage(h, a.Pkg) {
+		return false
+	}
+	return declaresIdent(code, a)
+}
+
+// symbolOf reports whether a code hit's chunk is of the identifier's
+// declaration (its symbol names it: a long function cut in parts names it
+// in every part), in its package when the question names one.
+func (a askedIdent) symbolOf(h graphrag.Hit) bool {
+	return h.Chunk.Symbol != "" && a.is(lastPart(h.Chunk.Symbol)) && (a.Pkg == "" || inPackage(h, a.Pkg))
+}
+
+// declaresIdent reports whether code declares a (see declaredIn), by its
+// lines: "func Name(", "func (r T) Name(", "type Name ", "var Name ",
+// "const Name ", "def Name(", "class Name", or a block entry "Name = …"
+// or "Name Type = …".
+func declaresIdent(code string, a askedIdent) bool {
+	for _, line := range strings.Split(code, "\n") {
+		if _, ok := declarationOf(line, a); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// declarationOf reports whether one line declares a, and whether it is an
+// entry of a block (indented "Name = …") rather than a declaration of its
+// own.
+func declarationOf(line string, a askedIdent) (entry, ok bool) {
+	t := strings.TrimSpace(line)
+	for _, kw := range []string{"func ", "type ", "var ", "const ", "def ", "class "} {
+		if !strings.HasPrefix(t, kw) {
+			continue
+		}
+		rest := strings.TrimPrefix(t, kw)
+		if kw == "func " && strings.HasPrefix(rest, "(") {
+			// A method: skip the receiver.
+			if i := strings.Index(rest, ")"); i >= 0 {
+				rest = strings.TrimSpace(rest[i+1:])
+			}
+		}
+		name := identPrefix(rest)
+		return false, name != "" && a.is(name)
+	}
+	if t == line || strings.HasPrefix(t, "//") {
+		return false, false // a block entry is indented
+	}
+	name := identPrefix(t)
+	if name == "" || !a.is(name) {
+		return false, false
+	}
+	rest := strings.TrimSpace(t[len(name):])
+	if i := strings.Index(rest, "="); i >= 0 && !strings.HasPrefix(rest[i:], "==") && !strings.ContainsAny(rest[:i], "(){}[];:") {
+		return true, true // "Name = …", "Name Type = …"
+	}
+	return false, false
+}
+
+// identPrefix is the identifier text starts with.
+func identPrefix(text string) string {
+	for i, r := range text {
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_') {
+			return text[:i]
+		}
+	}
+	return text
+}
+
+// entryOf is the entry of a const or var block that declares one of ids,
+// with the comment lines right above it and the lines of a value that runs
+// on: the smallest code that answers "what is the value of X", and the
+// name it declares. ok is false when code declares none of them as a block
+// entry (a func or a type is quoted whole).
+func entryOf(code string, ids []askedIdent, h graphrag.Hit) (string, string, bool) {
+	lines := strings.Split(code, "\n")
+	for i, line := range lines {
+		for _, a := range ids {
+			if a.Pkg != "" && !inPackage(h, a.Pkg) {
+				continue
+			}
+			entry, ok := declarationOf(line, a)
+			if !ok || !entry {
+				continue
+			}
+			from := i
+			for from > 0 && strings.HasPrefix(strings.TrimSpace(lines[from-1]), "//") {
+				from--
+			}
+			to := i + 1
+			for depth := bracketDepth(line); depth > 0 && to < len(lines); to++ {
+				depth += bracketDepth(lines[to])
+			}
+			return dedent(lines[from:to]), identPrefix(strings.TrimSpace(line)), true
+		}
+	}
+	return "", "", false
+}
+
+// bracketDepth is how many more brackets a line opens than it closes.
+func bracketDepth(line string) int {
+	d := 0
+	for _, r := range line {
+		switch r {
+		case '(', '{', '[':
+			d++
+		case ')', '}', ']':
+			d--
+		}
+	}
+	return d
+}

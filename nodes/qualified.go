@@ -1,0 +1,94 @@
+package nodes
+
+import (
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/graphrag/graphrag"
+)
+
+// qualifiedName is an identifier a question qualifies with its package,
+// as Go (and many languages) write it: "strings.Reverse",
+// "http.StatusTeapot". The package is part of what is asked: sort.Reverse
+// does not answer "what does strings.Reverse do".
+type qualifiedName struct {
+	Pkg, Name string // as written
+}
+
+// qualifiedPattern finds a lower-case package name, a dot and an exported
+// name. Lower-case names after the dot (Python's "os.path.join") and
+// capitalised words before it ("Node.js") are not package-qualified
+// identifiers of this kind.
+var qualifiedPattern = regexp.MustCompile(`\b([a-z][a-z0-9_]*)\.([A-Z][A-Za-z0-9_]*)\b`)
+
+// qualifiedNames are the package-qualified identifiers of a question.
+func qualifiedNames(question string) []qualifiedName {
+	var out []qualifiedName
+	for _, m := range qualifiedPattern.FindAllStringSubmatch(question, -1) {
+		q := qualifiedName{Pkg: m[1], Name: m[2]}
+		dup := false
+		for _, o := range out {
+			dup = dup || o == q
+		}
+		if !dup {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// key is the name as a lower-cased term ("strings.reverse"), the form
+// constrainingTerms and contentTerms give it.
+func (q qualifiedName) key() string { return strings.ToLower(q.Pkg + "." + q.Name) }
+
+// heldBy reports whether a hit speaks of q: its text names it qualified
+// ("strings.Reverse"), or the hit belongs to the package (code whose
+// symbol is "strings.…", a file in a folder named strings) and names the
+// identifier as a whole word, case and all: Go names are case-sensitive,
+// and "reverse" in a comment is not the function Reverse.
+func (q qualifiedName) heldBy(h graphrag.Hit) bool {
+	if strings.Contains(strings.ToLower(h.Chunk.Text+"\n"+h.Chunk.Heading), q.key()) {
+		return true
+	}
+	if !inPackage(h, q.Pkg) {
+		return false
+	}
+	return hasWord(h.Chunk.Text, q.Name) || hasWord(h.Chunk.Symbol, q.Name) || hasWord(h.Chunk.Heading, q.Name)
+}
+
+// inPackage reports whether a hit is of package pkg: a code chunk whose
+// symbol starts with "pkg.", or a file in a folder named pkg.
+func inPackage(h graphrag.Hit, pkg string) bool {
+	if strings.HasPrefix(h.Chunk.Symbol, pkg+".") {
+		return true
+	}
+	dir := path.Dir(strings.ReplaceAll(h.Source.Path, "\\", "/"))
+	for _, part := range strings.Split(dir, "/") {
+		if part == pkg {
+			return true
+		}
+	}
+	return false
+}
+
+// hasWord reports whether text holds w as a whole identifier: not inside a
+// longer one ("Reverse" is not in "ReverseProxy" or "reverse").
+func hasWord(text, w string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], w)
+		if j < 0 {
+			return false
+		}
+		at := i + j
+		end := at + len(w)
+		if (at == 0 || !isIdentByte(text[at-1])) && (end == len(text) || !isIdentByte(text[end])) {
+			return true
+		}
+		i = at + 1
+	}
+}
+
+func isIdentByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= 0x80
+}
