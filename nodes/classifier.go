@@ -9,6 +9,7 @@ import (
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -150,10 +151,10 @@ func digitShape(w string) string {
 // arithmetic, a question mark, length.
 func queryShapes(q string) []string {
 	var out []string
-	if identifierPattern.MatchString(q) || dottedNamePattern.MatchString(q) {
+	if mayHoldIdentifier(q) && identifierPattern.MatchString(q) || strings.Contains(q, ".") && dottedNamePattern.MatchString(q) {
 		out = append(out, "identifier")
 	}
-	if fileNamePattern.MatchString(q) {
+	if strings.Contains(q, ".") && fileNamePattern.MatchString(q) {
 		out = append(out, "filename")
 	}
 	if isArithmetic(q) {
@@ -184,11 +185,38 @@ func queryShapes(q string) []string {
 	return out
 }
 
+// example is a training row with its hashed features, computed once: the
+// features cost more than the training itself (the shape patterns), and
+// trainRouter uses every row twice.
+type example struct {
+	trainingRow
+	feats []uint32
+}
+
+// featurize computes the features of rows, spread over the CPUs. The
+// result does not depend on how the work is split.
+func featurize(rows []trainingRow) []example {
+	out := make([]example, len(rows))
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(rows)/256))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(rows); i += workers {
+				out[i] = example{trainingRow: rows[i], feats: features(rows[i].Query)}
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
 // trainRouter trains a classifier on rows and fits its temperature on
 // every calibrationEvery-th row held out, then retrains on all rows.
 // Training is deterministic: fixed seed, fixed order, fixed epochs.
-func trainRouter(rows []trainingRow) *classifier {
-	var fit, held []trainingRow
+func trainRouter(rows []example) *classifier {
+	var fit, held []example
 	for i, r := range rows {
 		if i%calibrationEvery == calibrationEvery-1 {
 			held = append(held, r)
@@ -202,7 +230,7 @@ func trainRouter(rows []trainingRow) *classifier {
 	return c
 }
 
-func trainOnce(rows []trainingRow) *classifier {
+func trainOnce(rows []example) *classifier {
 	classes := routerClasses
 	k := len(classes)
 	type sample struct {
@@ -212,8 +240,7 @@ func trainOnce(rows []trainingRow) *classifier {
 	}
 	samples := make([]sample, len(rows))
 	for i, r := range rows {
-		cl := slices.Index(classes, r.Class)
-		samples[i] = sample{feats: features(r.Query), class: cl}
+		samples[i] = sample{feats: r.feats, class: slices.Index(classes, r.Class)}
 	}
 	type cell struct{ source, class string }
 	cells := map[cell]float64{}
@@ -280,7 +307,7 @@ func quantize(classes []string, w, bias []float64) *classifier {
 
 // fitTemperature picks the temperature that minimises the negative
 // log-likelihood of the held-out rows.
-func fitTemperature(c *classifier, held []trainingRow) float64 {
+func fitTemperature(c *classifier, held []example) float64 {
 	if len(held) == 0 {
 		return 1
 	}
@@ -288,7 +315,7 @@ func fitTemperature(c *classifier, held []trainingRow) float64 {
 	want := make([]int, len(held))
 	for i, r := range held {
 		raw[i] = make([]float64, len(c.classes))
-		c.scores(features(r.Query), raw[i])
+		c.scores(r.feats, raw[i])
 		want[i] = slices.Index(c.classes, r.Class)
 	}
 	best, bestNLL := 1.0, math.Inf(1)

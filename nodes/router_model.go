@@ -16,11 +16,16 @@ type RouterModel struct{ c *classifier }
 // rows of the given sources (TrainingSources), exactly as `go generate
 // ./nodes` trains the shipped one. It takes seconds.
 func TrainRouter(exclude ...string) (*RouterModel, error) {
-	rows, err := loadTrainingRows()
+	rows, err := trainingExamples()
 	if err != nil {
 		return nil, err
 	}
-	kept := slices.DeleteFunc(rows, func(r trainingRow) bool { return slices.Contains(exclude, r.Source) })
+	var kept []example
+	for _, r := range rows {
+		if !slices.Contains(exclude, r.Source) {
+			kept = append(kept, r)
+		}
+	}
 	if len(kept) == 0 {
 		return nil, fmt.Errorf("train router: no rows left without %v", exclude)
 	}

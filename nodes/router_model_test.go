@@ -19,7 +19,7 @@ func TestRouterModelIsCurrent(t *testing.T) {
 	if testing.Short() {
 		t.Skip("retraining the router takes seconds")
 	}
-	rows, err := loadTrainingRows()
+	rows, err := trainingExamples()
 	if err != nil {
 		t.Fatal(err)
 	}
