@@ -165,15 +165,14 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 	var ev Evidence
 	probed := false
 	if p.deps.Searcher != nil && p.opts.ProbeK > 0 && !p.probeCannotChange(query, pred, owned || identifier, filesAsObjects) {
-		res, err := p.probe(ctx, query, plan)
+		e, err := p.localEvidence(ctx, query, plan)
 		if err != nil {
 			if ctx.Err() != nil {
 				return plan, ev, notes, nil
 			}
 			notes = append(notes, fmt.Sprintf("route: probe search failed, routing without corpus evidence: %v", err))
 		} else {
-			ev = measureEvidence(contentTerms(query), res.Hits, p.opts.ProbeK)
-			probed = true
+			ev, probed = e, true
 		}
 	}
 	plan.Route, plan.Confidence, plan.By, plan.Reason = p.combine(query, pred, ev, probed, weakFiles && !filesAsObjects, owned || identifier, filesAsObjects)
@@ -279,6 +278,36 @@ func (p *pipeline) namesSource(ctx context.Context, query, hint string) bool {
 	return err == nil && len(res.Hits) > 0
 }
 
+// localEvidence runs the probe for query with plan's filters and measures
+// how much of the query the files hold.
+func (p *pipeline) localEvidence(ctx context.Context, query string, plan graphrag.Plan) (Evidence, error) {
+	res, err := p.probe(ctx, query, plan)
+	if err != nil {
+		return Evidence{}, err
+	}
+	return measureEvidence(contentTerms(query), res.Hits, p.opts.ProbeK), nil
+}
+
+// strongEvidence: the files hold the question's terms, names and rare
+// words included, well enough to keep it local against the classifier.
+func (o Options) strongEvidence(ev Evidence) bool {
+	return ev.Strength() >= o.StrongEvidence && ev.Specific >= o.MinSpecific
+}
+
+// fairEvidence: halfway between weak and strong, with as many specific
+// terms as strong evidence: enough to keep a general-knowledge question
+// local when no language model can answer it (routerdata/policy.json).
+func (o Options) fairEvidence(ev Evidence) bool {
+	return ev.Strength() >= (o.WeakEvidence+o.StrongEvidence)/2 && ev.Specific >= o.MinSpecific
+}
+
+// weakEvidence: the files hold little of the question, or only its
+// everyday words.
+func (o Options) weakEvidence(ev Evidence) bool {
+	s := ev.Strength()
+	return s < o.WeakEvidence || (ev.Specific < o.MinSpecific/2 && s < o.StrongEvidence)
+}
+
 // combine joins the classifier's prediction with the probe's evidence.
 // weakFiles says a filesystem prediction has no cue about files as objects:
 // then fair local evidence is enough to overrule it. stay says the query is
@@ -291,9 +320,9 @@ func (p *pipeline) combine(query string, pred prediction, ev Evidence, probed, w
 		return best, conf, "learned", why
 	}
 	strength := ev.Strength()
-	strong := strength >= p.opts.StrongEvidence && ev.Specific >= p.opts.MinSpecific
-	fairEv := strength >= (p.opts.WeakEvidence+p.opts.StrongEvidence)/2 && ev.Specific >= p.opts.MinSpecific
-	weak := strength < p.opts.WeakEvidence || (ev.Specific < p.opts.MinSpecific/2 && strength < p.opts.StrongEvidence)
+	strong := p.opts.strongEvidence(ev)
+	fairEv := p.opts.fairEvidence(ev)
+	weak := p.opts.weakEvidence(ev)
 	evid := fmt.Sprintf("probe: evidence %.2f (top %.2f, union %.2f, specific %.1f, title %v)", strength, ev.Top, ev.Union, ev.Specific, ev.Title)
 	switch best {
 	case graphrag.RouteVector, graphrag.RouteHybrid:

@@ -32,6 +32,16 @@ func TrainRouter(exclude ...string) (*RouterModel, error) {
 	return &RouterModel{trainRouter(kept)}, nil
 }
 
+// Classify is the learned classifier's own decision on a query, before any
+// rule, cue or probe: the likeliest route (the class probabilities summed
+// per route), the likeliest class of that route, and the class's calibrated
+// probability. It is what the leave-one-source-out run scores as "the
+// classifier alone".
+func (m *RouterModel) Classify(query string) (route graphrag.Route, class string, prob float64) {
+	p := m.c.predict(query)
+	return p.Best, p.Class, p.ClassProb
+}
+
 // LabelledQuery is a training row with the route the policy gives it.
 type LabelledQuery struct {
 	Query string
