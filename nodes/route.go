@@ -123,15 +123,23 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 		weakFiles = false
 		why = append(why, "a how-to question is about content")
 	}
+	// actNow: the classifier's likeliest class is a request to act and the
+	// query does not ask anything ("archive the logs folder", "change
+	// permissions of all files under src"); request: and the classifier is
+	// not unsure of it.
+	// Naming files, a document or an identifier does not make a request a
+	// question about them.
+	actNow := pred.Class == classAction && !asksSomething(query)
+	request := actNow && pred.ClassProb >= classifierUnsure
 	filesAsObjects := mentionsFileNoun(query) && fileObjectCue(query) && !procedural.MatchString(query)
-	if pred.Best != graphrag.RouteFilesystem && pred.Probs[graphrag.RouteFilesystem] >= filesNudge && filesAsObjects {
+	if pred.Best != graphrag.RouteFilesystem && pred.Probs[graphrag.RouteFilesystem] >= filesNudge && filesAsObjects && !(actNow && anyMatch(changeCues, query)) {
 		pred = pred.toward(graphrag.RouteFilesystem, classFilesystem)
 		why = append(why, "names files and asks about them as objects")
 	}
 	personal := anyMatch(personalCues, query)
 	owned := personal || anyMatch(ownerCues, query)
 	switch {
-	case personal && (pred.Best == graphrag.RouteWeb || pred.Best == graphrag.RouteDirect):
+	case personal && !request && (pred.Best == graphrag.RouteWeb || pred.Best == graphrag.RouteDirect):
 		// A user's contract or invoice is in their files, never on the web.
 		pred = pred.toward(graphrag.RouteVector, classLocal)
 		why = append(why, "names one of your documents: searched locally")
@@ -151,7 +159,6 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 	}
 	// A request to act on a named thing ("delete server.log") is still a
 	// request: graphrag cannot act, and a keyword search would not say so.
-	request := pred.Class == classAction && pred.ClassProb >= identifierYield && !asksSomething(query)
 	if identifier && !(pred.Best == graphrag.RouteFilesystem && filesAsObjects) && !request &&
 		(pred.Best != graphrag.RouteWeb && pred.Best != graphrag.RouteFilesystem || pred.Probs[pred.Best] < identifierYield || bareQuery(query)) {
 		pred = pred.toward(graphrag.RouteHybrid, classLocal)
