@@ -99,7 +99,7 @@ type RoutingReport struct {
 }
 
 // RoutingCV is a leave-one-source-out run: for each source of the router's
-// training data, a router trained without it scored on (a sample of) its
+// training data, a router trained without it scored on every one of its
 // rows. Each fold gives three figures (CVScores); Router, Policy and
 // Classifier are their means and worst folds.
 type RoutingCV struct {

@@ -92,10 +92,6 @@ type RoutingConfig struct {
 // CVSource is the RoutingConfig.CV value for leave-one-source-out.
 const CVSource = "source"
 
-// cvMaxRows caps the rows scored per left-out source (an even sample):
-// enough for a figure within about two points, and seconds to run.
-const cvMaxRows = 400
-
 // RunRouting scores the router on every row: each variant decides every
 // query, and the report gives accuracy, macro-F1, per-class scores and the
 // confusion matrix on all and on hard rows, the coarse (local / web /
@@ -199,7 +195,7 @@ func RunRouting(ctx context.Context, cfg RoutingConfig) (*Report, error) {
 }
 
 // crossValidate trains a router without each training source in turn and
-// scores a sample of that source's rows three ways (see CVFold): the whole
+// scores every row of that source three ways (see CVFold): the whole
 // router against the route of each row's class and against the route the
 // policy prescribes in this configuration, and the classifier alone.
 func crossValidate(ctx context.Context, opts nodes.Options, deps nodes.Deps, newRouter NewRouterFunc, concurrency int, progress ProgressFunc) (*RoutingCV, error) {
@@ -213,7 +209,6 @@ func crossValidate(ctx context.Context, opts nodes.Options, deps nodes.Deps, new
 		if err != nil {
 			return nil, err
 		}
-		rows = Sample(rows, cvMaxRows)
 		o := opts
 		o.RouterModel = model
 		router, err := newRouter(deps, o)
