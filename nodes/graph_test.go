@@ -45,14 +45,14 @@ func TestGraphLoopsAndBudgets(t *testing.T) {
 	}{
 		{
 			name:   "good retrieval answers in one pass",
-			query:  "Where do ospreys nest in Scandinavia?",
+			query:  "Where do ospreys nest in Scandinavia, according to my notes?",
 			budget: Budget{2, 2, 2},
 			want:   []string{"evaluate→generate", "validate→__end__"},
 			stop:   "answered",
 		},
 		{
 			name:      "poor retrieval refines until the budget is spent, then abstains",
-			query:     "Do ospreys and puffins nest on Svalbard cliffs near Longyearbyen?",
+			query:     "Do ospreys and puffins nest on Svalbard cliffs near Longyearbyen, according to my notes?",
 			budget:    Budget{2, 2, 2},
 			want:      []string{"evaluate→route", "evaluate→route", "evaluate→generate", "validate→__end__"},
 			stop:      "retrieve budget spent",
@@ -61,7 +61,7 @@ func TestGraphLoopsAndBudgets(t *testing.T) {
 		},
 		{
 			name:      "a budget of one refinement is honoured",
-			query:     "Do ospreys and puffins nest on Svalbard cliffs near Longyearbyen?",
+			query:     "Do ospreys and puffins nest on Svalbard cliffs near Longyearbyen, according to my notes?",
 			budget:    Budget{1, 2, 2},
 			want:      []string{"evaluate→route", "evaluate→generate", "validate→__end__"},
 			stop:      "retrieve budget spent",
@@ -73,7 +73,7 @@ func TestGraphLoopsAndBudgets(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			opts := DefaultOptions()
 			opts.Budget = tt.budget
-			opts.ProbeK = 0 // no probe: the query goes local, so evaluate's loop runs
+			opts.ProbeK = 0 // no probe: the query names the user's notes, so it goes local and evaluate's loop runs
 			searcher := smallCorpus()
 			r, err := Build(Deps{Searcher: searcher}, opts)
 			if err != nil {
@@ -273,7 +273,9 @@ func TestSearcherErrorFailsTheRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := r.Invoke(context.Background(), State{Query: "Where do ospreys nest in Scandinavia?"})
+	// Named as the user's notes, the question goes local even though the
+	// probe failed.
+	st, err := r.Invoke(context.Background(), State{Query: "what do my notes say about where ospreys nest in Scandinavia"})
 	var ne *graph.NodeError
 	if !errors.As(err, &ne) || ne.Node != NodeRetrieve || !errors.Is(err, s.fail) {
 		t.Fatalf("err = %v, want a NodeError from retrieve wrapping the store's error", err)

@@ -99,8 +99,8 @@ func (p routingPolicy) class(intent string) (string, error) {
 // class's route when every service is configured; the policy says what
 // changes when one is not:
 //   - general knowledge: a language model (deps.Writer) answers it directly;
-//     without one, fair evidence in the files keeps it local, so the probe
-//     decides (fairEvidence);
+//     without one nothing else can, so the files are searched unless they
+//     hold little about it: the probe decides (weakEvidence);
 //   - fresh information: the web when web search (deps.Web) is configured,
 //     the files otherwise.
 //
@@ -129,10 +129,10 @@ func PolicyRoute(ctx context.Context, deps Deps, opts Options, query, class stri
 		if err != nil {
 			return "", fmt.Errorf("policy route: %w", err)
 		}
-		if opts.fairEvidence(ev) {
-			return graphrag.RouteVector, nil
+		if opts.weakEvidence(ev) {
+			return graphrag.RouteDirect, nil
 		}
-		return graphrag.RouteDirect, nil
+		return graphrag.RouteVector, nil
 	}
 	return classRoute(class), nil
 }

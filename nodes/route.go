@@ -348,9 +348,12 @@ func (p *pipeline) combine(query string, pred prediction, ev Evidence, probed, w
 	case graphrag.RouteDirect, graphrag.RouteWeb, graphrag.RouteFilesystem:
 		// An unsure classifier needs less evidence to be overruled, and so
 		// does a general-knowledge question when no model can answer it.
-		unsure := conf < classifierUnsure || weakFiles && best == graphrag.RouteFilesystem && conf < 0.9 ||
-			pred.Class == classGeneral && p.deps.Writer == nil
-		override := strong && pred.Margin < 0.5 || unsure && fairEv ||
+		unsure := conf < classifierUnsure || weakFiles && best == graphrag.RouteFilesystem && conf < 0.9
+		// Without a language model nothing but the files can answer general
+		// knowledge (the direct route could only say a model is needed):
+		// local first, unless the files hold little about it.
+		generalNoModel := best == graphrag.RouteDirect && pred.Class == classGeneral && p.deps.Writer == nil
+		override := strong && pred.Margin < 0.5 || unsure && fairEv || generalNoModel && !weak ||
 			strong && best == graphrag.RouteWeb && conf < webSure && !anyMatch(freshCues, query)
 		if best == graphrag.RouteDirect && strong {
 			switch pred.Class {
@@ -369,6 +372,13 @@ func (p *pipeline) combine(query string, pred prediction, ev Evidence, probed, w
 			}
 		}
 		if override && !(best == graphrag.RouteFilesystem && filesAsObjects) {
+			if generalNoModel {
+				// The route is right when the question is general knowledge
+				// or about the user's documents: the classifier's
+				// probability of either.
+				return graphrag.RouteVector, min(1, pred.Probs[graphrag.RouteVector]+pred.Probs[graphrag.RouteHybrid]+pred.ClassProb), "probe",
+					fmt.Sprintf("general knowledge and no language model: your files hold some of it: %s; %s", evid, why)
+			}
 			return graphrag.RouteVector, strength, "probe", fmt.Sprintf("strong local evidence overrides %s: %s; %s", best, evid, why)
 		}
 	}
