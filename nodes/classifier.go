@@ -76,6 +76,9 @@ const (
 	maxCellWeight = 8
 	// calibrationEvery: every n-th row is held out to fit the temperature.
 	calibrationEvery = 10
+	// maxRouterClasses bounds len(routerClasses) for the trainer's
+	// fixed-size buffers.
+	maxRouterClasses = 8
 )
 
 var (
@@ -253,32 +256,43 @@ func trainOnce(rows []example) *classifier {
 	w := make([]float64, featureDim*k)
 	bias := make([]float64, k)
 	rng := rand.New(rand.NewPCG(20240601, 7))
-	probs := make([]float64, k)
+	if k > maxRouterClasses {
+		panic(fmt.Sprintf("router: %d classes, the trainer holds at most %d", k, maxRouterClasses))
+	}
+	// A feature's k weights are copied into row, updated there and copied
+	// back: one ranged memory access per feature instead of 2k single
+	// ones, which is what the race detector pays for (the arithmetic, and
+	// so the model, is the same).
+	var probs, row, step [maxRouterClasses]float64
 	for epoch := 0; epoch < trainEpochs; epoch++ {
 		lr := trainRate / (1 + 0.3*float64(epoch))
 		rng.Shuffle(len(samples), func(i, j int) { samples[i], samples[j] = samples[j], samples[i] })
 		for _, s := range samples {
 			norm := 1 / math.Sqrt(float64(len(s.feats)))
-			copy(probs, bias)
+			copy(probs[:k], bias)
 			for _, f := range s.feats {
-				row := w[int(f)*k : int(f)*k+k]
-				for cl := range probs {
+				copy(row[:k], w[int(f)*k:])
+				for cl := 0; cl < k; cl++ {
 					probs[cl] += row[cl] * norm
 				}
 			}
-			softmax(probs)
+			softmax(probs[:k])
 			for cl := 0; cl < k; cl++ {
 				g := probs[cl]
 				if cl == s.class {
 					g -= 1
 				}
 				g *= s.weight
-				step := lr * g * norm
-				for _, f := range s.feats {
-					i := int(f)*k + cl
-					w[i] -= step + lr*trainL2*w[i]
-				}
+				step[cl] = lr * g * norm
 				bias[cl] -= lr * g * 0.1
+			}
+			for _, f := range s.feats {
+				ws := w[int(f)*k : int(f)*k+k]
+				copy(row[:k], ws)
+				for cl := 0; cl < k; cl++ {
+					row[cl] -= step[cl] + lr*trainL2*row[cl]
+				}
+				copy(ws, row[:k])
 			}
 		}
 	}
