@@ -91,7 +91,12 @@ func TestCrossValidateByClass(t *testing.T) {
 			t.Errorf("%s: the classifier's class (%.3f) cannot be right more often than its route (%.3f)", f.Source, f.ClassAccuracy, f.ClassifierAccuracy)
 		}
 	}
-	if cv.Router.WorstSource == "" || cv.Policy.Mean == 0 || cv.Classifier.Mean == 0 {
+	for _, f := range cv.Folds {
+		if f.SeenAccuracy <= 0 || f.SeenAccuracy > 1 {
+			t.Errorf("%s: seen-wording reference %.3f, want a share of the held-out rows", f.Source, f.SeenAccuracy)
+		}
+	}
+	if cv.Router.WorstSource == "" || cv.Policy.Mean == 0 || cv.Classifier.Mean == 0 || cv.SeenMean == 0 {
 		t.Errorf("summaries not filled: %+v", cv)
 	}
 	var b strings.Builder

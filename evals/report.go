@@ -115,6 +115,8 @@ type RoutingCV struct {
 	// Classifier summarises CVScores.ClassifierAccuracy: the learned
 	// classifier alone.
 	Classifier CVSummary `json:"classifier"`
+	// SeenMean is the mean of the folds' SeenAccuracy.
+	SeenMean Score `json:"seen_mean"`
 }
 
 // CVSummary is one figure's mean over the folds and its worst fold.
@@ -153,6 +155,11 @@ type CVFold struct {
 	Source string `json:"source"`
 	Rows   int    `json:"rows"`
 	CVScores
+	// SeenAccuracy is the reference for ClassifierAccuracy: the classifier
+	// trained on every source with every tenth row of this one held out,
+	// scored (coarse) on those rows. The gap between the two is what the
+	// source's own wording teaches that the other sources do not.
+	SeenAccuracy Score `json:"seen_accuracy"`
 	// Classes scores the fold's rows by the policy class of their intent
 	// (direct, general, action, web, filesystem, local): a class that only
 	// the left-out source words a certain way shows here.

@@ -258,12 +258,41 @@ func crossValidate(ctx context.Context, opts nodes.Options, deps nodes.Deps, new
 			t := byClass[cl]
 			f.Classes = append(f.Classes, CVClass{Class: cl, Rows: t.rows, CVScores: t.scores(), Routed: t.routed, Classified: t.classified})
 		}
+		if f.SeenAccuracy, err = seenAccuracy(src); err != nil {
+			return nil, err
+		}
 		cv.Folds = append(cv.Folds, f)
 	}
 	cv.Router = summariseCV(cv.Folds, func(s CVScores) Score { return s.CoarseAccuracy })
 	cv.Policy = summariseCV(cv.Folds, func(s CVScores) Score { return s.PolicyAccuracy })
 	cv.Classifier = summariseCV(cv.Folds, func(s CVScores) Score { return s.ClassifierAccuracy })
+	var seen Score
+	for _, f := range cv.Folds {
+		seen += f.SeenAccuracy / Score(len(cv.Folds))
+	}
+	cv.SeenMean = seen
 	return cv, nil
+}
+
+// cvSeenEvery: the seen-wording reference holds out every n-th row of the
+// source (10%).
+const cvSeenEvery = 10
+
+// seenAccuracy is the classifier's coarse accuracy on every cvSeenEvery-th
+// row of src when it was trained on the rest of src and the other sources.
+func seenAccuracy(src string) (Score, error) {
+	model, held, err := nodes.TrainRouterSeen(src, cvSeenEvery)
+	if err != nil {
+		return 0, err
+	}
+	ok := 0
+	for _, r := range held {
+		route, _, _ := model.Classify(r.Query)
+		if Coarse(string(route)) == Coarse(string(r.Route)) {
+			ok++
+		}
+	}
+	return Score(ratio1(float64(ok), len(held))), nil
 }
 
 // cvTally counts the rows of a fold or class that each figure scores right.

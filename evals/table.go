@@ -224,6 +224,12 @@ var routingRows = []routingRow{
 	{"leave-one-source-out: router vs class", cvCell(func(cv *RoutingCV) CVSummary { return cv.Router })},
 	{"leave-one-source-out: router vs policy", cvCell(func(cv *RoutingCV) CVSummary { return cv.Policy })},
 	{"leave-one-source-out: classifier alone", cvCell(func(cv *RoutingCV) CVSummary { return cv.Classifier })},
+	{"classifier, source's wording seen", func(r *RoutingReport) string {
+		if r.CV == nil {
+			return "-"
+		}
+		return f3(r.CV.SeenMean)
+	}},
 }
 
 // cvCell prints one leave-one-source-out figure as "mean / worst (source)":
@@ -243,21 +249,22 @@ func cvCell(figure func(*RoutingCV) CVSummary) func(*RoutingReport) string {
 // writeCV prints the leave-one-source-out run by fold and policy class:
 // the router against the route of each row's class ("class route") and
 // against what the policy prescribes here ("policy"), the classifier alone
-// ("classifier", coarse, and "class", its class).
+// ("classifier", coarse, and "class", its class), and the classifier on
+// held-out rows of a source whose other rows it was trained on ("seen").
 func writeCV(w io.Writer, cv *RoutingCV) error {
 	if cv == nil {
 		return nil
 	}
 	fmt.Fprintln(w, "leave-one-source-out (trained without the source, scored on its rows)")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "source\tclass\trows\tclass route\tpolicy\tclassifier\tclass\trouted to\tclassified as\t")
+	fmt.Fprintln(tw, "source\tclass\trows\tclass route\tpolicy\tclassifier\tclass\tseen\trouted to\tclassified as\t")
 	for _, f := range cv.Folds {
-		fmt.Fprintf(tw, "%s\tall\t%d\t%s\t\t\n", f.Source, f.Rows, cvScoreCells(f.CVScores))
+		fmt.Fprintf(tw, "%s\tall\t%d\t%s\t%s\t\t\t\n", f.Source, f.Rows, cvScoreCells(f.CVScores), f3(f.SeenAccuracy))
 		for _, c := range f.Classes {
-			fmt.Fprintf(tw, "\t%s\t%d\t%s\t%s\t%s\t\n", c.Class, c.Rows, cvScoreCells(c.CVScores), countsCell(c.Routed), countsCell(c.Classified))
+			fmt.Fprintf(tw, "\t%s\t%d\t%s\t\t%s\t%s\t\n", c.Class, c.Rows, cvScoreCells(c.CVScores), countsCell(c.Routed), countsCell(c.Classified))
 		}
 	}
-	fmt.Fprintf(tw, "mean\t\t\t%s\t%s\t%s\t\t\t\t\n", f3(cv.Router.Mean), f3(cv.Policy.Mean), f3(cv.Classifier.Mean))
+	fmt.Fprintf(tw, "mean\t\t\t%s\t%s\t%s\t\t%s\t\t\t\n", f3(cv.Router.Mean), f3(cv.Policy.Mean), f3(cv.Classifier.Mean), f3(cv.SeenMean))
 	if err := tw.Flush(); err != nil {
 		return err
 	}

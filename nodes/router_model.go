@@ -32,6 +32,37 @@ func TrainRouter(exclude ...string) (*RouterModel, error) {
 	return &RouterModel{trainRouter(kept)}, nil
 }
 
+// TrainRouterSeen trains a router on every source with every n-th row of
+// source held out, and returns it with the held-out rows: scored on them,
+// it says how well the classifier does on a source's wording once it has
+// seen that wording, the reference for the leave-one-source-out figure.
+func TrainRouterSeen(source string, n int) (*RouterModel, []LabelledQuery, error) {
+	if n < 2 {
+		return nil, nil, fmt.Errorf("train router: hold out every %d-th row: want n >= 2", n)
+	}
+	rows, err := trainingExamples()
+	if err != nil {
+		return nil, nil, err
+	}
+	var kept []example
+	var held []LabelledQuery
+	i := 0
+	for _, r := range rows {
+		if r.Source == source {
+			i++
+			if i%n == 0 {
+				held = append(held, labelled(r.trainingRow))
+				continue
+			}
+		}
+		kept = append(kept, r)
+	}
+	if len(held) == 0 {
+		return nil, nil, fmt.Errorf("train router: no rows of source %q to hold out (want one of %v)", source, TrainingSources)
+	}
+	return &RouterModel{trainRouter(kept)}, held, nil
+}
+
 // Classify is the learned classifier's own decision on a query, before any
 // rule, cue or probe: the likeliest route (the class probabilities summed
 // per route), the likeliest class of that route, and the class's calibrated
@@ -65,11 +96,15 @@ func TrainingRows(source string) ([]LabelledQuery, error) {
 	var out []LabelledQuery
 	for _, r := range rows {
 		if r.Source == source {
-			out = append(out, LabelledQuery{Query: r.Query, Route: classRoute(r.Class), Intent: r.Intent, Class: r.Class})
+			out = append(out, labelled(r))
 		}
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("training rows: no source %q (want one of %v)", source, TrainingSources)
 	}
 	return out, nil
+}
+
+func labelled(r trainingRow) LabelledQuery {
+	return LabelledQuery{Query: r.Query, Route: classRoute(r.Class), Intent: r.Intent, Class: r.Class}
 }

@@ -51,3 +51,12 @@ func TestRouterModelIsCurrent(t *testing.T) {
 		t.Fatalf("routerdata/model.bin differs from a model trained on the current data (%d weights, temperature %v vs %v): run go generate ./nodes", off, a.temperature, b.temperature)
 	}
 }
+
+func TestTrainRouterSeenRejects(t *testing.T) {
+	if _, _, err := TrainRouterSeen(SourceGraphrag, 1); err == nil {
+		t.Error("holding out every row gave no error")
+	}
+	if _, _, err := TrainRouterSeen("wikipedia", 10); err == nil {
+		t.Error("an unknown source gave no error")
+	}
+}
