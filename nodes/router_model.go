@@ -40,6 +40,9 @@ func TrainRouterSeen(source string, n int) (*RouterModel, []LabelledQuery, error
 	if n < 2 {
 		return nil, nil, fmt.Errorf("train router: hold out every %d-th row: want n >= 2", n)
 	}
+	if !slices.Contains(TrainingSources, source) {
+		return nil, nil, fmt.Errorf("train router: no source %q (want one of %v)", source, TrainingSources)
+	}
 	rows, err := trainingExamples()
 	if err != nil {
 		return nil, nil, err
@@ -58,7 +61,7 @@ func TrainRouterSeen(source string, n int) (*RouterModel, []LabelledQuery, error
 		kept = append(kept, r)
 	}
 	if len(held) == 0 {
-		return nil, nil, fmt.Errorf("train router: no rows of source %q to hold out (want one of %v)", source, TrainingSources)
+		return nil, nil, fmt.Errorf("train router: source %q has fewer than %d rows", source, n)
 	}
 	return &RouterModel{trainRouter(kept)}, held, nil
 }
