@@ -49,7 +49,7 @@ func Markdown(r *Report, base string) []File {
 		if cv := rt.CV; cv != nil {
 			b.WriteString("\n### Leave-one-source-out\n\nTrained without each source, scored on its rows, by the policy class of the rows. " +
 				"*Class route*: the whole router against the route of the row's class (the figure reported before the others). " +
-				"*Policy*: the whole router against what the policy prescribes in this configuration (no language model: a general-knowledge question stays local when the files hold fair evidence). " +
+				"*Policy*: the whole router against what the policy prescribes in this configuration (no language model: a general-knowledge question searches the files unless they hold little about it). " +
 				"*Classifier*: the learned classifier alone, coarse; *class*: its class against the row's class. " +
 				"*Seen*: the classifier trained on every source with every tenth row of this one held out, scored on those rows.\n\n")
 			rows := [][]string{{"source", "class", "rows", "class route", "policy", "classifier", "class", "seen", "routed to", "classified as"}}

@@ -137,7 +137,7 @@ type CVScores struct {
 	// PolicyAccuracy scores the whole router against the route the policy
 	// prescribes for the row's class in the configuration the run uses
 	// (nodes.PolicyRoute): without a language model, a general-knowledge
-	// question stays local when the files hold fair evidence.
+	// question searches the files unless they hold little about it.
 	PolicyAccuracy Score `json:"policy_accuracy"`
 	// ClassifierAccuracy scores the learned classifier alone
 	// (nodes.RouterModel.Classify: no rule, cue or probe): its likeliest
