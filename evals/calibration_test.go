@@ -3,6 +3,7 @@ package evals
 import (
 	"context"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -53,21 +54,50 @@ func TestCrossValidateByClass(t *testing.T) {
 		t.Fatalf("%d folds, want one per source (%v)", len(cv.Folds), nodes.TrainingSources)
 	}
 	for _, f := range cv.Folds {
-		rows, ok := 0, 0.0
+		rows := 0
+		var ok [4]float64
 		for _, c := range f.Classes {
-			routed := 0
-			for _, n := range c.Routed {
-				routed += n
-			}
-			if routed != c.Rows {
-				t.Errorf("%s/%s: %d rows routed, want %d", f.Source, c.Class, routed, c.Rows)
+			for name, counts := range map[string]map[string]int{"routed": c.Routed, "classified": c.Classified} {
+				n := 0
+				for _, v := range counts {
+					n += v
+				}
+				if n != c.Rows {
+					t.Errorf("%s/%s: %d rows %s, want %d", f.Source, c.Class, n, name, c.Rows)
+				}
 			}
 			rows += c.Rows
-			ok += float64(c.CoarseAccuracy) * float64(c.Rows)
+			for i, v := range cvScoreList(c.CVScores) {
+				x, _ := strconv.ParseFloat(v, 64)
+				ok[i] += x * float64(c.Rows)
+			}
 		}
-		if rows != f.Rows || math.Abs(ok/float64(rows)-float64(f.CoarseAccuracy)) > 1e-3 {
-			t.Errorf("%s: classes hold %d rows at %.3f, the fold %d at %.3f", f.Source, rows, ok/float64(rows), f.Rows, f.CoarseAccuracy)
+		if rows != f.Rows {
+			t.Errorf("%s: classes hold %d rows, the fold %d", f.Source, rows, f.Rows)
 		}
+		for i, v := range cvScoreList(f.CVScores) {
+			x, _ := strconv.ParseFloat(v, 64)
+			if math.Abs(ok[i]/float64(rows)-x) > 2e-3 {
+				t.Errorf("%s: figure %d: classes hold %.3f, the fold %.3f", f.Source, i, ok[i]/float64(rows), x)
+			}
+		}
+		// Without a store nothing is probed: the policy's route is the
+		// class's route but for general knowledge, which without a model
+		// and without evidence is answered directly, the class's route too.
+		if f.PolicyAccuracy != f.CoarseAccuracy {
+			t.Errorf("%s: without a store the policy figure %.3f should equal the class-route figure %.3f", f.Source, f.PolicyAccuracy, f.CoarseAccuracy)
+		}
+		if f.ClassAccuracy > f.ClassifierAccuracy {
+			t.Errorf("%s: the classifier's class (%.3f) cannot be right more often than its route (%.3f)", f.Source, f.ClassAccuracy, f.ClassifierAccuracy)
+		}
+	}
+	for _, f := range cv.Folds {
+		if f.SeenAccuracy <= 0 || f.SeenAccuracy > 1 {
+			t.Errorf("%s: seen-wording reference %.3f, want a share of the held-out rows", f.Source, f.SeenAccuracy)
+		}
+	}
+	if cv.Router.WorstSource == "" || cv.Policy.Mean == 0 || cv.Classifier.Mean == 0 || cv.SeenMean == 0 {
+		t.Errorf("summaries not filled: %+v", cv)
 	}
 	var b strings.Builder
 	if err := writeCV(&b, cv); err != nil {

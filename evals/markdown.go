@@ -47,15 +47,19 @@ func Markdown(r *Report, base string) []File {
 			fmt.Fprintf(&b, "\n![coarse routing confusion matrix](%s)\n", name)
 		}
 		if cv := rt.CV; cv != nil {
-			b.WriteString("\n### Leave-one-source-out\n\nTrained without each source, scored on its rows (coarse accuracy), by the policy class of the rows.\n\n")
-			rows := [][]string{{"source", "class", "rows", "accuracy", "routed to"}}
+			b.WriteString("\n### Leave-one-source-out\n\nTrained without each source, scored on its rows, by the policy class of the rows. " +
+				"*Class route*: the whole router against the route of the row's class (the figure reported before the others). " +
+				"*Policy*: the whole router against what the policy prescribes in this configuration (no language model: a general-knowledge question searches the files unless they hold little about it). " +
+				"*Classifier*: the learned classifier alone, coarse; *class*: its class against the row's class. " +
+				"*Seen*: the classifier trained on every source with every tenth row of this one held out, scored on those rows.\n\n")
+			rows := [][]string{{"source", "class", "rows", "class route", "policy", "classifier", "class", "seen", "routed to", "classified as"}}
 			for _, f := range cv.Folds {
-				rows = append(rows, []string{f.Source, "all", fmt.Sprint(f.Rows), f3(f.CoarseAccuracy), ""})
+				rows = append(rows, append(append([]string{f.Source, "all", fmt.Sprint(f.Rows)}, cvScoreList(f.CVScores)...), f3(f.SeenAccuracy), "", ""))
 				for _, c := range f.Classes {
-					rows = append(rows, []string{"", c.Class, fmt.Sprint(c.Rows), f3(c.CoarseAccuracy), countsCell(c.Routed)})
+					rows = append(rows, append(append([]string{"", c.Class, fmt.Sprint(c.Rows)}, cvScoreList(c.CVScores)...), "", countsCell(c.Routed), countsCell(c.Classified)))
 				}
 			}
-			rows = append(rows, []string{"mean", "", "", f3(cv.Mean), ""})
+			rows = append(rows, []string{"mean", "", "", f3(cv.Router.Mean), f3(cv.Policy.Mean), f3(cv.Classifier.Mean), "", f3(cv.SeenMean), "", ""})
 			writeMDTable(&b, rows, false)
 		}
 		if len(rt.Mistakes) > 0 {

@@ -99,22 +99,67 @@ type RoutingReport struct {
 }
 
 // RoutingCV is a leave-one-source-out run: for each source of the router's
-// training data, a router trained without it scored on (a sample of) its
-// rows.
+// training data, a router trained without it scored on every one of its
+// rows. Each fold gives three figures (CVScores); Router, Policy and
+// Classifier are their means and worst folds.
 type RoutingCV struct {
 	By    string   `json:"by"`
 	Folds []CVFold `json:"folds"`
-	// Mean and Worst are over the folds' coarse accuracy.
+	// Router summarises CVScores.CoarseAccuracy: the whole router against
+	// the route of each row's class. It is the figure this run reported
+	// before Policy and Classifier were added.
+	Router CVSummary `json:"router"`
+	// Policy summarises CVScores.PolicyAccuracy: the whole router against
+	// what the policy prescribes in the configuration it runs in.
+	Policy CVSummary `json:"policy"`
+	// Classifier summarises CVScores.ClassifierAccuracy: the learned
+	// classifier alone.
+	Classifier CVSummary `json:"classifier"`
+	// SeenMean is the mean of the folds' SeenAccuracy.
+	SeenMean Score `json:"seen_mean"`
+}
+
+// CVSummary is one figure's mean over the folds and its worst fold.
+type CVSummary struct {
 	Mean        Score  `json:"mean"`
 	Worst       Score  `json:"worst"`
 	WorstSource string `json:"worst_source"`
 }
 
+// CVScores are the figures of a fold or of one class in it, each the share
+// of its rows scored right, coarse (vector and hybrid as local).
+type CVScores struct {
+	// CoarseAccuracy scores the whole router (rules, cues, the probe over
+	// the store, the overrides that apply when no language model is
+	// configured) against the route of the row's class (classRoute), as
+	// if every service were configured.
+	CoarseAccuracy Score `json:"coarse_accuracy"`
+	// PolicyAccuracy scores the whole router against the route the policy
+	// prescribes for the row's class in the configuration the run uses
+	// (nodes.PolicyRoute): without a language model, a general-knowledge
+	// question searches the files unless they hold little about it.
+	PolicyAccuracy Score `json:"policy_accuracy"`
+	// ClassifierAccuracy scores the learned classifier alone
+	// (nodes.RouterModel.Classify: no rule, cue or probe): its likeliest
+	// route against the route of the row's class. This is what "trained
+	// without a source, scored on it" measures of a trained model.
+	ClassifierAccuracy Score `json:"classifier_accuracy"`
+	// ClassAccuracy is the classifier's class against the row's class:
+	// stricter than ClassifierAccuracy, since direct, general and action
+	// all route direct.
+	ClassAccuracy Score `json:"class_accuracy"`
+}
+
 // CVFold is one left-out source.
 type CVFold struct {
-	Source         string `json:"source"`
-	Rows           int    `json:"rows"`
-	CoarseAccuracy Score  `json:"coarse_accuracy"`
+	Source string `json:"source"`
+	Rows   int    `json:"rows"`
+	CVScores
+	// SeenAccuracy is the reference for ClassifierAccuracy: the classifier
+	// trained on every source with every tenth row of this one held out,
+	// scored (coarse) on those rows. The gap between the two is what the
+	// source's own wording teaches that the other sources do not.
+	SeenAccuracy Score `json:"seen_accuracy"`
 	// Classes scores the fold's rows by the policy class of their intent
 	// (direct, general, action, web, filesystem, local): a class that only
 	// the left-out source words a certain way shows here.
@@ -125,10 +170,11 @@ type CVFold struct {
 type CVClass struct {
 	Class string `json:"class"`
 	Rows  int    `json:"rows"`
-	// CoarseAccuracy is the share routed to the class's coarse route.
-	CoarseAccuracy Score `json:"coarse_accuracy"`
-	// Routed counts where the rows went (coarse routes).
+	CVScores
+	// Routed counts where the router sent the rows (coarse routes).
 	Routed map[string]int `json:"routed"`
+	// Classified counts the classifier's classes for the rows.
+	Classified map[string]int `json:"classified"`
 }
 
 // RoutingSubset is a slice of the routing rows scored on its own.

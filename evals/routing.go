@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -90,10 +91,6 @@ type RoutingConfig struct {
 
 // CVSource is the RoutingConfig.CV value for leave-one-source-out.
 const CVSource = "source"
-
-// cvMaxRows caps the rows scored per left-out source (an even sample):
-// enough for a figure within about two points, and seconds to run.
-const cvMaxRows = 400
 
 // RunRouting scores the router on every row: each variant decides every
 // query, and the report gives accuracy, macro-F1, per-class scores and the
@@ -198,7 +195,9 @@ func RunRouting(ctx context.Context, cfg RoutingConfig) (*Report, error) {
 }
 
 // crossValidate trains a router without each training source in turn and
-// scores its coarse accuracy on a sample of that source's rows.
+// scores every row of that source three ways (see CVFold): the whole
+// router against the route of each row's class and against the route the
+// policy prescribes in this configuration, and the classifier alone.
 func crossValidate(ctx context.Context, opts nodes.Options, deps nodes.Deps, newRouter NewRouterFunc, concurrency int, progress ProgressFunc) (*RoutingCV, error) {
 	cv := &RoutingCV{By: CVSource}
 	for _, src := range nodes.TrainingSources {
@@ -210,57 +209,127 @@ func crossValidate(ctx context.Context, opts nodes.Options, deps nodes.Deps, new
 		if err != nil {
 			return nil, err
 		}
-		rows = Sample(rows, cvMaxRows)
 		o := opts
 		o.RouterModel = model
 		router, err := newRouter(deps, o)
 		if err != nil {
 			return nil, err
 		}
-		got := make([]string, len(rows))
+		type decision struct{ routed, policy, classified, class string }
+		got := make([]decision, len(rows))
 		err = forEach(ctx, len(rows), concurrency, "without "+src, progress, func(ctx context.Context, i int) error {
-			plan, _, err := router.Route(ctx, rows[i].Query)
+			r := rows[i]
+			route, class, _ := model.Classify(r.Query)
+			got[i].classified, got[i].class = Coarse(string(route)), class
+			want, err := nodes.PolicyRoute(ctx, deps, o, r.Query, r.Class)
 			if err != nil {
-				got[i] = "error"
+				return fmt.Errorf("without %s, row %q: %w", src, r.Query, err)
+			}
+			got[i].policy = Coarse(string(want))
+			plan, _, err := router.Route(ctx, r.Query)
+			if err != nil {
+				got[i].routed = "error"
 				return ctx.Err()
 			}
-			got[i] = Coarse(string(plan.Route))
+			got[i].routed = Coarse(string(plan.Route))
 			return nil
 		})
 		if err != nil {
 			return nil, err
 		}
-		n := 0
-		byClass := map[string]*CVClass{}
-		var classes []string
+		f := CVFold{Source: src, Rows: len(rows)}
+		byClass := map[string]*cvTally{}
+		var all cvTally
 		for i, r := range rows {
-			c := byClass[r.Class]
-			if c == nil {
-				c = &CVClass{Class: r.Class, Routed: map[string]int{}}
-				byClass[r.Class] = c
-				classes = append(classes, r.Class)
+			t := byClass[r.Class]
+			if t == nil {
+				t = &cvTally{routed: map[string]int{}, classified: map[string]int{}}
+				byClass[r.Class] = t
 			}
-			c.Rows++
-			c.Routed[got[i]]++
-			if got[i] == Coarse(string(r.Route)) {
-				n++
-				c.CoarseAccuracy++
+			d, want := got[i], Coarse(string(r.Route))
+			for _, t := range []*cvTally{t, &all} {
+				t.add(d.routed == want, d.routed == d.policy, d.classified == want, d.class == r.Class)
 			}
+			t.routed[d.routed]++
+			t.classified[d.class]++
 		}
-		f := CVFold{Source: src, Rows: len(rows), CoarseAccuracy: Score(ratio1(float64(n), len(rows)))}
-		slices.Sort(classes)
-		for _, cl := range classes {
-			c := byClass[cl]
-			c.CoarseAccuracy = Score(ratio1(float64(c.CoarseAccuracy), c.Rows))
-			f.Classes = append(f.Classes, *c)
+		f.CVScores = all.scores()
+		for _, cl := range slices.Sorted(maps.Keys(byClass)) {
+			t := byClass[cl]
+			f.Classes = append(f.Classes, CVClass{Class: cl, Rows: t.rows, CVScores: t.scores(), Routed: t.routed, Classified: t.classified})
+		}
+		if f.SeenAccuracy, err = seenAccuracy(src); err != nil {
+			return nil, err
 		}
 		cv.Folds = append(cv.Folds, f)
-		cv.Mean += f.CoarseAccuracy / Score(len(nodes.TrainingSources))
-		if cv.WorstSource == "" || f.CoarseAccuracy < cv.Worst {
-			cv.Worst, cv.WorstSource = f.CoarseAccuracy, src
+	}
+	cv.Router = summariseCV(cv.Folds, func(s CVScores) Score { return s.CoarseAccuracy })
+	cv.Policy = summariseCV(cv.Folds, func(s CVScores) Score { return s.PolicyAccuracy })
+	cv.Classifier = summariseCV(cv.Folds, func(s CVScores) Score { return s.ClassifierAccuracy })
+	var seen Score
+	for _, f := range cv.Folds {
+		seen += f.SeenAccuracy / Score(len(cv.Folds))
+	}
+	cv.SeenMean = seen
+	return cv, nil
+}
+
+// cvSeenEvery: the seen-wording reference holds out every n-th row of the
+// source (10%).
+const cvSeenEvery = 10
+
+// seenAccuracy is the classifier's coarse accuracy on every cvSeenEvery-th
+// row of src when it was trained on the rest of src and the other sources.
+func seenAccuracy(src string) (Score, error) {
+	model, held, err := nodes.TrainRouterSeen(src, cvSeenEvery)
+	if err != nil {
+		return 0, err
+	}
+	ok := 0
+	for _, r := range held {
+		route, _, _ := model.Classify(r.Query)
+		if Coarse(string(route)) == Coarse(string(r.Route)) {
+			ok++
 		}
 	}
-	return cv, nil
+	return Score(ratio1(float64(ok), len(held))), nil
+}
+
+// cvTally counts the rows of a fold or class that each figure scores right.
+type cvTally struct {
+	rows                              int
+	router, policy, classifier, class int
+	routed, classified                map[string]int
+}
+
+func (t *cvTally) add(router, policy, classifier, class bool) {
+	t.rows++
+	for _, c := range []struct {
+		ok bool
+		n  *int
+	}{{router, &t.router}, {policy, &t.policy}, {classifier, &t.classifier}, {class, &t.class}} {
+		if c.ok {
+			*c.n++
+		}
+	}
+}
+
+func (t *cvTally) scores() CVScores {
+	share := func(n int) Score { return Score(ratio1(float64(n), t.rows)) }
+	return CVScores{CoarseAccuracy: share(t.router), PolicyAccuracy: share(t.policy), ClassifierAccuracy: share(t.classifier), ClassAccuracy: share(t.class)}
+}
+
+// summariseCV is the mean and the worst fold of one figure.
+func summariseCV(folds []CVFold, figure func(CVScores) Score) CVSummary {
+	var s CVSummary
+	for _, f := range folds {
+		v := figure(f.CVScores)
+		s.Mean += v / Score(len(folds))
+		if s.WorstSource == "" || v < s.Worst {
+			s.Worst, s.WorstSource = v, f.Source
+		}
+	}
+	return s
 }
 
 // expectedCalibrationError bins decisions by confidence (10 equal-width

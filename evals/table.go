@@ -221,35 +221,59 @@ var routingRows = []routingRow{
 	{"coarse accuracy", func(r *RoutingReport) string { return f3(r.CoarseAccuracy) }},
 	{"hard coarse accuracy", func(r *RoutingReport) string { return f3(r.Hard.CoarseAccuracy) }},
 	{"calibration error (ECE)", func(r *RoutingReport) string { return f3(r.ECE) }},
-	{"leave-one-source-out mean / worst", func(r *RoutingReport) string {
+	{"leave-one-source-out: router vs class", cvCell(func(cv *RoutingCV) CVSummary { return cv.Router })},
+	{"leave-one-source-out: router vs policy", cvCell(func(cv *RoutingCV) CVSummary { return cv.Policy })},
+	{"leave-one-source-out: classifier alone", cvCell(func(cv *RoutingCV) CVSummary { return cv.Classifier })},
+	{"classifier, source's wording seen", func(r *RoutingReport) string {
 		if r.CV == nil {
 			return "-"
 		}
-		return fmt.Sprintf("%s / %s (%s)", f3(r.CV.Mean), f3(r.CV.Worst), r.CV.WorstSource)
+		return f3(r.CV.SeenMean)
 	}},
 }
 
-// writeCV prints the leave-one-source-out run by fold and policy class.
+// cvCell prints one leave-one-source-out figure as "mean / worst (source)":
+// "router vs class" is the whole router against the route of each row's
+// class, "router vs policy" against what the policy prescribes here, and
+// "classifier alone" the learned classifier without rules or probe.
+func cvCell(figure func(*RoutingCV) CVSummary) func(*RoutingReport) string {
+	return func(r *RoutingReport) string {
+		if r.CV == nil {
+			return "-"
+		}
+		s := figure(r.CV)
+		return fmt.Sprintf("%s / %s (%s)", f3(s.Mean), f3(s.Worst), s.WorstSource)
+	}
+}
+
+// writeCV prints the leave-one-source-out run by fold and policy class:
+// the router against the route of each row's class ("class route") and
+// against what the policy prescribes here ("policy"), the classifier alone
+// ("classifier", coarse, and "class", its class), and the classifier on
+// held-out rows of a source whose other rows it was trained on ("seen").
 func writeCV(w io.Writer, cv *RoutingCV) error {
 	if cv == nil {
 		return nil
 	}
-	fmt.Fprintln(w, "leave-one-source-out (trained without the source, scored on its rows; coarse accuracy)")
+	fmt.Fprintln(w, "leave-one-source-out (trained without the source, scored on its rows)")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "source\tclass\trows\taccuracy\trouted to\t")
+	fmt.Fprintln(tw, "source\tclass\trows\tclass route\tpolicy\tclassifier\tclass\tseen\trouted to\tclassified as\t")
 	for _, f := range cv.Folds {
-		fmt.Fprintf(tw, "%s\tall\t%d\t%s\t\t\n", f.Source, f.Rows, f3(f.CoarseAccuracy))
+		fmt.Fprintf(tw, "%s\tall\t%d\t%s\t%s\t\t\t\n", f.Source, f.Rows, cvScoreCells(f.CVScores), f3(f.SeenAccuracy))
 		for _, c := range f.Classes {
-			fmt.Fprintf(tw, "\t%s\t%d\t%s\t%s\t\n", c.Class, c.Rows, f3(c.CoarseAccuracy), countsCell(c.Routed))
+			fmt.Fprintf(tw, "\t%s\t%d\t%s\t\t%s\t%s\t\n", c.Class, c.Rows, cvScoreCells(c.CVScores), countsCell(c.Routed), countsCell(c.Classified))
 		}
 	}
-	fmt.Fprintf(tw, "mean\t\t\t%s\t\t\n", f3(cv.Mean))
+	fmt.Fprintf(tw, "mean\t\t\t%s\t%s\t%s\t\t%s\t\t\t\n", f3(cv.Router.Mean), f3(cv.Policy.Mean), f3(cv.Classifier.Mean), f3(cv.SeenMean))
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	fmt.Fprintln(w)
 	return nil
 }
+
+// cvScoreCells is a fold's or class's figures as four tab-separated cells.
+func cvScoreCells(s CVScores) string { return strings.Join(cvScoreList(s), "\t") }
 
 // writeConfusion prints the per-class scores and both confusion matrices.
 func writeConfusion(w io.Writer, r *RoutingReport) error {
@@ -421,4 +445,9 @@ func deref(s *Score) float64 {
 		return 0
 	}
 	return float64(*s)
+}
+
+// cvScoreList is a fold's or class's figures as four cells.
+func cvScoreList(s CVScores) []string {
+	return []string{f3(s.CoarseAccuracy), f3(s.PolicyAccuracy), f3(s.ClassifierAccuracy), f3(s.ClassAccuracy)}
 }

@@ -10,14 +10,17 @@ import (
 // training data, like the rules.
 var (
 	// personalCues point at the user's own documents: "the contract",
-	// "clause 14.3", "invoice 2024-03-117", "the report", "my notes". A
+	// "clause 14.3", "invoice 2024-03-117", "the report", "according to my
+	// notes", "in our docs" ("in my car" or "from my savings account" name
+	// the user's things, not a document: ownerCues). A
 	// question with one stays local whatever the probe finds, and is never
 	// sent to the web: a user's invoice is not on the web.
 	personalCues = []*regexp.Regexp{
 		regexp.MustCompile(`(?i)\b(the|my|our|this|that) (contract|agreement|lease|invoice|report|statement|receipt|handbook|manual|minutes|memo|proposal|nda|bylaws|readme|changelog|design doc|notes|meeting notes|budget sheet|letter)\b`),
 		regexp.MustCompile(`(?i)\b(clause|section|article) \d+(\.\d+)*\b`),
 		regexp.MustCompile(`(?i)\binvoice (no\.? |number |#)?[\w-]*\d`),
-		regexp.MustCompile(`(?i)\b(according to|in|from) (my|our) \w+`),
+		regexp.MustCompile(`(?i)\baccording to (my|our) \w+`),
+		regexp.MustCompile(`(?i)\b(in|from) (my|our) (notes|files|documents|docs|records|emails|inbox|folders?|drive|diary|journal|papers)\b`),
 	}
 	// referenceCues are exact references into a document ("clause 14.3",
 	// "section 7"): they need a keyword search.
@@ -41,17 +44,36 @@ var (
 	}
 )
 
+// changeCues open a request to change files, in the words of the
+// policy's shell actions (routerdata/policy.json: commands that write,
+// delete, move, rename, change permissions or run processes; derive.go's
+// writers): "delete the old logs", "compress the photos folder". Naming
+// files and their sizes or dates does not make such a request a question
+// about the files as objects.
+var changeCues = []*regexp.Regexp{
+	regexp.MustCompile(`(?i)^\s*((can|could|would|will) you |please )?` + changeVerbs),
+	regexp.MustCompile(`(?i)^\s*((can|could|would|will) you |please )?(change|set)s? (the )?(permissions?|owner|group|mode)\b`),
+	// "find the old logs and delete them"
+	regexp.MustCompile(`(?i)\b(and|then) (then )?` + changeVerbs),
+}
+
+// changeVerbs are the verbs of changeCues, with their -s forms ("removes
+// all files ...").
+const changeVerbs = `(delete|remove|erase|move|copy|copie|rename|archive|compress|zip|unzip|extract|truncate|split|install|mount|unmount|create|make|write|save|append|overwrite|replace|run|execute|apply|kill)s?\b`
+
 // questionPattern opens a question rather than a request: "how do I",
 // "what", "why", "where".
 var questionPattern = regexp.MustCompile(`(?i)^\s*(how|what|what's|which|why|where|when|who|whose|is|are|does|do|did|can i|should)\b`)
 
 // infoRequestCues open a request for information rather than for an
 // action: "tell me my balance", "show me the transactions", "check my
-// credit score". Asked about the user's own things, it is a question.
+// credit score", "summarise the report". Asked about the user's own
+// things, it is a question.
 var infoRequestCues = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)^\s*((can|could|would|will) you |please )?(tell|show|give) me\b`),
 	regexp.MustCompile(`(?i)^\s*((can|could|would|will) you |please )?(let me know|look up|find out)\b`),
 	regexp.MustCompile(`(?i)^\s*((can|could|would|will) you |please )?(check|list|read)\b`),
+	regexp.MustCompile(`(?i)^\s*((can|could|would|will) you |please )?(explain|describe|summari[sz]e|define)\b`),
 	regexp.MustCompile(`(?i)^\s*remind me (what|when|where|how|who|which|if|whether)\b`),
 }
 

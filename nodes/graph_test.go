@@ -59,7 +59,7 @@ func TestGraphLoopsAndBudgets(t *testing.T) {
 	}{
 		{
 			name:   "good retrieval answers in one pass",
-			query:  "Where do ospreys nest in Scandinavia?",
+			query:  "Where do ospreys nest in Scandinavia, according to my notes?",
 			budget: Budget{2, 2, 2},
 			want:   []string{"evaluate→generate", "validate→__end__"},
 			stop:   "answered",
@@ -95,8 +95,10 @@ func TestGraphLoopsAndBudgets(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			opts := DefaultOptions()
 			opts.Budget = tt.budget
-			opts.ProbeK = 0 // no probe: the query goes local, so evaluate's loop runs
-			r, err := Build(Deps{Searcher: scatteredCorpus()}, opts)
+			// The loops are under test, not the router: a planner that
+			// always searches the files decides every route.
+			opts.PlannerBelow = 1.01
+			r, err := Build(Deps{Searcher: scatteredCorpus(), Planner: localPlanner{}}, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -115,6 +117,13 @@ func TestGraphLoopsAndBudgets(t *testing.T) {
 			}
 		})
 	}
+}
+
+// localPlanner searches the files for every question.
+type localPlanner struct{}
+
+func (localPlanner) Plan(_ context.Context, q string, _ []graphrag.Turn) (graphrag.Plan, error) {
+	return graphrag.Plan{Query: q, Route: graphrag.RouteVector, Reason: "search the files"}, nil
 }
 
 // fakeWriter writes an answer that its hits do not support, streaming it.
@@ -294,7 +303,9 @@ func TestSearcherErrorFailsTheRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := r.Invoke(context.Background(), State{Query: "Where do ospreys nest in Scandinavia?"})
+	// Named as the user's notes, the question goes local even though the
+	// probe failed.
+	st, err := r.Invoke(context.Background(), State{Query: "what do my notes say about where ospreys nest in Scandinavia"})
 	var ne *graph.NodeError
 	if !errors.As(err, &ne) || ne.Node != NodeRetrieve || !errors.Is(err, s.fail) {
 		t.Fatalf("err = %v, want a NodeError from retrieve wrapping the store's error", err)

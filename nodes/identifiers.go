@@ -75,7 +75,18 @@ func isIdentifierToken(w string) bool {
 // isArithmetic reports whether a query asks for a calculation, once
 // identifiers are masked.
 func isArithmetic(q string) bool {
-	return arithmeticPattern.MatchString(maskIdentifiers(q))
+	// Every calculation holds a digit, and masking adds none: most
+	// questions need no pattern run at all.
+	return strings.ContainsAny(q, digits) && arithmeticPattern.MatchString(maskIdentifiers(q))
+}
+
+const digits = "0123456789"
+
+// mayHoldIdentifier reports whether q could match identifierPattern: each
+// of its alternatives needs an ASCII digit, an underscore or a capital
+// letter. It spares the pattern's backtracking on most questions.
+func mayHoldIdentifier(q string) bool {
+	return strings.ContainsAny(q, digits+"_ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 }
 
 // dottedNamePattern finds dotted names that are identifiers, not files: a

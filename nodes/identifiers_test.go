@@ -145,3 +145,31 @@ func TestCoverageCountsQuotedHeadings(t *testing.T) {
 		t.Errorf("coverage with headings %.2f, without %.2f: the heading should count", with, plain)
 	}
 }
+
+// TestShapePrefiltersMissNothing: the cheap checks that spare the shape
+// patterns (mayHoldIdentifier, the digit check of isArithmetic) never
+// skip a query the pattern would match, on every tenth training row
+// (all of them take 20 s under the race detector) and on codes of each
+// kind.
+func TestShapePrefiltersMissNothing(t *testing.T) {
+	all, err := loadTrainingRows()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []trainingRow
+	for i := 0; i < len(all); i += 10 {
+		rows = append(rows, all[i])
+	}
+	extra := []string{"what is ERR_CERT_DATE_INVALID", "NullPointerException in the parser", "what does JSONDecoder do", "is v2.3.0 out", "12 x 7", "square root of 81", "snake_case_name"}
+	for _, q := range extra {
+		rows = append(rows, trainingRow{Query: q})
+	}
+	for _, r := range rows {
+		if identifierPattern.MatchString(r.Query) && !mayHoldIdentifier(r.Query) {
+			t.Errorf("mayHoldIdentifier(%q) = false, but identifierPattern matches", r.Query)
+		}
+		if arithmeticPattern.MatchString(maskIdentifiers(r.Query)) && !isArithmetic(r.Query) {
+			t.Errorf("isArithmetic(%q) = false, but arithmeticPattern matches", r.Query)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package nodes
 
 import (
+	"context"
 	_ "embed"
 	"encoding/json"
 	"fmt"
@@ -90,4 +91,48 @@ func (p routingPolicy) class(intent string) (string, error) {
 		return "", fmt.Errorf("router policy: intent %q belongs to no group: add it to nodes/routerdata/policy.json", intent)
 	}
 	return g.Class, nil
+}
+
+// PolicyRoute is the route routerdata/policy.json prescribes for a request
+// of the given class (a training row's label) in the configuration of deps
+// and opts: what a router that knew the class would do. classRoute is the
+// class's route when every service is configured; the policy says what
+// changes when one is not:
+//   - general knowledge: a language model (deps.Writer) answers it directly;
+//     without one nothing else can, so the files are searched unless they
+//     hold little about it: the probe decides (weakEvidence);
+//   - fresh information: the web when web search (deps.Web) is configured,
+//     the files otherwise.
+//
+// Every other class goes to its route whatever is configured.
+// `graphrag eval routing --cv source` scores the router against it.
+func PolicyRoute(ctx context.Context, deps Deps, opts Options, query, class string) (graphrag.Route, error) {
+	if !slices.Contains(routerClasses, class) {
+		return "", fmt.Errorf("policy route: unknown class %q (want one of %v)", class, routerClasses)
+	}
+	switch {
+	case class == classWeb && deps.Web == nil:
+		return graphrag.RouteVector, nil
+	case class == classGeneral && deps.Writer == nil:
+		if deps.Searcher == nil || opts.ProbeK <= 0 {
+			return graphrag.RouteDirect, nil
+		}
+		p, err := newPipeline(deps, opts)
+		if err != nil {
+			return "", err
+		}
+		plan := basePlan(query)
+		if plan.SourceHint != "" && !p.namesSource(ctx, query, plan.SourceHint) {
+			plan.SourceHint = ""
+		}
+		ev, err := p.localEvidence(ctx, query, plan)
+		if err != nil {
+			return "", fmt.Errorf("policy route: %w", err)
+		}
+		if opts.weakEvidence(ev) {
+			return graphrag.RouteDirect, nil
+		}
+		return graphrag.RouteVector, nil
+	}
+	return classRoute(class), nil
 }

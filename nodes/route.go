@@ -123,15 +123,23 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 		weakFiles = false
 		why = append(why, "a how-to question is about content")
 	}
+	// actNow: the classifier's likeliest class is a request to act and the
+	// query does not ask anything ("archive the logs folder", "change
+	// permissions of all files under src"); request: and the classifier is
+	// not unsure of it.
+	// Naming files, a document or an identifier does not make a request a
+	// question about them.
+	actNow := pred.Class == classAction && !asksSomething(query)
+	request := actNow && pred.ClassProb >= classifierUnsure
 	filesAsObjects := mentionsFileNoun(query) && fileObjectCue(query) && !procedural.MatchString(query)
-	if pred.Best != graphrag.RouteFilesystem && pred.Probs[graphrag.RouteFilesystem] >= filesNudge && filesAsObjects {
+	if pred.Best != graphrag.RouteFilesystem && pred.Probs[graphrag.RouteFilesystem] >= filesNudge && filesAsObjects && !(actNow && anyMatch(changeCues, query)) {
 		pred = pred.toward(graphrag.RouteFilesystem, classFilesystem)
 		why = append(why, "names files and asks about them as objects")
 	}
 	personal := anyMatch(personalCues, query)
 	owned := personal || anyMatch(ownerCues, query)
 	switch {
-	case personal && (pred.Best == graphrag.RouteWeb || pred.Best == graphrag.RouteDirect):
+	case personal && !request && (pred.Best == graphrag.RouteWeb || pred.Best == graphrag.RouteDirect):
 		// A user's contract or invoice is in their files, never on the web.
 		pred = pred.toward(graphrag.RouteVector, classLocal)
 		why = append(why, "names one of your documents: searched locally")
@@ -151,7 +159,6 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 	}
 	// A request to act on a named thing ("delete server.log") is still a
 	// request: graphrag cannot act, and a keyword search would not say so.
-	request := pred.Class == classAction && pred.ClassProb >= identifierYield && !asksSomething(query)
 	if identifier && !(pred.Best == graphrag.RouteFilesystem && filesAsObjects) && !request &&
 		(pred.Best != graphrag.RouteWeb && pred.Best != graphrag.RouteFilesystem || pred.Probs[pred.Best] < identifierYield || bareQuery(query)) {
 		pred = pred.toward(graphrag.RouteHybrid, classLocal)
@@ -165,15 +172,14 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 	var ev Evidence
 	probed := false
 	if p.deps.Searcher != nil && p.opts.ProbeK > 0 && !p.probeCannotChange(query, pred, owned || identifier, filesAsObjects) {
-		res, err := p.probe(ctx, query, plan)
+		e, err := p.localEvidence(ctx, query, plan)
 		if err != nil {
 			if ctx.Err() != nil {
 				return plan, ev, notes, nil
 			}
 			notes = append(notes, fmt.Sprintf("route: probe search failed, routing without corpus evidence: %v", err))
 		} else {
-			ev = measureEvidence(contentTerms(query), res.Hits, p.opts.ProbeK)
-			probed = true
+			ev, probed = e, true
 		}
 	}
 	plan.Route, plan.Confidence, plan.By, plan.Reason = p.combine(query, pred, ev, probed, weakFiles && !filesAsObjects, owned || identifier, filesAsObjects)
@@ -279,6 +285,36 @@ func (p *pipeline) namesSource(ctx context.Context, query, hint string) bool {
 	return err == nil && len(res.Hits) > 0
 }
 
+// localEvidence runs the probe for query with plan's filters and measures
+// how much of the query the files hold.
+func (p *pipeline) localEvidence(ctx context.Context, query string, plan graphrag.Plan) (Evidence, error) {
+	res, err := p.probe(ctx, query, plan)
+	if err != nil {
+		return Evidence{}, err
+	}
+	return measureEvidence(contentTerms(query), res.Hits, p.opts.ProbeK), nil
+}
+
+// strongEvidence: the files hold the question's terms, names and rare
+// words included, well enough to keep it local against the classifier.
+func (o Options) strongEvidence(ev Evidence) bool {
+	return ev.Strength() >= o.StrongEvidence && ev.Specific >= o.MinSpecific
+}
+
+// fairEvidence: halfway between weak and strong, with as many specific
+// terms as strong evidence: enough to keep a general-knowledge question
+// local when no language model can answer it (routerdata/policy.json).
+func (o Options) fairEvidence(ev Evidence) bool {
+	return ev.Strength() >= (o.WeakEvidence+o.StrongEvidence)/2 && ev.Specific >= o.MinSpecific
+}
+
+// weakEvidence: the files hold little of the question, or only its
+// everyday words.
+func (o Options) weakEvidence(ev Evidence) bool {
+	s := ev.Strength()
+	return s < o.WeakEvidence || (ev.Specific < o.MinSpecific/2 && s < o.StrongEvidence)
+}
+
 // combine joins the classifier's prediction with the probe's evidence.
 // weakFiles says a filesystem prediction has no cue about files as objects:
 // then fair local evidence is enough to overrule it. stay says the query is
@@ -291,9 +327,9 @@ func (p *pipeline) combine(query string, pred prediction, ev Evidence, probed, w
 		return best, conf, "learned", why
 	}
 	strength := ev.Strength()
-	strong := strength >= p.opts.StrongEvidence && ev.Specific >= p.opts.MinSpecific
-	fairEv := strength >= (p.opts.WeakEvidence+p.opts.StrongEvidence)/2 && ev.Specific >= p.opts.MinSpecific
-	weak := strength < p.opts.WeakEvidence || (ev.Specific < p.opts.MinSpecific/2 && strength < p.opts.StrongEvidence)
+	strong := p.opts.strongEvidence(ev)
+	fairEv := p.opts.fairEvidence(ev)
+	weak := p.opts.weakEvidence(ev)
 	evid := fmt.Sprintf("probe: evidence %.2f (top %.2f, union %.2f, specific %.1f, title %v)", strength, ev.Top, ev.Union, ev.Specific, ev.Title)
 	switch best {
 	case graphrag.RouteVector, graphrag.RouteHybrid:
@@ -312,9 +348,12 @@ func (p *pipeline) combine(query string, pred prediction, ev Evidence, probed, w
 	case graphrag.RouteDirect, graphrag.RouteWeb, graphrag.RouteFilesystem:
 		// An unsure classifier needs less evidence to be overruled, and so
 		// does a general-knowledge question when no model can answer it.
-		unsure := conf < classifierUnsure || weakFiles && best == graphrag.RouteFilesystem && conf < 0.9 ||
-			pred.Class == classGeneral && p.deps.Writer == nil
-		override := strong && pred.Margin < 0.5 || unsure && fairEv ||
+		unsure := conf < classifierUnsure || weakFiles && best == graphrag.RouteFilesystem && conf < 0.9
+		// Without a language model nothing but the files can answer general
+		// knowledge (the direct route could only say a model is needed):
+		// local first, unless the files hold little about it.
+		generalNoModel := best == graphrag.RouteDirect && pred.Class == classGeneral && p.deps.Writer == nil
+		override := strong && pred.Margin < 0.5 || unsure && fairEv || generalNoModel && !weak ||
 			strong && best == graphrag.RouteWeb && conf < webSure && !anyMatch(freshCues, query)
 		if best == graphrag.RouteDirect && strong {
 			switch pred.Class {
@@ -333,6 +372,13 @@ func (p *pipeline) combine(query string, pred prediction, ev Evidence, probed, w
 			}
 		}
 		if override && !(best == graphrag.RouteFilesystem && filesAsObjects) {
+			if generalNoModel {
+				// The route is right when the question is general knowledge
+				// or about the user's documents: the classifier's
+				// probability of either.
+				return graphrag.RouteVector, min(1, pred.Probs[graphrag.RouteVector]+pred.Probs[graphrag.RouteHybrid]+pred.ClassProb), "probe",
+					fmt.Sprintf("general knowledge and no language model: your files hold some of it: %s; %s", evid, why)
+			}
 			return graphrag.RouteVector, strength, "probe", fmt.Sprintf("strong local evidence overrides %s: %s; %s", best, evid, why)
 		}
 	}

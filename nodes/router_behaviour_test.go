@@ -36,7 +36,7 @@ func TestRuleAlternativesEarnTheirPlace(t *testing.T) {
 			})
 		}
 	}
-	for name, cues := range map[string]any{"personal": personalCues, "reference": referenceCues, "owner": ownerCues, "fresh": freshCues, "info request": infoRequestCues} {
+	for name, cues := range map[string]any{"personal": personalCues, "reference": referenceCues, "owner": ownerCues, "fresh": freshCues, "info request": infoRequestCues, "change": changeCues} {
 		for i, a := range cues.([]*regexp.Regexp) {
 			check(name+" cue", i, a.MatchString)
 		}
@@ -249,5 +249,73 @@ func TestActionRequestsSayGraphragOnlyReads(t *testing.T) {
 	}
 	if s.Plan.Kind == classAction || !strings.Contains(s.Answer.Text+" "+strings.Join(s.Notes, " "), "language model") {
 		t.Errorf("general knowledge: kind %q, answer %q, notes %q: want the explanation that a language model would help", s.Plan.Kind, s.Answer.Text, s.Notes)
+	}
+}
+
+// TestRequestsNamingThingsStayRequests: a request to act stays a request
+// when it names files with a size or date, an account of the user's, or
+// a date: none of that makes it a question about files, documents or an
+// identifier. Asked as a question, or as a request for information, the
+// same words are searched.
+func TestRequestsNamingThingsStayRequests(t *testing.T) {
+	p, err := newPipeline(Deps{Searcher: fixtureStore(t), Web: &fakeWeb{}}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		"transfer $500 from my checking account to my savings account",
+		"find all mp3 files bigger than 10MB and delete them",
+		"compress the photos folder from last week",
+		"set an alarm for 7am on the 21st",
+	} {
+		plan, _, _, _ := p.plan(context.Background(), q, nil, false)
+		if plan.Kind != classAction {
+			t.Errorf("%q: routed %s, kind %q (%s): want a request to act", q, plan.Route, plan.Kind, plan.Reason)
+		}
+	}
+	for _, q := range []string{
+		"how many mp3 files are bigger than 10MB",
+		"list the pdf files in my downloads folder from last week",
+	} {
+		plan, _, _, _ := p.plan(context.Background(), q, nil, false)
+		if plan.Route != graphrag.RouteFilesystem {
+			t.Errorf("%q: routed %s (%s): want the file tools", q, plan.Route, plan.Reason)
+		}
+	}
+	plan, _, _, _ := p.plan(context.Background(), "summarise what the contract says about renewal", nil, false)
+	if !isLocal(plan.Route) {
+		t.Errorf("a request for information about a document: routed %s (%s), want a local search", plan.Route, plan.Reason)
+	}
+}
+
+// TestQuantitiesAreNoIdentifiers: an ordinal, a time or a number with its
+// unit is not an exact identifier; a code is.
+func TestQuantitiesAreNoIdentifiers(t *testing.T) {
+	for q, want := range map[string]bool{
+		"request pto from march 8th until march 11th": false,
+		"set an alarm for 4am and 7am":                false,
+		"can I roll over my 401k":                     false,
+		"what does error E1045 mean":                  true,
+		"is flight dl123 on time":                     true,
+	} {
+		r, ok := matchRule(q)
+		if got := ok && r.Route == graphrag.RouteHybrid; got != want {
+			t.Errorf("matchRule(%q): identifier %v, want %v", q, got, want)
+		}
+	}
+}
+
+// TestPersonalCuesNameDocuments: "according to my ..." and "in my notes"
+// point at a document; "in my car" and "from my savings account" do not.
+func TestPersonalCuesNameDocuments(t *testing.T) {
+	for q, want := range map[string]bool{
+		"what is the deadline according to my notes": true,
+		"what do we say about retries in our docs":   true,
+		"how do I change the oil in my car":          false,
+		"move $20 from my savings account":           false,
+	} {
+		if got := anyMatch(personalCues, q); got != want {
+			t.Errorf("personal cue in %q: %v, want %v", q, got, want)
+		}
 	}
 }

@@ -16,15 +16,64 @@ type RouterModel struct{ c *classifier }
 // rows of the given sources (TrainingSources), exactly as `go generate
 // ./nodes` trains the shipped one. It takes seconds.
 func TrainRouter(exclude ...string) (*RouterModel, error) {
-	rows, err := loadTrainingRows()
+	rows, err := trainingExamples()
 	if err != nil {
 		return nil, err
 	}
-	kept := slices.DeleteFunc(rows, func(r trainingRow) bool { return slices.Contains(exclude, r.Source) })
+	var kept []example
+	for _, r := range rows {
+		if !slices.Contains(exclude, r.Source) {
+			kept = append(kept, r)
+		}
+	}
 	if len(kept) == 0 {
 		return nil, fmt.Errorf("train router: no rows left without %v", exclude)
 	}
 	return &RouterModel{trainRouter(kept)}, nil
+}
+
+// TrainRouterSeen trains a router on every source with every n-th row of
+// source held out, and returns it with the held-out rows: scored on them,
+// it says how well the classifier does on a source's wording once it has
+// seen that wording, the reference for the leave-one-source-out figure.
+func TrainRouterSeen(source string, n int) (*RouterModel, []LabelledQuery, error) {
+	if n < 2 {
+		return nil, nil, fmt.Errorf("train router: hold out every %d-th row: want n >= 2", n)
+	}
+	if !slices.Contains(TrainingSources, source) {
+		return nil, nil, fmt.Errorf("train router: no source %q (want one of %v)", source, TrainingSources)
+	}
+	rows, err := trainingExamples()
+	if err != nil {
+		return nil, nil, err
+	}
+	var kept []example
+	var held []LabelledQuery
+	i := 0
+	for _, r := range rows {
+		if r.Source == source {
+			i++
+			if i%n == 0 {
+				held = append(held, labelled(r.trainingRow))
+				continue
+			}
+		}
+		kept = append(kept, r)
+	}
+	if len(held) == 0 {
+		return nil, nil, fmt.Errorf("train router: source %q has fewer than %d rows", source, n)
+	}
+	return &RouterModel{trainRouter(kept)}, held, nil
+}
+
+// Classify is the learned classifier's own decision on a query, before any
+// rule, cue or probe: the likeliest route (the class probabilities summed
+// per route), the likeliest class of that route, and the class's calibrated
+// probability. It is what the leave-one-source-out run scores as "the
+// classifier alone".
+func (m *RouterModel) Classify(query string) (route graphrag.Route, class string, prob float64) {
+	p := m.c.predict(query)
+	return p.Best, p.Class, p.ClassProb
 }
 
 // LabelledQuery is a training row with the route the policy gives it.
@@ -50,11 +99,15 @@ func TrainingRows(source string) ([]LabelledQuery, error) {
 	var out []LabelledQuery
 	for _, r := range rows {
 		if r.Source == source {
-			out = append(out, LabelledQuery{Query: r.Query, Route: classRoute(r.Class), Intent: r.Intent, Class: r.Class})
+			out = append(out, labelled(r))
 		}
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("training rows: no source %q (want one of %v)", source, TrainingSources)
 	}
 	return out, nil
+}
+
+func labelled(r trainingRow) LabelledQuery {
+	return LabelledQuery{Query: r.Query, Route: classRoute(r.Class), Intent: r.Intent, Class: r.Class}
 }

@@ -19,7 +19,7 @@ func TestRouterModelIsCurrent(t *testing.T) {
 	if testing.Short() {
 		t.Skip("retraining the router takes seconds")
 	}
-	rows, err := loadTrainingRows()
+	rows, err := trainingExamples()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,5 +49,14 @@ func TestRouterModelIsCurrent(t *testing.T) {
 	}
 	if off > 0 || a.temperature != b.temperature {
 		t.Fatalf("routerdata/model.bin differs from a model trained on the current data (%d weights, temperature %v vs %v): run go generate ./nodes", off, a.temperature, b.temperature)
+	}
+}
+
+func TestTrainRouterSeenRejects(t *testing.T) {
+	if _, _, err := TrainRouterSeen(SourceGraphrag, 1); err == nil {
+		t.Error("holding out every row gave no error")
+	}
+	if _, _, err := TrainRouterSeen("wikipedia", 10); err == nil {
+		t.Error("an unknown source gave no error")
 	}
 }

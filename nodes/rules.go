@@ -22,6 +22,9 @@ type rule struct {
 	// Masked: the rule sees the query with its identifiers masked
 	// (maskIdentifiers), so "INV-2024-0117" is not a subtraction.
 	Masked bool
+	// Codes: a match that is a quantity ("15th", "8pm", "401k", "100mb")
+	// does not count: an ordinal or a number with its unit names nothing.
+	Codes bool
 }
 
 // rules are the guarantees, checked in order; the first match decides.
@@ -34,7 +37,7 @@ var rules = []rule{
 		regexp.MustCompile(`(?i)\d+\s*(plus|minus|times|multiplied by|divided by|over|to the power of)\s*\d`),
 		regexp.MustCompile(`(?i)square root of \d|\d+\s*(squared|cubed)\b`),
 	}},
-	{Route: graphrag.RouteHybrid, Reason: "an exact identifier: keyword and vector search together", Alternatives: []*regexp.Regexp{identifierPattern, dottedNamePattern}},
+	{Route: graphrag.RouteHybrid, Reason: "an exact identifier: keyword and vector search together", Codes: true, Alternatives: []*regexp.Regexp{identifierPattern, dottedNamePattern}},
 	{Route: graphrag.RouteHybrid, Reason: "a file name: keyword and vector search together", Alternatives: []*regexp.Regexp{fileNamePattern}},
 }
 
@@ -55,8 +58,16 @@ func matchRule(query string) (rule, bool) {
 
 func (r rule) matches(q string) bool {
 	for _, a := range r.Alternatives {
-		if a.MatchString(q) {
-			return true
+		if !r.Codes {
+			if a.MatchString(q) {
+				return true
+			}
+			continue
+		}
+		for _, m := range a.FindAllString(q, -1) {
+			if !quantityToken.MatchString(m) {
+				return true
+			}
 		}
 	}
 	return false

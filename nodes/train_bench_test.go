@@ -11,15 +11,16 @@ import (
 	"github.com/graphrag/graphrag/retrievers/sqlite"
 )
 
-// BenchmarkTrainRouter is what `go generate ./nodes` costs: training the
-// router on all its data, twice (once to fit the temperature).
+// BenchmarkTrainRouter is what `go generate ./nodes` costs: the features
+// of every row, then training the router on all its data twice (once to
+// fit the temperature).
 func BenchmarkTrainRouter(b *testing.B) {
 	rows, err := loadTrainingRows()
 	if err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		trainRouter(rows)
+		trainRouter(featurize(rows))
 	}
 }
 

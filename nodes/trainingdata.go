@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // The router's training data (routerdata/README.md gives sources and
@@ -38,6 +39,17 @@ type trainingRow struct {
 	Class  string
 	Source string
 }
+
+// trainingExamples are the training rows with their features, computed
+// once per process: the leave-one-source-out run trains three routers on
+// them. Callers must not modify them.
+var trainingExamples = sync.OnceValues(func() ([]example, error) {
+	rows, err := loadTrainingRows()
+	if err != nil {
+		return nil, err
+	}
+	return featurize(rows), nil
+})
 
 // loadTrainingRows reads the embedded training data and labels each row
 // with its class from the policy.
