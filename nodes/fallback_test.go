@@ -159,3 +159,20 @@ func TestFailedDirectAnswerSearchesTheFiles(t *testing.T) {
 		t.Errorf("answer %+v: want the abstention that says the model gave no usable answer", s.Answer)
 	}
 }
+
+// An abstention says what would help when the files were searched only
+// because nothing else could be asked, and nothing more otherwise.
+func TestNothingFoundSaysWhatWouldHelp(t *testing.T) {
+	for _, tt := range []struct {
+		reason, want string
+	}{
+		{"classifier: web 0.91; " + reasonWebOff, "--web searxng=URL"},
+		{"classifier: general 0.7; " + reasonLittleLocal, "A language model"},
+		{"classifier: local 0.9; names one of your documents: searched locally", ""},
+	} {
+		got := nothingFound(graphrag.Plan{Reason: tt.reason})
+		if !strings.HasPrefix(got, NoAnswer) || tt.want == "" && got != NoAnswer || tt.want != "" && !strings.Contains(got, tt.want) {
+			t.Errorf("nothingFound(%q) = %q, want %q in it", tt.reason, got, tt.want)
+		}
+	}
+}

@@ -11,6 +11,25 @@ import (
 // NoAnswer is the answer when the files hold nothing relevant.
 const NoAnswer = "No relevant information found in your files."
 
+// AnsweredWithWebOff reports whether the run searched the files for a
+// question that needs fresh information because web search is off: its
+// answer may be out of date.
+func AnsweredWithWebOff(s State) bool { return strings.Contains(s.Plan.Reason, reasonWebOff) }
+
+// nothingFound is the abstention, saying what would help when the files
+// were searched only because nothing else could be asked: fresh
+// information with web search off, or a question the files hold little
+// about with neither a model nor the web configured (route's reasons).
+func nothingFound(plan graphrag.Plan) string {
+	switch {
+	case strings.Contains(plan.Reason, reasonWebOff):
+		return NoAnswer + " This needs fresh information and web search is off: pass --web searxng=URL (or set GRAPHRAG_WEB) to look it up."
+	case strings.Contains(plan.Reason, reasonLittleLocal):
+		return NoAnswer + " A language model (--llm, see `graphrag doctor`) or web search (--web searxng=URL) would help with it."
+	}
+	return NoAnswer
+}
+
 // generate is the "generate" node: it writes the answer.
 func (p *pipeline) generate(ctx context.Context, s State) (State, error) {
 	switch {
@@ -26,7 +45,7 @@ func (p *pipeline) generate(ctx context.Context, s State) (State, error) {
 		}
 		return s, nil
 	case s.Retrieval == RetrievalEmpty || len(s.Kept) == 0:
-		s.Answer = graphrag.Answer{Text: NoAnswer, Abstained: true, By: "abstain"}
+		s.Answer = graphrag.Answer{Text: nothingFound(s.Plan), Abstained: true, By: "abstain"}
 		return s, nil
 	}
 	if p.deps.Writer != nil && !s.modelDown {
