@@ -382,7 +382,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 				// "what is the value of http.StatusTeapot": its line of the
 				// const block, not the block.
 				if e, name, ok := entryOf(units[k].text, idents, h); ok {
-					units[k].text, units[k].entry = e, name
+					units[k].text, units[k].entry = inGroup(e, h.Chunk.Text), name
 				}
 			}
 		} else {
@@ -413,7 +413,11 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 			c := candidate{text: sent, hit: i, pos: j, stems: st, loose: own, prose: code || u.lead || isProse(sent) && !usageLine(sent), masked: maskIdentifiers(sent),
 				section: u.section, secPos: u.secPos, item: u.item, unit: u, test: test, release: releaseScope(releases, heading), naming: naming}
 			if u.code {
-				c.declares = u.entry != "" || slices.ContainsFunc(idents, func(a askedIdent) bool { return a.declaredIn(sent, h) })
+				// The doc comment of a declaration cut in parts (a long
+				// doc above "func Search") is of the declaration too.
+				c.declares = u.entry != "" || slices.ContainsFunc(idents, func(a askedIdent) bool {
+					return a.declaredIn(sent, h) || a.symbolOf(h) && docComment(sent)
+				})
 			}
 			for _, o := range options {
 				c.declares = c.declares || slices.Contains(u.defines, o[1])
@@ -673,6 +677,9 @@ func (s *selection) score(c candidate) (sc, needed float64) {
 // pick is the select step: it adds the best-scoring unit while one scores
 // enough, up to limit units.
 func (s *selection) pick(cands []candidate, limit int) {
+	// The declaration (or option) the question names answers first: a
+	// function that mentions it scores higher only by saying more words.
+	declared := slices.ContainsFunc(cands, func(c candidate) bool { return c.declares && !c.test })
 	for len(s.chosen) < limit {
 		best, bestScore, bestNeeded := -1, 0.0, 0.0
 		for i, c := range cands {
@@ -681,6 +688,9 @@ func (s *selection) pick(cands []candidate, limit int) {
 			}
 			if s.quoted(c.text) {
 				continue // the same words from another copy of the file
+			}
+			if len(s.chosen) == 0 && declared && !c.declares {
+				continue
 			}
 			if len(s.chosen) > 0 && s.chosen[0].declares && !c.declares {
 				// The declaration asked about answers: its neighbours and

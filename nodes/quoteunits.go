@@ -471,6 +471,9 @@ func codeWindow(lines []string, stems map[string]bool) []string {
 	}
 	half := maxCodeLines / 4
 	from, to := max(0, best-half), min(len(lines), best+half+1)
+	if from == 1 {
+		from = 0 // no "…" for nothing left out
+	}
 	out := append([]string(nil), lines[from:to]...)
 	if from > 0 {
 		out = append([]string{lines[0], "\t…"}, out...)

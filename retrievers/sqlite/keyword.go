@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/graphrag/graphrag"
 	"github.com/graphrag/graphrag/internal/text"
@@ -41,6 +42,11 @@ func (s *Store) rankKeyword(ctx context.Context, text string, ts []string, f gra
 	out, err := s.bm25(ctx, ts, f, depth)
 	if err != nil {
 		return nil, err
+	}
+	if s.rank.Symbol != 0 {
+		if out, err = s.withDeclarations(ctx, text, f, out); err != nil {
+			return nil, err
+		}
 	}
 	if s.rank.reranks() && len(out) > 0 {
 		return s.rerank(ctx, text, ts, f, out)
@@ -84,6 +90,53 @@ func (s *Store) bm25Match(ctx context.Context, match string, f graphrag.Filters,
 		out = append(out, c)
 	}
 	return out, rows.Err()
+}
+
+// maxDeclarations bounds the chunks one qualified name adds to the
+// candidates: a long declaration is cut in a few chunks, each named by it.
+const maxDeclarations = 8
+
+// withDeclarations adds to the BM25 candidates the chunks whose symbol is
+// a package-qualified name the query writes ("errors.Is", "sync.WaitGroup"),
+// found by the symbol in their title (searchTitle): a long doc comment
+// ranks low by BM25 for the very name it documents (errors.Is under a
+// hundred chunks that say "errors"), and the symbol boost of rerank can
+// only lift a candidate. Each joins with the lowest candidate's score, as
+// if it had just made the cut; rerank decides from there.
+func (s *Store) withDeclarations(ctx context.Context, query string, f graphrag.Filters, cands []scored) ([]scored, error) {
+	q := newQueryFeatures(query, nil)
+	if len(q.qualified) == 0 {
+		return cands, nil
+	}
+	floor := 0.0
+	if len(cands) > 0 {
+		floor = cands[len(cands)-1].score
+	}
+	have := make(map[int64]bool, len(cands))
+	for _, c := range cands {
+		have[c.rowid] = true
+	}
+	names := make([]string, 0, len(q.qualified))
+	for name := range q.qualified {
+		names = append(names, name)
+	}
+	sort.Strings(names) // the same candidates in the same order every time
+	for _, name := range names {
+		pkg, ident, _ := strings.Cut(name, ".")
+		// Both are identifiers (newQueryFeatures), so the phrase needs no
+		// escaping beyond its quotes.
+		decl, err := s.bm25Match(ctx, `{title} : "`+pkg+" "+ident+`"`, f, maxDeclarations)
+		if err != nil {
+			return nil, fmt.Errorf("declarations of %s: %w", name, err)
+		}
+		for _, d := range decl {
+			if !have[d.rowid] {
+				have[d.rowid] = true
+				cands = append(cands, scored{d.rowid, floor})
+			}
+		}
+	}
+	return cands, nil
 }
 
 // rerank re-scores BM25 candidates with evidence BM25 cannot see: query
