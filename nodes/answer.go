@@ -50,6 +50,9 @@ type candidate struct {
 	// naming is how many of the question's words name the unit's file or
 	// folder ("gzip" and "copyright" name gzip/copyright).
 	naming int
+	// name is true when the unit names a person or an organisation
+	// (namesSomeone): what a "who" question asks for.
+	name bool
 	// release is +1 for a unit under the heading of a release the question
 	// names ("jq (1.6-2.1+deb12u1) …" for "which CVE does jq
 	// 1.6-2.1+deb12u1 fix"), -1 under another release's, 0 otherwise.
@@ -385,6 +388,8 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 					units[k].text, units[k].entry = inGroup(e, h.Chunk.Text), name
 				}
 			}
+		} else if h.Chunk.Kind == kindFields {
+			units = fieldUnits(h.Chunk.Text)
 		} else {
 			units = splitUnits(h.Chunk.Text, convertedText(h))
 		}
@@ -410,7 +415,13 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 					st[k] = answerWeights.title
 				}
 			}
-			c := candidate{text: sent, hit: i, pos: j, stems: st, loose: own, prose: code || u.lead || isProse(sent) && !usageLine(sent), masked: maskIdentifiers(sent),
+			kindText := sent
+			if u.field != "" {
+				// A field's kind of answer is in its value: "Copyright:"
+				// names no one, "Julian R Seward" does.
+				kindText = strings.TrimSpace(strings.TrimPrefix(sent, u.field+":"))
+			}
+			c := candidate{text: sent, hit: i, pos: j, stems: st, loose: own, prose: code || u.lead || u.field != "" || isProse(sent) && !usageLine(sent), masked: maskIdentifiers(kindText),
 				section: u.section, secPos: u.secPos, item: u.item, unit: u, test: test, release: releaseScope(releases, heading), naming: naming}
 			if u.code {
 				// The doc comment of a declaration cut in parts (a long
@@ -423,6 +434,13 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 				c.declares = c.declares || slices.Contains(u.defines, o[1])
 			}
 			c.defines = slices.ContainsFunc(u.defines, func(d string) bool { return termAsked(d, query, qLoose) })
+			if u.field != "" && c.defines && symbolNamed(h.Chunk.Symbol, named) {
+				// The field asked about of the work the question names:
+				// the Copyright of gzip's upstream stanza, not of the
+				// packaging's ("Files: debian/*").
+				c.declares = true
+			}
+			c.name = namesSomeone(c.masked)
 			if steps && (u.code || u.lead) && len(commands) > 0 {
 				// For "how do I …", the example that runs the command the
 				// question names ("… with pg_restore": "$ pg_restore -C -d
@@ -680,6 +698,11 @@ func (s *selection) pick(cands []candidate, limit int) {
 	// The declaration (or option) the question names answers first: a
 	// function that mentions it scores higher only by saying more words.
 	declared := slices.ContainsFunc(cands, func(c candidate) bool { return c.declares && !c.test })
+	// A "who" question is answered first by a unit that names someone,
+	// when one does: "Upstream-Name: bzip2" matches "who wrote bzip2"
+	// better by its words, "Copyright: 1996-2010 Julian R Seward" answers.
+	who := slices.ContainsFunc(s.kinds, func(k askKind) bool { return k.name == "person" }) &&
+		slices.ContainsFunc(cands, func(c candidate) bool { return c.name })
 	for len(s.chosen) < limit {
 		best, bestScore, bestNeeded := -1, 0.0, 0.0
 		for i, c := range cands {
@@ -689,7 +712,7 @@ func (s *selection) pick(cands []candidate, limit int) {
 			if s.quoted(c.text) {
 				continue // the same words from another copy of the file
 			}
-			if len(s.chosen) == 0 && declared && !c.declares {
+			if len(s.chosen) == 0 && (declared && !c.declares || who && !c.name) {
 				continue
 			}
 			if len(s.chosen) > 0 && s.chosen[0].declares && !c.declares {
@@ -805,4 +828,40 @@ func render(chosen []candidate, kept []graphrag.Hit) graphrag.Answer {
 		}
 	}
 	return graphrag.Answer{Text: b.String(), Citations: cites, By: "extractive"}
+}
+
+// symbolNamed reports whether a prose chunk's symbol (the work a Debian
+// copyright file's header names: "GNU Gzip") is named by one of the
+// question's name words ("gzip").
+func symbolNamed(symbol string, named []string) bool {
+	if symbol == "" {
+		return false
+	}
+	words := looseSet(symbol)
+	return slices.ContainsFunc(named, func(w string) bool { return !stopWords[w] && words[looseStem(w)] })
+}
+
+// personName finds a name as prose writes one: two or more capitalised
+// words in a row, initials and lower-case particles allowed between them
+// ("Julian R Seward", "D. Richard Hipp", "Free Software Foundation",
+// "Ludwig van Beethoven"). A capital opening a sentence before a word in
+// lower case ("The panic built-in"), or one capitalised word alone, is
+// not one; identifiers are masked before (maskIdentifiers).
+var personName = regexp.MustCompile(`\b[A-Z][a-z\x{00DF}-\x{00FF}]+(?:\s+(?:[A-Z]\.?|van|von|de|der|da|del|di|du|le|la|bin|ibn))*\s+[A-Z][a-z\x{00DF}-\x{00FF}]+`)
+
+// namesSomeone reports whether text names a person or an organisation
+// (personName), the name's first word not a function word ("The Written
+// Word" counts by "Written Word", "In Sydney" is no name).
+func namesSomeone(text string) bool {
+	for _, loc := range personName.FindAllStringIndex(text, -1) {
+		first := strings.ToLower(strings.Fields(text[loc[0]:loc[1]])[0])
+		if !stopWords[first] {
+			return true
+		}
+		// "The Written Word": the words after the function word.
+		if rest := strings.Fields(text[loc[0]:loc[1]])[1:]; len(rest) >= 2 {
+			return true
+		}
+	}
+	return false
 }

@@ -3,6 +3,7 @@ package nodes
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/graphrag/graphrag"
@@ -32,6 +33,10 @@ type quoteUnit struct {
 	// --max-rate) or a term above its description ("RESTART IDENTITY").
 	// The paragraph is one unit, quoted whole.
 	defines []string
+	// field is the name of the field the unit is ("Copyright" of
+	// "Copyright: 1999-2022 Free Software Foundation, Inc."), in a chunk
+	// of fields (see fieldUnits); "" else.
+	field string
 }
 
 // multiline reports whether the unit is shown on lines of its own rather
@@ -482,4 +487,65 @@ func codeWindow(lines []string, stems map[string]bool) []string {
 		out = append(out, "\t…")
 	}
 	return out
+}
+
+// kindFields is the chunk kind of a stanza of fields (ingest.KindFields):
+// "Name: value" lines with indented continuation lines, as Debian's
+// machine-readable copyright files are written.
+const kindFields = "fields"
+
+// fieldLine finds a field's name at the start of a line: "Copyright:",
+// "Upstream-Contact:".
+var fieldLine = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9-]*):(\s|$)`)
+
+// maxFieldLines bounds the continuation lines a field's unit quotes (a
+// copyright with forty holders): like a lead-in's list, see maxLeadItems.
+const maxFieldLines = maxLeadItems
+
+// fieldUnits splits a chunk of fields into units: each field with its
+// continuation lines is one unit that defines the field's name, so that
+// "who holds the copyright on gzip" quotes the Copyright field whole. A
+// field whose value runs on in paragraphs (continuation lines of a lone
+// "." between them: a licence's text) is its first line alone, and its
+// paragraphs are prose under the field's name. Stanzas (blank lines) are
+// sections.
+func fieldUnits(text string) []quoteUnit {
+	var units []quoteUnit
+	section, secPos := 1, 0
+	add := func(u quoteUnit) {
+		u.section, u.secPos = section, secPos
+		units = append(units, u)
+		secPos++
+	}
+	lines := strings.Split(text, "\n")
+	for i := 0; i < len(lines); i++ {
+		m := fieldLine.FindStringSubmatch(lines[i])
+		if m == nil {
+			if strings.TrimSpace(lines[i]) == "" && secPos > 0 {
+				section, secPos = section+1, 0
+			}
+			continue // a stray continuation line: part of no field
+		}
+		name := m[1]
+		value := []string{strings.TrimSpace(lines[i])}
+		var rest []string
+		for i+1 < len(lines) && (strings.HasPrefix(lines[i+1], " ") || strings.HasPrefix(lines[i+1], "\t")) {
+			i++
+			rest = append(rest, strings.TrimSpace(lines[i]))
+		}
+		if !slices.Contains(rest, ".") {
+			if len(rest) > maxFieldLines {
+				rest = append(rest[:maxFieldLines], "…")
+			}
+			add(quoteUnit{text: strings.Join(append(value, rest...), " "), defines: []string{name}, field: name})
+			continue
+		}
+		add(quoteUnit{text: value[0], defines: []string{name}, field: name})
+		// The paragraphs of the value: prose, headed by the field's name.
+		for _, u := range splitUnits(strings.ReplaceAll(strings.Join(rest, "\n"), "\n.\n", "\n\n"), false) {
+			u.heading = name
+			add(u)
+		}
+	}
+	return units
 }
