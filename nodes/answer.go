@@ -347,6 +347,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 	named, nameWeights := nameWordsWeighted(query)
 	qLoose := looseSet(query)
 	steps := slices.ContainsFunc(askedKinds(query), func(k askKind) bool { return k.name == "steps" })
+	overview := asksOverview(query)
 	qStems := make(map[string]bool, len(terms))
 	for _, t := range terms {
 		qStems[t.Stem] = true
@@ -378,6 +379,10 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 				}
 			}
 		}
+		// A passage named by what the question names, as a whole ("what
+		// is pg_rewind for": the first paragraph of pg_rewind's
+		// DESCRIPTION, which ingest names pg_rewind).
+		lead := overview && !code && h.Chunk.Kind != kindFields && symbolNamed(h.Chunk.Symbol, named)
 		var units []quoteUnit
 		if code {
 			units = codeUnits(h.Chunk.Text, qStems)
@@ -441,6 +446,12 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 				c.declares = true
 			}
 			c.name = namesSomeone(c.masked)
+			if lead && !u.code || overview && naming > 0 && !code && endsWithText(sent, h.Source.Title) {
+				// Also the document's own title line, when the question
+				// names the file: a manual page's NAME ("pg_archivecleanup
+				// - clean up PostgreSQL WAL archive files").
+				c.declares = true
+			}
 			if steps && (u.code || u.lead) && len(commands) > 0 {
 				// For "how do I …", the example that runs the command the
 				// question names ("… with pg_restore": "$ pg_restore -C -d
@@ -837,8 +848,8 @@ func symbolNamed(symbol string, named []string) bool {
 	if symbol == "" {
 		return false
 	}
-	words := looseSet(symbol)
-	return slices.ContainsFunc(named, func(w string) bool { return !stopWords[w] && words[looseStem(w)] })
+	words := nameWords(symbol)
+	return slices.ContainsFunc(named, func(w string) bool { return slices.Contains(words, w) })
 }
 
 // personName finds a name as prose writes one: two or more capitalised
@@ -864,4 +875,35 @@ func namesSomeone(text string) bool {
 		}
 	}
 	return false
+}
+
+// overviewWords are the words a question asks about a thing as a whole
+// with, besides its name: "what is pg_rewind for", "what does pg_checksums
+// do", "what does pg_controldata show", "what does pg_dumpall write out".
+var overviewWords = toSet(`do does did is are was for used use purpose show shows display displays print prints list lists write writes out output outputs mean means meaning contain contains report reports describe describes`)
+
+// asksOverview reports whether a question asks what something is or does
+// as a whole: a "what" question whose content words are a name and
+// overviewWords only. Which passage is about the name as a whole is the
+// store's and ingest's to say (a chunk's Symbol, see symbolNamed).
+func asksOverview(query string) bool {
+	toks := tokenize(query)
+	if len(toks) == 0 || toks[0].Lower != "what" {
+		return false
+	}
+	words, weights := nameWordsWeighted(query)
+	rest := 0
+	for _, w := range words {
+		if weights[w] == 1 && !overviewWords[w] {
+			rest++ // a word as written ("pg_rewind"), not a pair joined
+		}
+	}
+	return rest == 1
+}
+
+// endsWithText reports whether text ends with the words of tail, spacing
+// aside: a manual's NAME section is "NAME" and its title line.
+func endsWithText(text, tail string) bool {
+	tail = strings.Join(strings.Fields(tail), " ")
+	return tail != "" && strings.HasSuffix(strings.Join(strings.Fields(text), " "), tail)
 }

@@ -396,7 +396,7 @@ func namedHits(question string, hits []graphrag.Hit) []int {
 
 // preferHits orders the hits worth reading: first those that declare a
 // name the question asks about ("func WithCancel" for "where is WithCancel
-// defined"), then those holding every constraining term (the indexes in
+// defined"), or are about it as a whole when that is what it asks, then those holding every constraining term (the indexes in
 // matching), then those whose file or folder the question names ("dpkg"
 // for dpkg/copyright), then the kept ones; tests, test data and vendored
 // copies after the rest unless the question is about tests. At most
@@ -405,11 +405,15 @@ func preferHits(question string, hits, kept []graphrag.Hit, matching []int, maxK
 	idents := askedIdents(question)
 	words := questionNameWords(question)
 	options := optionPattern.FindAllStringSubmatch(question, -1)
+	overview, nameWords := asksOverview(question), nameWords(question)
 	var first, named []graphrag.Hit
 	for _, h := range hits {
 		declares := isCodeHit(h) && slices.ContainsFunc(idents, func(a askedIdent) bool { return a.symbolOf(h) || a.declaredIn(h.Chunk.Text, h) })
 		defines := !isCodeHit(h) && slices.ContainsFunc(options, func(o []string) bool { return definesOption(h.Chunk.Text, o[1]) })
-		if declares || defines {
+		// "what is pg_rewind for": the passage about pg_rewind as a whole
+		// (its Symbol names it, see symbolNamed).
+		about := overview && !isCodeHit(h) && symbolNamed(h.Chunk.Symbol, nameWords)
+		if declares || defines || about {
 			first = append(first, h)
 		}
 	}

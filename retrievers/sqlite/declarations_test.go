@@ -70,3 +70,41 @@ func TestQualifiedNameFindsItsDeclaration(t *testing.T) {
 		})
 	}
 }
+
+// TestProseSymbolEarnsNoBoost: the symbol of a prose chunk (the page a
+// manual's description is about) is searched with its title but is no
+// declaration: only code earns the symbol boost.
+func TestProseSymbolEarnsNoBoost(t *testing.T) {
+	ctx := context.Background()
+	s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "s.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	text := "pg_ctl starts, stops or restarts the server and reports its status."
+	recs := []graphrag.Record{
+		{Doc: graphrag.Document{ID: "/man/pg_ctl.1", Path: "/man/pg_ctl.1", Title: "pg_ctl", Type: "man"},
+			Chunks: []graphrag.Chunk{{Text: text, Symbol: "pg_ctl", Kind: "section"}}},
+		{Doc: graphrag.Document{ID: "/src/pg_ctl.c", Path: "/src/pg_ctl.c", Title: "pg_ctl", Type: "c"},
+			Chunks: []graphrag.Chunk{{Text: text, Symbol: "pg_ctl", Kind: "func"}}},
+	}
+	for i, w := range []string{"river", "market", "garden", "letter", "window", "forest"} {
+		id := "/notes/" + w + ".txt"
+		recs = append(recs, graphrag.Record{Doc: graphrag.Document{ID: id, Path: id, Title: w, Type: "txt"},
+			Chunks: []graphrag.Chunk{{Text: strings.Repeat(w+" ", i+3) + "was written down here for later."}}})
+	}
+	if err := s.Put(ctx, recs...); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Search(ctx, graphrag.Query{Text: "how does pg_ctl stop the server", Mode: graphrag.ModeKeyword})
+	if err != nil || len(res.Hits) < 2 {
+		t.Fatalf("hits %v err %v", res.Hits, err)
+	}
+	byKind := map[string]float64{}
+	for _, h := range res.Hits {
+		byKind[h.Chunk.Kind] = h.Score
+	}
+	if byKind["func"] <= byKind["section"]*1.2 {
+		t.Errorf("scores func %.3f section %.3f: want the declaration boosted, the prose not", byKind["func"], byKind["section"])
+	}
+}

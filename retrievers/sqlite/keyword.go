@@ -149,19 +149,19 @@ func (s *Store) rerank(ctx context.Context, text string, ts []string, f graphrag
 		rowids[i] = c.rowid
 	}
 	b, _ := json.Marshal(rowids)
-	rows, err := s.db.QueryContext(ctx, `SELECT f.rowid, f.title, f.text, c.symbol, coalesce(d.metadata->>'role', '')
+	rows, err := s.db.QueryContext(ctx, `SELECT f.rowid, f.title, f.text, c.symbol, c.kind, coalesce(d.metadata->>'role', '')
 		FROM chunks_fts f JOIN chunks c ON c.rowid = f.rowid JOIN documents d ON d.id = c.doc_id
 		WHERE f.rowid IN (SELECT value FROM json_each(?))`, string(b))
 	if err != nil {
 		return nil, fmt.Errorf("rerank: %w", err)
 	}
 	defer rows.Close()
-	type doc struct{ title, text, symbol, role string }
+	type doc struct{ title, text, symbol, kind, role string }
 	docs := make(map[int64]doc, len(cands))
 	for rows.Next() {
 		var id int64
 		var d doc
-		if err := rows.Scan(&id, &d.title, &d.text, &d.symbol, &d.role); err != nil {
+		if err := rows.Scan(&id, &d.title, &d.text, &d.symbol, &d.kind, &d.role); err != nil {
 			return nil, fmt.Errorf("rerank: %w", err)
 		}
 		docs[id] = d
@@ -174,7 +174,7 @@ func (s *Store) rerank(ctx context.Context, text string, ts []string, f graphrag
 	for i := range cands {
 		d := docs[cands[i].rowid]
 		cands[i].score += top * s.rank.boost(q, d.title, d.text)
-		if s.rank.Symbol != 0 && q.declares(d.symbol, d.text) {
+		if s.rank.Symbol != 0 && !proseKind(d.kind) && q.declares(d.symbol, d.text) {
 			cands[i].score += top * s.rank.Symbol
 		}
 		if w, ok := s.rank.Roles[d.role]; ok && d.role != "" {
