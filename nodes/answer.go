@@ -167,15 +167,26 @@ func isProse(s string) bool {
 // the quotes still miss, render writes them in reading order with [n]
 // marks. The weights are answerWeights.
 func extractive(query string, kept []graphrag.Hit, limit int) graphrag.Answer {
+	a, _ := extractiveWhy(query, kept, limit)
+	return a
+}
+
+// extractiveWhy is extractive, and when it abstains from passages it had,
+// why.
+func extractiveWhy(query string, kept []graphrag.Hit, limit int) (graphrag.Answer, string) {
 	sel, cands := newSelection(query, kept)
 	sel.pick(cands, limit)
 	sel.cover(cands)
+	if ok, why := answersAsked(query, sel.chosen, kept); !ok {
+		// Quotes of another kind than asked for.
+		return graphrag.Answer{Text: NoAnswer, Abstained: true, By: "abstain"}, why
+	}
 	a := render(sel.chosen, kept)
 	if contentFree(a.Text) {
 		// Nothing quotable: an empty answer would read as an answer.
-		return graphrag.Answer{Text: NoAnswer, Abstained: true, By: "abstain"}
+		return graphrag.Answer{Text: NoAnswer, Abstained: true, By: "abstain"}, "nothing quotable"
 	}
-	return a
+	return a, ""
 }
 
 // newSelection is the start of choosing an answer: the candidate units of
@@ -193,6 +204,7 @@ func newSelection(query string, kept []graphrag.Hit) (*selection, []candidate) {
 	}
 	return &selection{terms: terms, kinds: kinds, df: df, kept: len(kept), mostNamed: mostNamed,
 		steps:     slices.ContainsFunc(kinds, func(k askKind) bool { return k.name == "steps" }),
+		licence:   licenceQuestion.MatchString(query),
 		covered:   make(map[string]bool),
 		satisfied: make([]bool, len(kinds)),
 	}, cands
@@ -594,6 +606,7 @@ type selection struct {
 	df        map[string]int
 	kept      int
 	steps     bool
+	licence   bool // the question asks for a licence (licenceQuestion)
 	covered   map[string]bool
 	satisfied []bool
 	chosen    []candidate
@@ -714,6 +727,8 @@ func (s *selection) pick(cands []candidate, limit int) {
 	// better by its words, "Copyright: 1996-2010 Julian R Seward" answers.
 	who := slices.ContainsFunc(s.kinds, func(k askKind) bool { return k.name == "person" }) &&
 		slices.ContainsFunc(cands, func(c candidate) bool { return c.name })
+	// A licence question, by a unit that names a licence.
+	licence := s.licence && slices.ContainsFunc(cands, holdsLicence)
 	for len(s.chosen) < limit {
 		best, bestScore, bestNeeded := -1, 0.0, 0.0
 		for i, c := range cands {
@@ -723,7 +738,7 @@ func (s *selection) pick(cands []candidate, limit int) {
 			if s.quoted(c.text) {
 				continue // the same words from another copy of the file
 			}
-			if len(s.chosen) == 0 && (declared && !c.declares || who && !c.name) {
+			if len(s.chosen) == 0 && (declared && !c.declares || who && !c.name || licence && !holdsLicence(c)) {
 				continue
 			}
 			if len(s.chosen) > 0 && s.chosen[0].declares && !c.declares {
@@ -858,7 +873,7 @@ func symbolNamed(symbol string, named []string) bool {
 // "Ludwig van Beethoven"). A capital opening a sentence before a word in
 // lower case ("The panic built-in"), or one capitalised word alone, is
 // not one; identifiers are masked before (maskIdentifiers).
-var personName = regexp.MustCompile(`\b[A-Z][a-z\x{00DF}-\x{00FF}]+(?:\s+(?:[A-Z]\.?|van|von|de|der|da|del|di|du|le|la|bin|ibn))*\s+[A-Z][a-z\x{00DF}-\x{00FF}]+`)
+var personName = regexp.MustCompile(`\b[A-Z][a-z\x{00DF}-\x{00FF}]+(?:\s+(?:[A-Z]\.?|van|von|de|der|da|del|di|du|le|la|bin|ibn))*(?:\s+[A-Z][a-z\x{00DF}-\x{00FF}]+)+`)
 
 // namesSomeone reports whether text names a person or an organisation
 // (personName), the name's first word not a function word ("The Written
