@@ -205,6 +205,7 @@ func newSelection(query string, kept []graphrag.Hit) (*selection, []candidate) {
 	return &selection{terms: terms, kinds: kinds, df: df, kept: len(kept), mostNamed: mostNamed,
 		steps:     slices.ContainsFunc(kinds, func(k askKind) bool { return k.name == "steps" }),
 		licence:   licenceQuestion.MatchString(query),
+		changes:   asksChanges(query),
 		covered:   make(map[string]bool),
 		satisfied: make([]bool, len(kinds)),
 	}, cands
@@ -439,7 +440,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 				kindText = strings.TrimSpace(strings.TrimPrefix(sent, u.field+":"))
 			}
 			c := candidate{text: sent, hit: i, pos: j, stems: st, loose: own, prose: code || u.lead || u.field != "" || isProse(sent) && !usageLine(sent), masked: maskIdentifiers(kindText),
-				section: u.section, secPos: u.secPos, item: u.item, unit: u, test: test, release: releaseScope(releases, heading), naming: naming}
+				section: u.section, secPos: u.secPos, item: u.item, unit: u, test: test, release: releaseScope(releases, scopeOf(u, heading)), naming: naming}
 			if u.code {
 				// The doc comment of a declaration cut in parts (a long
 				// doc above "func Search") is of the declaration too.
@@ -523,7 +524,15 @@ func releaseScope(versions []string, heading string) int {
 	if len(versions) == 0 {
 		return 0
 	}
-	hv := versionPattern.FindAllString(heading, -1)
+	// In a heading path, the first heading that names a version is the
+	// release's: "Git 2.30 Release Notes > Updates since v2.29" are the
+	// notes of 2.30, which a subheading compares with 2.29.
+	var hv []string
+	for _, h := range strings.Split(heading, " > ") {
+		if hv = versionPattern.FindAllString(h, -1); len(hv) > 0 {
+			break
+		}
+	}
 	if len(hv) == 0 {
 		return 0
 	}
@@ -535,6 +544,15 @@ func releaseScope(versions []string, heading string) int {
 		}
 	}
 	return -1
+}
+
+// scopeOf is the heading path a unit is under: its own (splitUnits), or
+// the chunk's heading when the passage holds none.
+func scopeOf(u quoteUnit, heading string) string {
+	if u.scope != "" {
+		return u.scope
+	}
+	return heading
 }
 
 // trimZeros drops a version's trailing ".0" parts: "2.23.0" is "2.23".
@@ -607,6 +625,7 @@ type selection struct {
 	kept      int
 	steps     bool
 	licence   bool // the question asks for a licence (licenceQuestion)
+	changes   bool // the question asks what a release changed (asksChanges)
 	covered   map[string]bool
 	satisfied []bool
 	chosen    []candidate
@@ -719,6 +738,9 @@ func (s *selection) score(c candidate) (sc, needed float64) {
 // pick is the select step: it adds the best-scoring unit while one scores
 // enough, up to limit units.
 func (s *selection) pick(cands []candidate, limit int) {
+	if s.changes && s.releaseNotes(cands, limit) {
+		return
+	}
 	// The declaration (or option) the question names answers first: a
 	// function that mentions it scores higher only by saying more words.
 	declared := slices.ContainsFunc(cands, func(c candidate) bool { return c.declares && !c.test })
@@ -921,4 +943,60 @@ func asksOverview(query string) bool {
 func endsWithText(text, tail string) bool {
 	tail = strings.Join(strings.Fields(tail), " ")
 	return tail != "" && strings.HasSuffix(strings.Join(strings.Fields(text), " "), tail)
+}
+
+// changeWords are the words a question asks what a release changed with,
+// besides its name and version: "what changed in git 2.30.0", "what is new
+// in tmux 3.3", "what are the changes in coreutils 9.1".
+var changeWords = toSet(`changed change changes new news different difference differences fixed fixes added improved improvements happened`)
+
+// asksChanges reports whether a question asks what one release changed, as
+// a whole: a "what" question with a version whose other words are the
+// release's name and changeWords.
+func asksChanges(query string) bool {
+	toks := tokenize(query)
+	names := versionedNames(query)
+	if len(toks) == 0 || toks[0].Lower != "what" || len(names) != 1 {
+		return false
+	}
+	changed := false
+	for _, t := range contentTerms(query) {
+		switch {
+		case changeWords[t.Word]:
+			changed = true
+		case t.Word == names[0][0] || strings.Contains(names[0][1], t.Word) || t.isNumber():
+		default:
+			return false
+		}
+	}
+	return changed
+}
+
+// releaseNotes is the select step of a question that asks what a release
+// changed: the first entries under the heading of that release, in the
+// order the notes give them (the notes lead with what matters most), up to
+// limit; none of them need hold the question's words. It reports whether
+// it chose any.
+func (s *selection) releaseNotes(cands []candidate, limit int) bool {
+	var notes []candidate
+	for _, c := range cands {
+		if c.release > 0 && c.item && !c.test {
+			notes = append(notes, c)
+		}
+	}
+	slices.SortStableFunc(notes, func(a, b candidate) int {
+		if a.hit != b.hit {
+			return a.hit - b.hit
+		}
+		return a.pos - b.pos
+	})
+	for _, c := range notes {
+		if len(s.chosen) >= limit {
+			break
+		}
+		if !s.quoted(c.text) {
+			s.take(c)
+		}
+	}
+	return len(s.chosen) > 0
 }

@@ -16,7 +16,11 @@ import (
 
 // quoteUnit is a piece of a passage an answer may quote.
 type quoteUnit struct {
-	text, heading   string
+	text, heading string
+	// scope is the unit's heading path ("Git 2.30 Release Notes > Updates
+	// since v2.29"): a release's notes are under their title's version,
+	// not the one their subheading compares with.
+	scope           string
 	section, secPos int
 	item            bool
 	// code is true for a code block or a declaration of a source file: its
@@ -44,6 +48,9 @@ type quoteUnit struct {
 func (u quoteUnit) multiline() bool { return u.code || u.lead }
 
 const (
+	// bareLevel is the level of a heading without markup (see
+	// looksLikeHeading, releaseHeading): under Markdown's six.
+	bareLevel = 7
 	// maxLeadItems bounds the list items a lead-in sentence takes along.
 	maxLeadItems = 12
 	// maxCodeLines bounds a quoted code block; a longer one is cut to the
@@ -76,6 +83,13 @@ func answerUnits(text string) []quoteUnit { return splitUnits(text, false) }
 // plain text file such a line is as often a label ("INVOICE INV-2024-0117").
 func splitUnits(text string, bareHeadings bool) []quoteUnit {
 	heading := ""
+	// path holds the headings above, by level: Markdown's # levels,
+	// setext's = (1) and - (2), and a heading without markup below them
+	// all (bareLevel).
+	var path []struct {
+		level int
+		title string
+	}
 	section, secPos := 0, 0
 	var units []quoteUnit
 	var para []string
@@ -86,14 +100,29 @@ func splitUnits(text string, bareHeadings bool) []quoteUnit {
 	// paraIndented: the paragraph's first line is indented (a changelog's
 	// entries are; its release lines are not).
 	paraIndented := false
+	scope := func() string {
+		ts := make([]string, len(path))
+		for i, h := range path {
+			ts[i] = h.title
+		}
+		return strings.Join(ts, " > ")
+	}
 	add := func(u quoteUnit) {
 		u.heading, u.section, u.secPos = heading, section, secPos
+		u.scope = scope()
 		units = append(units, u)
 		blockOf = append(blockOf, block)
 		secPos++
 	}
-	newSection := func(h string) {
+	newSection := func(h string, level int) {
 		heading, section, secPos = h, section+1, 0
+		for len(path) > 0 && path[len(path)-1].level >= level {
+			path = path[:len(path)-1]
+		}
+		path = append(path, struct {
+			level int
+			title string
+		}{level, h})
 	}
 	flush := func(lineBreak bool) {
 		if len(para) == 0 {
@@ -101,12 +130,12 @@ func splitUnits(text string, bareHeadings bool) []quoteUnit {
 		}
 		block++
 		if bareHeadings && !lineBreak && len(para) == 1 && looksLikeHeading(para[0]) {
-			newSection(para[0])
+			newSection(para[0], bareLevel)
 			para = para[:0]
 			return
 		}
 		if !lineBreak && len(para) == 1 && !paraIndented && releaseHeading(para[0]) {
-			newSection(para[0])
+			newSection(para[0], bareLevel)
 			para = para[:0]
 			return
 		}
@@ -164,11 +193,15 @@ func splitUnits(text string, bareHeadings bool) []quoteUnit {
 		case headingLine.MatchString(line):
 			flush(true)
 			inItem = false
-			newSection(strings.TrimSpace(strings.TrimLeft(trim, "#")))
+			newSection(strings.TrimSpace(strings.TrimLeft(trim, "#")), len(trim)-len(strings.TrimLeft(trim, "#")))
 		case setextLine.MatchString(line) && len(para) == 1 && !inItem:
 			h := para[0]
 			para = para[:0]
-			newSection(h)
+			level := 2
+			if strings.HasPrefix(trim, "=") {
+				level = 1
+			}
+			newSection(h, level)
 		case fenceLine.MatchString(line):
 			flush(true)
 			inItem = false
