@@ -30,8 +30,9 @@ func loadMan(ctx context.Context, path string, data []byte) (Loaded, error) {
 		return Loaded{Text: src}, nil
 	}
 	m := roffText(src)
-	heads := withDefinitions(m.lines, m.heads)
+	heads := withDefinitions(m.lines, m.verbatim, m.heads)
 	secs := leadDescription(headingSections(m.lines, heads, m.lineNos), pageName(m.title))
+	named(secs, heads)
 	return Loaded{Title: m.title, Text: strings.Join(m.lines, "\n"), Sections: secs, Type: "man"}, nil
 }
 
@@ -105,16 +106,16 @@ const definitionLevel = 3
 // chunk of twenty options it ranks under shorter passages that only
 // mention its words. A section with fewer than two definitions is left
 // whole.
-func withDefinitions(lines []string, heads []heading) []heading {
+func withDefinitions(lines []string, verbatim []bool, heads []heading) []heading {
 	var out []heading
 	add := func(from, to int) { // the definitions of lines[from:to]
 		var defs []heading
 		for i := from; i < to; i++ {
-			if i > from && strings.TrimSpace(lines[i-1]) != "" {
-				continue // not a paragraph's first line
+			if i > from && strings.TrimSpace(lines[i-1]) != "" || verbatim[i] {
+				continue // not a paragraph's first line, or code
 			}
 			if title, ok := definitionTerm(lines[i:to]); ok {
-				defs = append(defs, heading{at: i, level: definitionLevel, title: title})
+				defs = append(defs, heading{at: i, level: definitionLevel, title: title, term: true})
 			}
 		}
 		if len(defs) >= 2 {
@@ -130,6 +131,47 @@ func withDefinitions(lines []string, heads []heading) []heading {
 	add(start, len(lines))
 	slices.SortStableFunc(out, func(a, b heading) int { return a.at - b.at })
 	return out
+}
+
+// named names each section of one definition by its terms (Symbol), as a
+// code chunk is named by what it declares: "-m, --mode" for "-m mode,
+// --mode=mode", "ANALYZE", "PGDATA". The names are searched with the
+// page's title, so "EXPLAIN ANALYZE" finds EXPLAIN's ANALYZE parameter
+// before the examples that run it.
+func named(secs []Section, heads []heading) {
+	terms := map[string]string{} // heading path's last title -> the terms' names
+	for _, h := range heads {
+		if h.term {
+			terms[h.title] = termNames(h.title)
+		}
+	}
+	for i, s := range secs {
+		if s.Symbol != "" {
+			continue
+		}
+		last := s.Heading
+		if j := strings.LastIndex(last, " > "); j >= 0 {
+			last = last[j+3:]
+		}
+		if name, ok := terms[last]; ok {
+			secs[i].Symbol = name
+		}
+	}
+}
+
+// termNames is a definition's title without its options' arguments:
+// "-m mode, --mode=mode" is "-m, --mode"; a term stays as it is.
+func termNames(title string) string {
+	parts := strings.Split(title, ", ")
+	for i, p := range parts {
+		if strings.HasPrefix(p, "-") {
+			p, _, _ = strings.Cut(p, " ")
+			p, _, _ = strings.Cut(p, "=")
+			p, _, _ = strings.Cut(p, "[")
+			parts[i] = p
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // maxTermWords is the longest term a definition opens with: "RESTART
@@ -171,20 +213,24 @@ type manPage struct {
 	title   string
 	lines   []string
 	lineNos []int
-	heads   []heading
+	// verbatim marks the lines of no-fill text (.nf, .EX): commands and
+	// code, never a definition's term.
+	verbatim []bool
+	heads    []heading
 }
 
 // roffText converts roff source to text lines, each with its source line.
 func roffText(src string) manPage {
 	var m manPage
 	srcLines := strings.Split(strings.ReplaceAll(src, "\r\n", "\n"), "\n")
-	put := func(l string, no int) {
-		m.lines = append(m.lines, l)
-		m.lineNos = append(m.lineNos, no)
-	}
 	// In fill mode (roff's default) text lines join into one line until a
 	// break; in no-fill mode (.nf, .EX: commands, code) lines stay.
 	fill := true
+	put := func(l string, no int) {
+		m.lines = append(m.lines, l)
+		m.lineNos = append(m.lineNos, no)
+		m.verbatim = append(m.verbatim, !fill)
+	}
 	cur, curNo := "", 0
 	brk := func() {
 		if cur != "" {

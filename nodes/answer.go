@@ -359,6 +359,10 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 	releases := versionPattern.FindAllString(query, -1)
 	named, nameWeights := nameWordsWeighted(query)
 	qLoose := looseSet(query)
+	qAll := looseSet(query) // with function words: "only", "no"
+	for _, t := range tokenize(query) {
+		qAll[looseStem(t.Lower)] = true
+	}
 	steps := slices.ContainsFunc(askedKinds(query), func(k askKind) bool { return k.name == "steps" })
 	overview := asksOverview(query)
 	qStems := make(map[string]bool, len(terms))
@@ -451,7 +455,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 			for _, o := range options {
 				c.declares = c.declares || slices.Contains(u.defines, o[1])
 			}
-			c.defines = slices.ContainsFunc(u.defines, func(d string) bool { return termAsked(d, query, qLoose) })
+			c.defines = slices.ContainsFunc(u.defines, func(d string) bool { return termAsked(d, query, qLoose) || optionWordsAsked(d, qAll) })
 			if u.field != "" && c.defines && symbolNamed(h.Chunk.Symbol, named) {
 				// The field asked about of the work the question names:
 				// the Copyright of gzip's upstream stanza, not of the
@@ -506,6 +510,26 @@ func termAsked(term, question string, loose map[string]bool) bool {
 	first := tokenize(term)[0].Lower
 	for i := 1; i < len(toks); i++ {
 		if toks[i].Lower == first && excluding[toks[i-1].Lower] {
+			return false
+		}
+	}
+	return true
+}
+
+// optionWordsAsked reports whether the question says what a long option
+// says in two words or more: "--schema-only" for "how do I dump only the
+// schema", "--if-exists" for "drop it only if it exists". An option of one
+// word ("--schema", "--file") names a topic rather than what is asked.
+func optionWordsAsked(opt string, question map[string]bool) bool {
+	if !strings.HasPrefix(opt, "--") {
+		return false
+	}
+	words := strings.Split(strings.TrimPrefix(opt, "--"), "-")
+	if len(words) < 2 {
+		return false
+	}
+	for _, w := range words {
+		if w == "" || !question[looseStem(w)] {
 			return false
 		}
 	}

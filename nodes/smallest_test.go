@@ -49,6 +49,16 @@ func TestSmallestPassageAnswers(t *testing.T) {
 			t.Errorf("answer:\n%s\nwant the --max-rate paragraph whole, and only it", a.Text)
 		}
 	})
+	t.Run("an option whose name says what the question asks", func(t *testing.T) {
+		strict := fileHit("/man/man1/pg_dump.1.gz", "man", "--strict-names\nRequire that each extension (-e/--extension), schema (-n/--schema) and table (-t/--table) "+
+			"qualifier match at least one extension/schema/table in the database to be dumped.")
+		only := fileHit("/man/man1/pg_dump.1.gz", "man", "-s\n--schema-only\nDump only the object definitions (schema), not data.")
+		only.Chunk.ID = "pg_dump#2"
+		a := extractive("how do I dump only the schema with pg_dump", []graphrag.Hit{strict, only}, 1)
+		if !strings.Contains(a.Text, "--schema-only Dump only the object definitions") {
+			t.Errorf("answer:\n%s\nwant the --schema-only paragraph", a.Text)
+		}
+	})
 	t.Run("a term above its description", func(t *testing.T) {
 		page := fileHit("/man/man7/TRUNCATE.7.gz", "man", "PARAMETERS\n\nname\nThe name of a table to truncate.\n\n"+
 			"RESTART IDENTITY\nAutomatically restart sequences owned by columns of the truncated table(s).\n\n"+
