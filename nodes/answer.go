@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/graphrag/graphrag"
+	"github.com/graphrag/graphrag/internal/text"
 )
 
 // candidate is a sentence of a kept hit that may be quoted in an
@@ -419,6 +420,12 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 		for j, u := range units {
 			sent := u.text
 			own := looseSet(sent)
+			if u.code {
+				// "const BlockSize = 64" speaks of a block size.
+				for k := range identWordSet(sent) {
+					own[k] = true
+				}
+			}
 			st := make(map[string]float64, len(own))
 			for k := range own {
 				st[k] = 1
@@ -447,9 +454,11 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 				section: u.section, secPos: u.secPos, item: u.item, unit: u, test: test, release: releaseScope(releases, scopeOf(u, heading)), naming: naming}
 			if u.code {
 				// The doc comment of a declaration cut in parts (a long
-				// doc above "func Search") is of the declaration too.
+				// doc above "func Search") is of the declaration too; a
+				// package's doc is not what "the block size of SHA-256 in
+				// crypto/sha256" declares.
 				c.declares = u.entry != "" || slices.ContainsFunc(idents, func(a askedIdent) bool {
-					return a.declaredIn(sent, h) || a.symbolOf(h) && docComment(sent)
+					return a.declaredIn(sent, h) || a.symbolOf(h) && docComment(sent) && h.Chunk.Kind != kindPackage
 				})
 			}
 			for _, o := range options {
@@ -1023,4 +1032,20 @@ func (s *selection) releaseNotes(cands []candidate, limit int) bool {
 		}
 	}
 	return len(s.chosen) > 0
+}
+
+// identifier finds the identifiers of code.
+var identifier = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+
+// identWordSet is the loose stems of the words code's identifiers are
+// written with (text.IdentWords): "defaultBufSize" gives default, buf,
+// size.
+func identWordSet(code string) map[string]bool {
+	out := map[string]bool{}
+	for _, id := range identifier.FindAllString(code, -1) {
+		for _, w := range text.IdentWords(id) {
+			out[looseStem(strings.ToLower(w))] = true
+		}
+	}
+	return out
 }

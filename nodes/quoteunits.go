@@ -402,6 +402,10 @@ func fence(code string) string {
 // codeTypes are the document types read as source code.
 var codeTypes = toSet(`go py pyi js mjs cjs ts tsx jsx java kt kts scala c h cc cpp cxx hpp hh cs rs rb php swift m mm sh bash zsh sql lua pl pm hs ml ex exs erl clj dart proto`)
 
+// kindPackage is the chunk kind of a package's doc comment
+// (ingest.KindPackage).
+const kindPackage = "package"
+
 // codeKinds are the chunk kinds of a code declaration (see graphrag.Chunk).
 var codeKinds = toSet(`func type const var method`)
 
