@@ -14,8 +14,8 @@ import (
 // cut from Go's own source (testdata/goroot: the defining files, with the
 // code that uses the same names beside them: fmt's mustReadRune for
 // io.EOF, os.IsPermission for errors.Is, a method Is that returns
-// os.ErrNotExist, sort's IntSlice.Search), ingested and searched as
-// graphrag run does, with no model. The answer starts with the
+// os.ErrNotExist, sort's IntSlice.Search), and a constant asked for in
+// words, ingested and searched as graphrag run does, with no model. The answer starts with the
 // declaration asked about and its doc comment.
 func TestGoDeclarationsAnswer(t *testing.T) {
 	ctx := context.Background()
@@ -47,6 +47,10 @@ func TestGoDeclarationsAnswer(t *testing.T) {
 			[]string{"// A WaitGroup is a counting semaphore"}, []string{"WaitGroup is reused before previous Wait has returned"}},
 		{"what does sort.Search return", "sort/search.go", "sort.Search",
 			[]string{"smallest index i"}, []string{"IntSlice", "StringSlice"}},
+		// A name in words: "block size" is BlockSize; the package the
+		// question names is where, not what, it asks.
+		{"what is the block size of SHA-256 in crypto/sha256", "crypto/sha256/sha256.go", "sha256.BlockSize",
+			[]string{"const BlockSize = 64"}, []string{"package sha256"}},
 	} {
 		t.Run(tc.q, func(t *testing.T) {
 			s, err := g.Invoke(ctx, State{Query: tc.q})
