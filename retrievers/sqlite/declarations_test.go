@@ -108,3 +108,42 @@ func TestProseSymbolEarnsNoBoost(t *testing.T) {
 		t.Errorf("scores func %.3f section %.3f: want the declaration boosted, the prose not", byKind["func"], byKind["section"])
 	}
 }
+
+// TestIdentifierFoundByItsWords: a question in words ("the block size")
+// finds the declaration whose name joins them (BlockSize), which the index
+// holds as one word.
+func TestIdentifierFoundByItsWords(t *testing.T) {
+	ctx := context.Background()
+	s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "s.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	recs := []graphrag.Record{
+		{Doc: graphrag.Document{ID: "/src/sha256/sha256.go", Path: "/src/sha256/sha256.go", Title: "sha256.go", Type: "go"},
+			Chunks: []graphrag.Chunk{
+				{Text: "// The blocksize of SHA256 and SHA224 in bytes.\nconst BlockSize = 64", Symbol: "sha256.BlockSize", Kind: "const"},
+				{Text: "// The size of a SHA256 checksum in bytes.\nconst Size = 32", Symbol: "sha256.Size", Kind: "const", Ordinal: 1},
+			}},
+		{Doc: graphrag.Document{ID: "/notes/disk.txt", Path: "/notes/disk.txt", Title: "disk.txt", Type: "txt"},
+			Chunks: []graphrag.Chunk{{Text: "The disk has a block size of 4096 bytes; every block holds a sector's size twice."}}},
+	}
+	for i, w := range []string{"river", "market", "garden", "letter", "window", "forest"} {
+		id := "/notes/" + w + ".txt"
+		recs = append(recs, graphrag.Record{Doc: graphrag.Document{ID: id, Path: id, Title: w, Type: "txt"},
+			Chunks: []graphrag.Chunk{{Text: strings.Repeat(w+" ", i+3) + "was written down here for later."}}})
+	}
+	if err := s.Put(ctx, recs...); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Search(ctx, graphrag.Query{Text: "what is the block size of sha256", Mode: graphrag.ModeKeyword})
+	if err != nil || len(res.Hits) == 0 {
+		t.Fatalf("hits %v err %v", res.Hits, err)
+	}
+	if got := res.Hits[0].Chunk.Symbol; got != "sha256.BlockSize" {
+		for _, h := range res.Hits {
+			t.Logf("%s %s %.3f", h.Source.Path, h.Chunk.Symbol, h.Score)
+		}
+		t.Errorf("first hit %q, want sha256.BlockSize", got)
+	}
+}
