@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/graphrag/graphrag"
 	"github.com/graphrag/graphrag/ingest"
 	"github.com/graphrag/graphrag/retrievers/sqlite"
 )
@@ -76,5 +77,33 @@ func TestGoDeclarationsAnswer(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestLongDocKeepsWhatIsAsked: a doc comment longer than a quote may be is
+// cut to the lines around the one that answers, as many as the cap
+// allows: "how does ParseInt pick the base when base is 0" keeps the
+// paragraph on base 0 with the doc's first lines.
+func TestLongDocKeepsWhatIsAsked(t *testing.T) {
+	doc := "// ParseInt interprets a string s in the given base (0, 2 to 36) and\n" +
+		"// bit size (0 to 64) and returns the corresponding value i.\n//\n" +
+		"// The string may begin with a leading sign: \"+\" or \"-\".\n//\n" +
+		"// If the base argument is 0, the true base is implied by the string's\n" +
+		"// prefix following the sign (if present): 2 for \"0b\", 8 for \"0\" or \"0o\",\n" +
+		"// 16 for \"0x\", and 10 otherwise. Also, for argument base 0 only,\n" +
+		"// underscore characters are permitted as defined by the Go syntax for\n// [integer literals].\n//\n" +
+		"// The bitSize argument specifies the integer type\n// that the result must fit into. Bit sizes 0, 8, 16, 32, and 64\n" +
+		"// correspond to int, int8, int16, int32, and int64.\n// If bitSize is below 0 or above 64, an error is returned.\n//\n" +
+		"// The errors that ParseInt returns have concrete type [*NumError]\n// and include err.Num = s. If s is empty or contains invalid\n" +
+		"// digits, err.Err = [ErrSyntax] and the returned value is 0;\n" +
+		"func ParseInt(s string, base int, bitSize int) (i int64, err error) {\n\tconst fnParseInt = \"ParseInt\"\n\treturn 0, nil\n}"
+	h := fileHit("/go/src/strconv/number.go", "go", doc)
+	h.Chunk.Symbol, h.Chunk.Kind = "strconv.ParseInt", "func"
+	a := extractive("how does strconv.ParseInt pick the base when base is 0", []graphrag.Hit{h}, 1)
+	if !strings.Contains(a.Text, "the true base is implied by the string's") || !strings.Contains(a.Text, "// ParseInt interprets a string s") {
+		t.Errorf("answer:\n%s\nwant the doc's first line and its paragraph on base 0", a.Text)
+	}
+	if n := strings.Count(a.Text, "\n"); n > maxCodeLines+3 {
+		t.Errorf("answer of %d lines, over the cap of %d:\n%s", n, maxCodeLines, a.Text)
 	}
 }

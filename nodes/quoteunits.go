@@ -511,8 +511,13 @@ func codeWindow(lines []string, stems map[string]bool) []string {
 			best, bestN = i, n
 		}
 	}
-	half := maxCodeLines / 4
-	from, to := max(0, best-half), min(len(lines), best+half+1)
+	// The window takes what the cap leaves beside the first line and the
+	// two "…": about as much before the best line as after it, more after
+	// when the block starts near it.
+	span := maxCodeLines - 3
+	from := max(0, best-span/2)
+	to := min(len(lines), from+span)
+	from = max(0, min(from, to-span))
 	if from == 1 {
 		from = 0 // no "…" for nothing left out
 	}
