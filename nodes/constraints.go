@@ -417,9 +417,15 @@ func preferHits(question string, hits, kept []graphrag.Hit, matching []int, maxK
 			first = append(first, h)
 		}
 	}
+	// The hits that hold every exact name, those that hold more of the
+	// question's other words first (see holdsOtherWords).
+	var exact []graphrag.Hit
 	for _, i := range matching {
-		first = append(first, hits[i])
+		exact = append(exact, hits[i])
 	}
+	byOtherWords := holdsOtherWords(question, exact)
+	slices.SortStableFunc(exact, func(a, b graphrag.Hit) int { return byOtherWords[b.Chunk.ID] - byOtherWords[a.Chunk.ID] })
+	first = append(first, exact...)
 	// Named hits, the most named first: gzip/copyright is named by "gzip"
 	// and "copyright" in "who holds the copyright on gzip", another
 	// package's copyright file by "copyright" only.
@@ -435,7 +441,13 @@ func preferHits(question string, hits, kept []graphrag.Hit, matching []int, maxK
 			named = append(named, h)
 		}
 	}
-	slices.SortStableFunc(named, func(a, b graphrag.Hit) int { return namings[b.Chunk.ID] - namings[a.Chunk.ID] })
+	holds := holdsOtherWords(question, hits)
+	slices.SortStableFunc(named, func(a, b graphrag.Hit) int {
+		if d := namings[b.Chunk.ID] - namings[a.Chunk.ID]; d != 0 {
+			return d
+		}
+		return holds[b.Chunk.ID] - holds[a.Chunk.ID]
+	})
 	tests := strings.Contains(strings.ToLower(question), "test")
 	var order []graphrag.Hit
 	order = append(order, first...)
@@ -456,6 +468,34 @@ func preferHits(question string, hits, kept []graphrag.Hit, matching []int, maxK
 	}
 	out = append(out, later...)
 	return out[:min(len(out), maxKept)]
+}
+
+// holdsOtherWords counts, for each hit, the question's words it holds
+// besides those that name its file, as the answer matches them (loosely:
+// "modes" is "mode", which the store's words do not see): among the chunks
+// of one manual page, which every one holds the name of, the option "-m
+// mode … Specifies the shutdown mode" holds "shutdown modes".
+func holdsOtherWords(question string, hits []graphrag.Hit) map[string]int {
+	terms := contentTerms(question)
+	names := nameWords(question)
+	out := make(map[string]int, len(hits))
+	for _, h := range hits {
+		naming := map[string]bool{} // the stems of the words naming h's file: "pg" and "ctl" of pg_ctl
+		for _, w := range names {
+			if pathNamed(h.Source.Path, map[string]bool{w: true}) {
+				for k := range looseSet(w) {
+					naming[k] = true
+				}
+			}
+		}
+		have := looseSet(h.Chunk.Heading + "\n" + h.Chunk.Text)
+		for _, t := range terms {
+			if st := looseStem(t.Word); !naming[st] && have[st] {
+				out[h.Chunk.ID]++
+			}
+		}
+	}
+	return out
 }
 
 // questionNameWords are the words of a question that may name a file or
