@@ -249,8 +249,19 @@ func (a anchors) heldBy(h graphrag.Hit, hs *haystack) bool {
 // ("I", "The") are not names.
 func properNames(question string) []string {
 	var out []string
+	// A name written with underscores is one name ("XDG_CONFIG_HOME"), not
+	// its parts: a passage that says $XDG_CONFIG_HOME holds no word "xdg".
+	snake := snakeCase.FindAllStringIndex(question, -1)
+	inSnake := func(at int) bool {
+		return slices.ContainsFunc(snake, func(loc []int) bool { return at >= loc[0] && at < loc[1] })
+	}
+	for _, loc := range snake {
+		if w := question[loc[0]:loc[1]]; loc[0] > 0 && w != strings.ToLower(w) && !slices.Contains(out, strings.ToLower(w)) {
+			out = append(out, strings.ToLower(w))
+		}
+	}
 	for i, t := range tokenize(question) {
-		if i == 0 || !t.Capital || stopWords[t.Lower] || nameGlue[t.Lower] || len(t.Lower) < 2 || slices.Contains(out, t.Lower) {
+		if i == 0 || !t.Capital || stopWords[t.Lower] || nameGlue[t.Lower] || len(t.Lower) < 2 || slices.Contains(out, t.Lower) || inSnake(t.Start) {
 			continue
 		}
 		out = append(out, t.Lower)
