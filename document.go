@@ -52,7 +52,9 @@ type Chunk struct {
 	// text section ("Install > From source") or the declaration of a code
 	// chunk ("func NewReader(s string) *Reader"); "" when unknown.
 	Heading string
-	// Symbol is the name a code chunk declares ("strings.NewReader"), "" for prose.
+	// Symbol is the name a chunk declares: the identifier of a code chunk
+	// ("strings.NewReader"), the upstream work of a Debian copyright
+	// file's header ("GNU Gzip"); "" for other prose.
 	Symbol string
 	// Kind says what the chunk is: "func", "type", "const", "var", "method"
 	// for code, "section" for text under a heading, "" when unknown.

@@ -125,8 +125,8 @@ func TestFormats(t *testing.T) {
 	if !strings.Contains(ex.Text, want) {
 		t.Errorf("example chunk = %q, want it to hold %q", ex.Text, want)
 	}
-	if opt := chunkWith(t, man, "Remove the old burrow first."); opt.Heading != "EXAMPLES > Options" || !strings.Contains(opt.Text, "--clean\nRemove the old burrow first.") {
-		t.Errorf("option chunk: heading %q text %q, want the term on a line above its indented description", opt.Heading, opt.Text)
+	if opt := chunkWith(t, man, "Remove the old burrow first."); opt.Heading != "EXAMPLES > Options > --clean" || !strings.Contains(opt.Text, "--clean\nRemove the old burrow first.") {
+		t.Errorf("option chunk: heading %q text %q, want the term on a line above its indented description, a section of its own", opt.Heading, opt.Text)
 	}
 	if depth := chunkWith(t, man, "--depth M"); !strings.Contains(depth.Text, "--depth M\nDig M metres down.") {
 		t.Errorf(".TP tag: %q, want the tag on a line of its own above its description", depth.Text)

@@ -89,10 +89,15 @@ const (
 		"json yaml yml toml ini cfg conf xml proto graphql tf hcl gradle cmake mk dockerfile makefile"
 )
 
+// loadText reads a text file; a Debian machine-readable copyright file is
+// cut into its stanzas (see loadDEP5).
 func loadText(_ context.Context, _ string, data []byte) (Loaded, error) {
 	s, ok := text.Decode(data)
 	if !ok {
 		return Loaded{}, ErrNotText
+	}
+	if isDEP5(s) {
+		return loadDEP5(s), nil
 	}
 	return Loaded{Text: s}, nil
 }

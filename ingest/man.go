@@ -3,6 +3,7 @@ package ingest
 import (
 	"context"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/graphrag/graphrag/internal/text"
@@ -29,27 +30,207 @@ func loadMan(ctx context.Context, path string, data []byte) (Loaded, error) {
 		return Loaded{Text: src}, nil
 	}
 	m := roffText(src)
-	return Loaded{Title: m.title, Text: strings.Join(m.lines, "\n"), Sections: headingSections(m.lines, m.heads, m.lineNos), Type: "man"}, nil
+	heads := withDefinitions(m.lines, m.verbatim, m.heads)
+	secs := leadDescription(headingSections(m.lines, heads, m.lineNos), pageName(m.title))
+	named(secs, heads)
+	return Loaded{Title: m.title, Text: strings.Join(m.lines, "\n"), Sections: secs, Type: "man"}, nil
+}
+
+// pageName is the name a manual page documents, from its NAME line
+// ("pg_rewind - synchronize a PostgreSQL data directory …" gives
+// "pg_rewind", "ALTER TABLE — change the definition of a table" "ALTER
+// TABLE"); "" when the line has no dash.
+func pageName(nameLine string) string {
+	for _, dash := range []string{" - ", " — ", " – "} {
+		if name, _, ok := strings.Cut(nameLine, dash); ok {
+			return strings.TrimSpace(name)
+		}
+	}
+	return ""
+}
+
+// leadDescription cuts the first paragraph of a page's DESCRIPTION (with
+// the heading's line) into a section of its own, named by the page
+// (Symbol): it says what the command or statement is and does, the way a
+// package's doc comment does for Go code, which is what "what is pg_rewind
+// for" or "what does pg_checksums do" asks. Named, a search for the page
+// finds it before the page's twenty short option paragraphs.
+func leadDescription(secs []Section, name string) []Section {
+	if name == "" {
+		return secs
+	}
+	for i, s := range secs {
+		if !strings.EqualFold(s.Heading, "DESCRIPTION") {
+			continue
+		}
+		lines := strings.Split(s.Text, "\n")
+		// The heading's line, blank lines, then the paragraph up to the
+		// next blank line.
+		end := 1
+		for end < len(lines) && strings.TrimSpace(lines[end]) == "" {
+			end++
+		}
+		for end < len(lines) && strings.TrimSpace(lines[end]) != "" {
+			end++
+		}
+		if end <= 1 {
+			return secs
+		}
+		lead, rest := s, s
+		lead.Text, lead.Symbol = strings.Join(lines[:end], "\n"), name
+		rest.Text = strings.Join(lines[end:], "\n")
+		if s.Lines != nil {
+			lead.Lines, rest.Lines = s.Lines[:end], s.Lines[end:]
+		} else if s.StartLine > 0 {
+			rest.StartLine = s.StartLine + end
+		}
+		out := append(append([]Section(nil), secs[:i]...), lead)
+		if strings.TrimSpace(rest.Text) != "" {
+			out = append(out, rest)
+		}
+		return append(out, secs[i+1:]...)
+	}
+	return secs
+}
+
+// definitionLevel is the heading level of a definition: under .SH (1) and
+// .SS (2).
+const definitionLevel = 3
+
+// withDefinitions adds to a page's headings one for each definition of a
+// section that is a list of them ("-m mode" / "--mode=mode" above "Specifies
+// the shutdown mode. …" in OPTIONS, "lockmode" above "The lock mode
+// specifies …" in PARAMETERS), titled by its term: each option or
+// parameter is then a section, and a chunk, of its own ("OPTIONS > -m mode,
+// --mode=mode"). An option's paragraph is what answers about it, and in a
+// chunk of twenty options it ranks under shorter passages that only
+// mention its words. A section with fewer than two definitions is left
+// whole.
+func withDefinitions(lines []string, verbatim []bool, heads []heading) []heading {
+	var out []heading
+	add := func(from, to int) { // the definitions of lines[from:to]
+		var defs []heading
+		for i := from; i < to; i++ {
+			if i > from && strings.TrimSpace(lines[i-1]) != "" || verbatim[i] {
+				continue // not a paragraph's first line, or code
+			}
+			if title, ok := definitionTerm(lines[i:to]); ok {
+				defs = append(defs, heading{at: i, level: definitionLevel, title: title, term: true})
+			}
+		}
+		if len(defs) >= 2 {
+			out = append(out, defs...)
+		}
+	}
+	start := 0
+	for _, h := range heads {
+		add(start, h.at)
+		out = append(out, h)
+		start = h.at + 1
+	}
+	add(start, len(lines))
+	slices.SortStableFunc(out, func(a, b heading) int { return a.at - b.at })
+	return out
+}
+
+// named names each section of one definition by its terms (Symbol), as a
+// code chunk is named by what it declares: "-m, --mode" for "-m mode,
+// --mode=mode", "ANALYZE", "PGDATA". The names are searched with the
+// page's title, so "EXPLAIN ANALYZE" finds EXPLAIN's ANALYZE parameter
+// before the examples that run it.
+func named(secs []Section, heads []heading) {
+	terms := map[string]string{} // heading path's last title -> the terms' names
+	for _, h := range heads {
+		if h.term {
+			terms[h.title] = termNames(h.title)
+		}
+	}
+	for i, s := range secs {
+		if s.Symbol != "" {
+			continue
+		}
+		last := s.Heading
+		if j := strings.LastIndex(last, " > "); j >= 0 {
+			last = last[j+3:]
+		}
+		if name, ok := terms[last]; ok {
+			secs[i].Symbol = name
+		}
+	}
+}
+
+// termNames is a definition's title without its options' arguments:
+// "-m mode, --mode=mode" is "-m, --mode"; a term stays as it is.
+func termNames(title string) string {
+	parts := strings.Split(title, ", ")
+	for i, p := range parts {
+		if strings.HasPrefix(p, "-") {
+			p, _, _ = strings.Cut(p, " ")
+			p, _, _ = strings.Cut(p, "=")
+			p, _, _ = strings.Cut(p, "[")
+			parts[i] = p
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// maxTermWords is the longest term a definition opens with: "RESTART
+// IDENTITY", "WITH GRANT OPTION", "\x [ on | off | auto ]".
+const maxTermWords = 8
+
+// optionTag is a line that is a command-line option and its argument:
+// "-m mode", "--mode=mode", "-?".
+var optionTag = regexp.MustCompile(`^--?[A-Za-z0-9?][\w=\[\]|.,-]*(\s+\S+){0,3}$`)
+
+// definitionTerm reports whether a paragraph (lines up to a blank line)
+// opens a definition, and its title: option lines ("-m mode", "--mode=mode")
+// or a short term without sentence punctuation ("lockmode", "PGDATA"),
+// above a description that reads as prose.
+func definitionTerm(lines []string) (string, bool) {
+	var tags []string
+	i := 0
+	for ; i < len(lines) && optionTag.MatchString(strings.TrimSpace(lines[i])); i++ {
+		tags = append(tags, strings.TrimSpace(lines[i]))
+	}
+	if len(tags) == 0 {
+		t := strings.TrimSpace(lines[0])
+		if t == "" || len(strings.Fields(t)) > maxTermWords || strings.ContainsAny(t[len(t)-1:], ".:;,!?([{") || strings.HasPrefix(t, "$") {
+			return "", false
+		}
+		tags, i = []string{t}, 1
+	}
+	if i >= len(lines) {
+		return "", false
+	}
+	desc := strings.TrimSpace(lines[i])
+	if desc == "" || len(strings.Fields(desc)) < 3 || optionTag.MatchString(desc) {
+		return "", false // a term needs its description under it
+	}
+	return strings.Join(tags, ", "), true
 }
 
 type manPage struct {
 	title   string
 	lines   []string
 	lineNos []int
-	heads   []heading
+	// verbatim marks the lines of no-fill text (.nf, .EX): commands and
+	// code, never a definition's term.
+	verbatim []bool
+	heads    []heading
 }
 
 // roffText converts roff source to text lines, each with its source line.
 func roffText(src string) manPage {
 	var m manPage
 	srcLines := strings.Split(strings.ReplaceAll(src, "\r\n", "\n"), "\n")
-	put := func(l string, no int) {
-		m.lines = append(m.lines, l)
-		m.lineNos = append(m.lineNos, no)
-	}
 	// In fill mode (roff's default) text lines join into one line until a
 	// break; in no-fill mode (.nf, .EX: commands, code) lines stay.
 	fill := true
+	put := func(l string, no int) {
+		m.lines = append(m.lines, l)
+		m.lineNos = append(m.lineNos, no)
+		m.verbatim = append(m.verbatim, !fill)
+	}
 	cur, curNo := "", 0
 	brk := func() {
 		if cur != "" {
@@ -86,6 +267,9 @@ func roffText(src string) manPage {
 		blank(no)
 		m.heads = append(m.heads, heading{at: len(m.lines), level: level, title: title})
 		put(title, no)
+		// The heading is a line of its own: "NAME", then the name line
+		// (not "NAME pg_dump - extract …" run together).
+		put("", no)
 	}
 	thName := ""
 	tagNext := false // the next text line is a .TP tag

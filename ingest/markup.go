@@ -10,6 +10,9 @@ import (
 type heading struct {
 	at, level int
 	title     string
+	// term is true for the heading of a definition (a manual's option or
+	// parameter), which names its section (see named).
+	term bool
 }
 
 // headingSections cuts lines into one section per heading, from the

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/graphrag/graphrag"
+	"github.com/graphrag/graphrag/internal/text"
 )
 
 // candidate is a sentence of a kept hit that may be quoted in an
@@ -50,6 +51,9 @@ type candidate struct {
 	// naming is how many of the question's words name the unit's file or
 	// folder ("gzip" and "copyright" name gzip/copyright).
 	naming int
+	// name is true when the unit names a person or an organisation
+	// (namesSomeone): what a "who" question asks for.
+	name bool
 	// release is +1 for a unit under the heading of a release the question
 	// names ("jq (1.6-2.1+deb12u1) …" for "which CVE does jq
 	// 1.6-2.1+deb12u1 fix"), -1 under another release's, 0 otherwise.
@@ -164,15 +168,26 @@ func isProse(s string) bool {
 // the quotes still miss, render writes them in reading order with [n]
 // marks. The weights are answerWeights.
 func extractive(query string, kept []graphrag.Hit, limit int) graphrag.Answer {
+	a, _ := extractiveWhy(query, kept, limit)
+	return a
+}
+
+// extractiveWhy is extractive, and when it abstains from passages it had,
+// why.
+func extractiveWhy(query string, kept []graphrag.Hit, limit int) (graphrag.Answer, string) {
 	sel, cands := newSelection(query, kept)
 	sel.pick(cands, limit)
 	sel.cover(cands)
+	if ok, why := answersAsked(query, sel.chosen, kept); !ok {
+		// Quotes of another kind than asked for.
+		return graphrag.Answer{Text: NoAnswer, Abstained: true, By: "abstain"}, why
+	}
 	a := render(sel.chosen, kept)
 	if contentFree(a.Text) {
 		// Nothing quotable: an empty answer would read as an answer.
-		return graphrag.Answer{Text: NoAnswer, Abstained: true, By: "abstain"}
+		return graphrag.Answer{Text: NoAnswer, Abstained: true, By: "abstain"}, "nothing quotable"
 	}
-	return a
+	return a, ""
 }
 
 // newSelection is the start of choosing an answer: the candidate units of
@@ -190,6 +205,8 @@ func newSelection(query string, kept []graphrag.Hit) (*selection, []candidate) {
 	}
 	return &selection{terms: terms, kinds: kinds, df: df, kept: len(kept), mostNamed: mostNamed,
 		steps:     slices.ContainsFunc(kinds, func(k askKind) bool { return k.name == "steps" }),
+		licence:   licenceQuestion.MatchString(query),
+		changes:   asksChanges(query),
 		covered:   make(map[string]bool),
 		satisfied: make([]bool, len(kinds)),
 	}, cands
@@ -343,7 +360,12 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 	releases := versionPattern.FindAllString(query, -1)
 	named, nameWeights := nameWordsWeighted(query)
 	qLoose := looseSet(query)
+	qAll := looseSet(query) // with function words: "only", "no"
+	for _, t := range tokenize(query) {
+		qAll[looseStem(t.Lower)] = true
+	}
 	steps := slices.ContainsFunc(askedKinds(query), func(k askKind) bool { return k.name == "steps" })
+	overview := asksOverview(query)
 	qStems := make(map[string]bool, len(terms))
 	for _, t := range terms {
 		qStems[t.Stem] = true
@@ -375,6 +397,10 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 				}
 			}
 		}
+		// A passage named by what the question names, as a whole ("what
+		// is pg_rewind for": the first paragraph of pg_rewind's
+		// DESCRIPTION, which ingest names pg_rewind).
+		lead := overview && !code && h.Chunk.Kind != kindFields && symbolNamed(h.Chunk.Symbol, named)
 		var units []quoteUnit
 		if code {
 			units = codeUnits(h.Chunk.Text, qStems)
@@ -382,9 +408,11 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 				// "what is the value of http.StatusTeapot": its line of the
 				// const block, not the block.
 				if e, name, ok := entryOf(units[k].text, idents, h); ok {
-					units[k].text, units[k].entry = e, name
+					units[k].text, units[k].entry = inGroup(e, h.Chunk.Text), name
 				}
 			}
+		} else if h.Chunk.Kind == kindFields {
+			units = fieldUnits(h.Chunk.Text)
 		} else {
 			units = splitUnits(h.Chunk.Text, convertedText(h))
 		}
@@ -392,6 +420,12 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 		for j, u := range units {
 			sent := u.text
 			own := looseSet(sent)
+			if u.code {
+				// "const BlockSize = 64" speaks of a block size.
+				for k := range identWordSet(sent) {
+					own[k] = true
+				}
+			}
 			st := make(map[string]float64, len(own))
 			for k := range own {
 				st[k] = 1
@@ -410,15 +444,40 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 					st[k] = answerWeights.title
 				}
 			}
-			c := candidate{text: sent, hit: i, pos: j, stems: st, loose: own, prose: code || u.lead || isProse(sent) && !usageLine(sent), masked: maskIdentifiers(sent),
-				section: u.section, secPos: u.secPos, item: u.item, unit: u, test: test, release: releaseScope(releases, heading), naming: naming}
+			kindText := sent
+			if u.field != "" {
+				// A field's kind of answer is in its value: "Copyright:"
+				// names no one, "Julian R Seward" does.
+				kindText = strings.TrimSpace(strings.TrimPrefix(sent, u.field+":"))
+			}
+			c := candidate{text: sent, hit: i, pos: j, stems: st, loose: own, prose: code || u.lead || u.field != "" || isProse(sent) && !usageLine(sent), masked: maskIdentifiers(kindText),
+				section: u.section, secPos: u.secPos, item: u.item, unit: u, test: test, release: releaseScope(releases, scopeOf(u, heading)), naming: naming}
 			if u.code {
-				c.declares = u.entry != "" || slices.ContainsFunc(idents, func(a askedIdent) bool { return a.declaredIn(sent, h) })
+				// The doc comment of a declaration cut in parts (a long
+				// doc above "func Search") is of the declaration too; a
+				// package's doc is not what "the block size of SHA-256 in
+				// crypto/sha256" declares.
+				c.declares = u.entry != "" || slices.ContainsFunc(idents, func(a askedIdent) bool {
+					return a.declaredIn(sent, h) || a.symbolOf(h) && docComment(sent) && h.Chunk.Kind != kindPackage
+				})
 			}
 			for _, o := range options {
 				c.declares = c.declares || slices.Contains(u.defines, o[1])
 			}
-			c.defines = slices.ContainsFunc(u.defines, func(d string) bool { return termAsked(d, query, qLoose) })
+			c.defines = slices.ContainsFunc(u.defines, func(d string) bool { return termAsked(d, query, qLoose) || optionWordsAsked(d, qAll) })
+			if u.field != "" && c.defines && symbolNamed(h.Chunk.Symbol, named) {
+				// The field asked about of the work the question names:
+				// the Copyright of gzip's upstream stanza, not of the
+				// packaging's ("Files: debian/*").
+				c.declares = true
+			}
+			c.name = namesSomeone(c.masked)
+			if lead && !u.code || overview && naming > 0 && !code && endsWithText(sent, h.Source.Title) {
+				// Also the document's own title line, when the question
+				// names the file: a manual page's NAME ("pg_archivecleanup
+				// - clean up PostgreSQL WAL archive files").
+				c.declares = true
+			}
 			if steps && (u.code || u.lead) && len(commands) > 0 {
 				// For "how do I …", the example that runs the command the
 				// question names ("… with pg_restore": "$ pg_restore -C -d
@@ -466,6 +525,26 @@ func termAsked(term, question string, loose map[string]bool) bool {
 	return true
 }
 
+// optionWordsAsked reports whether the question says what a long option
+// says in two words or more: "--schema-only" for "how do I dump only the
+// schema", "--if-exists" for "drop it only if it exists". An option of one
+// word ("--schema", "--file") names a topic rather than what is asked.
+func optionWordsAsked(opt string, question map[string]bool) bool {
+	if !strings.HasPrefix(opt, "--") {
+		return false
+	}
+	words := strings.Split(strings.TrimPrefix(opt, "--"), "-")
+	if len(words) < 2 {
+		return false
+	}
+	for _, w := range words {
+		if w == "" || !question[looseStem(w)] {
+			return false
+		}
+	}
+	return true
+}
+
 // excluding are the words that put what follows them out of a question:
 // "VACUUM without FULL", "files except logs".
 var excluding = toSet(`without not no except excluding besides but`)
@@ -478,7 +557,15 @@ func releaseScope(versions []string, heading string) int {
 	if len(versions) == 0 {
 		return 0
 	}
-	hv := versionPattern.FindAllString(heading, -1)
+	// In a heading path, the first heading that names a version is the
+	// release's: "Git 2.30 Release Notes > Updates since v2.29" are the
+	// notes of 2.30, which a subheading compares with 2.29.
+	var hv []string
+	for _, h := range strings.Split(heading, " > ") {
+		if hv = versionPattern.FindAllString(h, -1); len(hv) > 0 {
+			break
+		}
+	}
 	if len(hv) == 0 {
 		return 0
 	}
@@ -490,6 +577,15 @@ func releaseScope(versions []string, heading string) int {
 		}
 	}
 	return -1
+}
+
+// scopeOf is the heading path a unit is under: its own (splitUnits), or
+// the chunk's heading when the passage holds none.
+func scopeOf(u quoteUnit, heading string) string {
+	if u.scope != "" {
+		return u.scope
+	}
+	return heading
 }
 
 // trimZeros drops a version's trailing ".0" parts: "2.23.0" is "2.23".
@@ -561,6 +657,8 @@ type selection struct {
 	df        map[string]int
 	kept      int
 	steps     bool
+	licence   bool // the question asks for a licence (licenceQuestion)
+	changes   bool // the question asks what a release changed (asksChanges)
 	covered   map[string]bool
 	satisfied []bool
 	chosen    []candidate
@@ -673,6 +771,19 @@ func (s *selection) score(c candidate) (sc, needed float64) {
 // pick is the select step: it adds the best-scoring unit while one scores
 // enough, up to limit units.
 func (s *selection) pick(cands []candidate, limit int) {
+	if s.changes && s.releaseNotes(cands, limit) {
+		return
+	}
+	// The declaration (or option) the question names answers first: a
+	// function that mentions it scores higher only by saying more words.
+	declared := slices.ContainsFunc(cands, func(c candidate) bool { return c.declares && !c.test })
+	// A "who" question is answered first by a unit that names someone,
+	// when one does: "Upstream-Name: bzip2" matches "who wrote bzip2"
+	// better by its words, "Copyright: 1996-2010 Julian R Seward" answers.
+	who := slices.ContainsFunc(s.kinds, func(k askKind) bool { return k.name == "person" }) &&
+		slices.ContainsFunc(cands, func(c candidate) bool { return c.name })
+	// A licence question, by a unit that names a licence.
+	licence := s.licence && slices.ContainsFunc(cands, holdsLicence)
 	for len(s.chosen) < limit {
 		best, bestScore, bestNeeded := -1, 0.0, 0.0
 		for i, c := range cands {
@@ -681,6 +792,9 @@ func (s *selection) pick(cands []candidate, limit int) {
 			}
 			if s.quoted(c.text) {
 				continue // the same words from another copy of the file
+			}
+			if len(s.chosen) == 0 && (declared && !c.declares || who && !c.name || licence && !holdsLicence(c)) {
+				continue
 			}
 			if len(s.chosen) > 0 && s.chosen[0].declares && !c.declares {
 				// The declaration asked about answers: its neighbours and
@@ -795,4 +909,143 @@ func render(chosen []candidate, kept []graphrag.Hit) graphrag.Answer {
 		}
 	}
 	return graphrag.Answer{Text: b.String(), Citations: cites, By: "extractive"}
+}
+
+// symbolNamed reports whether a prose chunk's symbol (the work a Debian
+// copyright file's header names: "GNU Gzip") is named by one of the
+// question's name words ("gzip").
+func symbolNamed(symbol string, named []string) bool {
+	if symbol == "" {
+		return false
+	}
+	words := nameWords(symbol)
+	return slices.ContainsFunc(named, func(w string) bool { return slices.Contains(words, w) })
+}
+
+// personName finds a name as prose writes one: two or more capitalised
+// words in a row, initials and lower-case particles allowed between them
+// ("Julian R Seward", "D. Richard Hipp", "Free Software Foundation",
+// "Ludwig van Beethoven"). A capital opening a sentence before a word in
+// lower case ("The panic built-in"), or one capitalised word alone, is
+// not one; identifiers are masked before (maskIdentifiers).
+var personName = regexp.MustCompile(`\b[A-Z][a-z\x{00DF}-\x{00FF}]+(?:\s+(?:[A-Z]\.?|van|von|de|der|da|del|di|du|le|la|bin|ibn))*(?:\s+[A-Z][a-z\x{00DF}-\x{00FF}]+)+`)
+
+// namesSomeone reports whether text names a person or an organisation
+// (personName), the name's first word not a function word ("The Written
+// Word" counts by "Written Word", "In Sydney" is no name).
+func namesSomeone(text string) bool {
+	for _, loc := range personName.FindAllStringIndex(text, -1) {
+		first := strings.ToLower(strings.Fields(text[loc[0]:loc[1]])[0])
+		if !stopWords[first] {
+			return true
+		}
+		// "The Written Word": the words after the function word.
+		if rest := strings.Fields(text[loc[0]:loc[1]])[1:]; len(rest) >= 2 {
+			return true
+		}
+	}
+	return false
+}
+
+// overviewWords are the words a question asks about a thing as a whole
+// with, besides its name: "what is pg_rewind for", "what does pg_checksums
+// do", "what does pg_controldata show", "what does pg_dumpall write out".
+var overviewWords = toSet(`do does did is are was for used use purpose show shows display displays print prints list lists write writes out output outputs mean means meaning contain contains report reports describe describes`)
+
+// asksOverview reports whether a question asks what something is or does
+// as a whole: a "what" question whose content words are a name and
+// overviewWords only. Which passage is about the name as a whole is the
+// store's and ingest's to say (a chunk's Symbol, see symbolNamed).
+func asksOverview(query string) bool {
+	toks := tokenize(query)
+	if len(toks) == 0 || toks[0].Lower != "what" {
+		return false
+	}
+	words, weights := nameWordsWeighted(query)
+	rest := 0
+	for _, w := range words {
+		if weights[w] == 1 && !overviewWords[w] {
+			rest++ // a word as written ("pg_rewind"), not a pair joined
+		}
+	}
+	return rest == 1
+}
+
+// endsWithText reports whether text ends with the words of tail, spacing
+// aside: a manual's NAME section is "NAME" and its title line.
+func endsWithText(text, tail string) bool {
+	tail = strings.Join(strings.Fields(tail), " ")
+	return tail != "" && strings.HasSuffix(strings.Join(strings.Fields(text), " "), tail)
+}
+
+// changeWords are the words a question asks what a release changed with,
+// besides its name and version: "what changed in git 2.30.0", "what is new
+// in tmux 3.3", "what are the changes in coreutils 9.1".
+var changeWords = toSet(`changed change changes new news different difference differences fixed fixes added improved improvements happened`)
+
+// asksChanges reports whether a question asks what one release changed, as
+// a whole: a "what" question with a version whose other words are the
+// release's name and changeWords.
+func asksChanges(query string) bool {
+	toks := tokenize(query)
+	names := versionedNames(query)
+	if len(toks) == 0 || toks[0].Lower != "what" || len(names) != 1 {
+		return false
+	}
+	changed := false
+	for _, t := range contentTerms(query) {
+		switch {
+		case changeWords[t.Word]:
+			changed = true
+		case t.Word == names[0][0] || strings.Contains(names[0][1], t.Word) || t.isNumber():
+		default:
+			return false
+		}
+	}
+	return changed
+}
+
+// releaseNotes is the select step of a question that asks what a release
+// changed: the first entries under the heading of that release, in the
+// order the notes give them (the notes lead with what matters most), up to
+// limit; none of them need hold the question's words. It reports whether
+// it chose any.
+func (s *selection) releaseNotes(cands []candidate, limit int) bool {
+	var notes []candidate
+	for _, c := range cands {
+		if c.release > 0 && c.item && !c.test {
+			notes = append(notes, c)
+		}
+	}
+	slices.SortStableFunc(notes, func(a, b candidate) int {
+		if a.hit != b.hit {
+			return a.hit - b.hit
+		}
+		return a.pos - b.pos
+	})
+	for _, c := range notes {
+		if len(s.chosen) >= limit {
+			break
+		}
+		if !s.quoted(c.text) {
+			s.take(c)
+		}
+	}
+	return len(s.chosen) > 0
+}
+
+// identifier finds the identifiers of code.
+var identifier = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+
+// identWordSet is the loose stems of the words code's identifiers are
+// written with (text.IdentWords): "defaultBufSize" gives default, buf,
+// size.
+func identWordSet(code string) map[string]bool {
+	out := map[string]bool{}
+	for _, id := range identifier.FindAllString(code, -1) {
+		for _, w := range text.IdentWords(id) {
+			out[looseStem(strings.ToLower(w))] = true
+		}
+	}
+	return out
 }

@@ -249,8 +249,19 @@ func (a anchors) heldBy(h graphrag.Hit, hs *haystack) bool {
 // ("I", "The") are not names.
 func properNames(question string) []string {
 	var out []string
+	// A name written with underscores is one name ("XDG_CONFIG_HOME"), not
+	// its parts: a passage that says $XDG_CONFIG_HOME holds no word "xdg".
+	snake := snakeCase.FindAllStringIndex(question, -1)
+	inSnake := func(at int) bool {
+		return slices.ContainsFunc(snake, func(loc []int) bool { return at >= loc[0] && at < loc[1] })
+	}
+	for _, loc := range snake {
+		if w := question[loc[0]:loc[1]]; loc[0] > 0 && w != strings.ToLower(w) && !slices.Contains(out, strings.ToLower(w)) {
+			out = append(out, strings.ToLower(w))
+		}
+	}
 	for i, t := range tokenize(question) {
-		if i == 0 || !t.Capital || stopWords[t.Lower] || nameGlue[t.Lower] || len(t.Lower) < 2 || slices.Contains(out, t.Lower) {
+		if i == 0 || !t.Capital || stopWords[t.Lower] || nameGlue[t.Lower] || len(t.Lower) < 2 || slices.Contains(out, t.Lower) || inSnake(t.Start) {
 			continue
 		}
 		out = append(out, t.Lower)
@@ -396,7 +407,7 @@ func namedHits(question string, hits []graphrag.Hit) []int {
 
 // preferHits orders the hits worth reading: first those that declare a
 // name the question asks about ("func WithCancel" for "where is WithCancel
-// defined"), then those holding every constraining term (the indexes in
+// defined"), or are about it as a whole when that is what it asks, then those holding every constraining term (the indexes in
 // matching), then those whose file or folder the question names ("dpkg"
 // for dpkg/copyright), then the kept ones; tests, test data and vendored
 // copies after the rest unless the question is about tests. At most
@@ -405,17 +416,27 @@ func preferHits(question string, hits, kept []graphrag.Hit, matching []int, maxK
 	idents := askedIdents(question)
 	words := questionNameWords(question)
 	options := optionPattern.FindAllStringSubmatch(question, -1)
+	overview, nameWords := asksOverview(question), nameWords(question)
 	var first, named []graphrag.Hit
 	for _, h := range hits {
 		declares := isCodeHit(h) && slices.ContainsFunc(idents, func(a askedIdent) bool { return a.symbolOf(h) || a.declaredIn(h.Chunk.Text, h) })
 		defines := !isCodeHit(h) && slices.ContainsFunc(options, func(o []string) bool { return definesOption(h.Chunk.Text, o[1]) })
-		if declares || defines {
+		// "what is pg_rewind for": the passage about pg_rewind as a whole
+		// (its Symbol names it, see symbolNamed).
+		about := overview && !isCodeHit(h) && symbolNamed(h.Chunk.Symbol, nameWords)
+		if declares || defines || about {
 			first = append(first, h)
 		}
 	}
+	// The hits that hold every exact name, those that hold more of the
+	// question's other words first (see holdsOtherWords).
+	var exact []graphrag.Hit
 	for _, i := range matching {
-		first = append(first, hits[i])
+		exact = append(exact, hits[i])
 	}
+	byOtherWords := holdsOtherWords(question, exact)
+	slices.SortStableFunc(exact, func(a, b graphrag.Hit) int { return byOtherWords[b.Chunk.ID] - byOtherWords[a.Chunk.ID] })
+	first = append(first, exact...)
 	// Named hits, the most named first: gzip/copyright is named by "gzip"
 	// and "copyright" in "who holds the copyright on gzip", another
 	// package's copyright file by "copyright" only.
@@ -431,7 +452,13 @@ func preferHits(question string, hits, kept []graphrag.Hit, matching []int, maxK
 			named = append(named, h)
 		}
 	}
-	slices.SortStableFunc(named, func(a, b graphrag.Hit) int { return namings[b.Chunk.ID] - namings[a.Chunk.ID] })
+	holds := holdsOtherWords(question, hits)
+	slices.SortStableFunc(named, func(a, b graphrag.Hit) int {
+		if d := namings[b.Chunk.ID] - namings[a.Chunk.ID]; d != 0 {
+			return d
+		}
+		return holds[b.Chunk.ID] - holds[a.Chunk.ID]
+	})
 	tests := strings.Contains(strings.ToLower(question), "test")
 	var order []graphrag.Hit
 	order = append(order, first...)
@@ -452,6 +479,34 @@ func preferHits(question string, hits, kept []graphrag.Hit, matching []int, maxK
 	}
 	out = append(out, later...)
 	return out[:min(len(out), maxKept)]
+}
+
+// holdsOtherWords counts, for each hit, the question's words it holds
+// besides those that name its file, as the answer matches them (loosely:
+// "modes" is "mode", which the store's words do not see): among the chunks
+// of one manual page, which every one holds the name of, the option "-m
+// mode … Specifies the shutdown mode" holds "shutdown modes".
+func holdsOtherWords(question string, hits []graphrag.Hit) map[string]int {
+	terms := contentTerms(question)
+	names := nameWords(question)
+	out := make(map[string]int, len(hits))
+	for _, h := range hits {
+		naming := map[string]bool{} // the stems of the words naming h's file: "pg" and "ctl" of pg_ctl
+		for _, w := range names {
+			if pathNamed(h.Source.Path, map[string]bool{w: true}) {
+				for k := range looseSet(w) {
+					naming[k] = true
+				}
+			}
+		}
+		have := looseSet(h.Chunk.Heading + "\n" + h.Chunk.Text)
+		for _, t := range terms {
+			if st := looseStem(t.Word); !naming[st] && have[st] {
+				out[h.Chunk.ID]++
+			}
+		}
+	}
+	return out
 }
 
 // questionNameWords are the words of a question that may name a file or

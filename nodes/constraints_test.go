@@ -55,6 +55,15 @@ func TestNamesMustMeetTheExactTerms(t *testing.T) {
 	if _, r, why := gradeByConstraints("what is the block size of SHA-256 in crypto/sha256", []graphrag.Hit{sha}, []graphrag.Hit{sha}, RetrievalPoor, 5); r != RetrievalGood {
 		t.Errorf("retrieval %s (%s): SHA-256 is SHA256 without its hyphen", r, why)
 	}
+	// A name written with underscores is one name: the passage that says
+	// $XDG_CONFIG_HOME holds it though it holds no word "xdg".
+	if got := properNames("where does git read XDG_CONFIG_HOME from"); !slices.Equal(got, []string{"xdg_config_home"}) {
+		t.Errorf("properNames = %q, want the one snake-case name", got)
+	}
+	git := fileHit("/usr/share/doc/git/config.txt", "txt", "If $XDG_CONFIG_HOME is not set, git reads $HOME/.config/git/config.")
+	if _, r, why := gradeByConstraints("where does git read XDG_CONFIG_HOME from", []graphrag.Hit{git}, []graphrag.Hit{git}, RetrievalGood, 5); r != RetrievalGood {
+		t.Errorf("retrieval %s (%s): the passage names XDG_CONFIG_HOME, want good", r, why)
+	}
 	// Names alone (no exact term, no named file) may span passages.
 	a := fileHit("/wiki/a.md", "md", "Scott Derrickson is an American director.")
 	b := fileHit("/wiki/b.md", "md", "Ed Wood was an American filmmaker.")

@@ -68,9 +68,19 @@ func (a askedIdent) declaredIn(code string, h graphrag.Hit) bool {
 
 // symbolOf reports whether a code hit's chunk is of the identifier's
 // declaration (its symbol names it: a long function cut in parts names it
-// in every part), in its package when the question names one.
+// in every part), in its package when the question names one. A
+// package-qualified name is the package's own declaration, exactly:
+// sort.Search is the function, not the method IntSlice.Search
+// ("sort.IntSlice.Search") nor a name inside another type.
 func (a askedIdent) symbolOf(h graphrag.Hit) bool {
-	return h.Chunk.Symbol != "" && a.is(lastPart(h.Chunk.Symbol)) && (a.Pkg == "" || inPackage(h, a.Pkg))
+	if h.Chunk.Symbol == "" {
+		return false
+	}
+	if a.Pkg != "" {
+		pkg, name, ok := strings.Cut(h.Chunk.Symbol, ".")
+		return ok && !strings.Contains(name, ".") && a.is(name) && (pkg == a.Pkg || inPackage(h, a.Pkg))
+	}
+	return a.is(lastPart(h.Chunk.Symbol))
 }
 
 // declaresIdent reports whether code declares a (see declaredIn), by its
@@ -97,6 +107,11 @@ func declarationOf(line string, a askedIdent) (entry, ok bool) {
 		}
 		rest := strings.TrimPrefix(t, kw)
 		if kw == "func " && strings.HasPrefix(rest, "(") {
+			if a.Pkg != "" {
+				// A method is not the package's name: "func (p
+				// IntSlice) Search" does not declare sort.Search.
+				return false, false
+			}
 			// A method: skip the receiver.
 			if i := strings.Index(rest, ")"); i >= 0 {
 				rest = strings.TrimSpace(rest[i+1:])
@@ -159,6 +174,41 @@ func entryOf(code string, ids []askedIdent, h graphrag.Hit) (string, string, boo
 	return "", "", false
 }
 
+// inGroup is an entry of a const or var block shown inside its block with
+// the block's doc comment, when the entry has no doc of its own: "Portable
+// analogs of some common system call errors. …" says what os.ErrNotExist
+// is, its line alone only its value. The block's other entries are left
+// out ("…"). chunk is the text of the declaration the entry is from; entry
+// is returned as it is when the chunk does not open with a doc comment and
+// the block.
+func inGroup(entry, chunk string) string {
+	if docComment(entry) {
+		return entry
+	}
+	lines := strings.Split(chunk, "\n")
+	n := 0
+	for n < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[n]), "//") {
+		n++
+	}
+	if n == 0 || n >= len(lines) {
+		return entry
+	}
+	open := strings.TrimSpace(lines[n])
+	if open != "var (" && open != "const (" {
+		return entry
+	}
+	var b strings.Builder
+	for _, l := range lines[:n+1] {
+		b.WriteString(l + "\n")
+	}
+	b.WriteString("\t…\n")
+	for _, l := range strings.Split(entry, "\n") {
+		b.WriteString("\t" + l + "\n")
+	}
+	b.WriteString("\t…\n)")
+	return b.String()
+}
+
 // bracketDepth is how many more brackets a line opens than it closes.
 func bracketDepth(line string) int {
 	d := 0
@@ -171,4 +221,11 @@ func bracketDepth(line string) int {
 		}
 	}
 	return d
+}
+
+// docComment reports whether a code unit opens with a comment: the doc of
+// the declaration its chunk is of.
+func docComment(code string) bool {
+	t := strings.TrimSpace(code)
+	return strings.HasPrefix(t, "//") || strings.HasPrefix(t, "/*") || strings.HasPrefix(t, "#")
 }

@@ -82,7 +82,11 @@ func (p *pipeline) generate(ctx context.Context, s State) (State, error) {
 	if s.Loops.Generate > 0 {
 		limit = max(1, limit-s.Loops.Generate)
 	}
-	s.Answer = extractive(s.question(), s.Kept, limit)
+	a, why := extractiveWhy(s.question(), s.Kept, limit)
+	if why != "" {
+		s.note("generate: abstained from %d passages: %s", len(s.Kept), why)
+	}
+	s.Answer = a
 	s.Short = shortAnswer(s.question(), s.Kept, answerSentences(s.Answer, s.Kept))
 	return s, nil
 }

@@ -3,6 +3,7 @@ package nodes
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/graphrag/graphrag"
@@ -15,7 +16,11 @@ import (
 
 // quoteUnit is a piece of a passage an answer may quote.
 type quoteUnit struct {
-	text, heading   string
+	text, heading string
+	// scope is the unit's heading path ("Git 2.30 Release Notes > Updates
+	// since v2.29"): a release's notes are under their title's version,
+	// not the one their subheading compares with.
+	scope           string
 	section, secPos int
 	item            bool
 	// code is true for a code block or a declaration of a source file: its
@@ -32,6 +37,10 @@ type quoteUnit struct {
 	// --max-rate) or a term above its description ("RESTART IDENTITY").
 	// The paragraph is one unit, quoted whole.
 	defines []string
+	// field is the name of the field the unit is ("Copyright" of
+	// "Copyright: 1999-2022 Free Software Foundation, Inc."), in a chunk
+	// of fields (see fieldUnits); "" else.
+	field string
 }
 
 // multiline reports whether the unit is shown on lines of its own rather
@@ -39,6 +48,9 @@ type quoteUnit struct {
 func (u quoteUnit) multiline() bool { return u.code || u.lead }
 
 const (
+	// bareLevel is the level of a heading without markup (see
+	// looksLikeHeading, releaseHeading): under Markdown's six.
+	bareLevel = 7
 	// maxLeadItems bounds the list items a lead-in sentence takes along.
 	maxLeadItems = 12
 	// maxCodeLines bounds a quoted code block; a longer one is cut to the
@@ -71,6 +83,13 @@ func answerUnits(text string) []quoteUnit { return splitUnits(text, false) }
 // plain text file such a line is as often a label ("INVOICE INV-2024-0117").
 func splitUnits(text string, bareHeadings bool) []quoteUnit {
 	heading := ""
+	// path holds the headings above, by level: Markdown's # levels,
+	// setext's = (1) and - (2), and a heading without markup below them
+	// all (bareLevel).
+	var path []struct {
+		level int
+		title string
+	}
 	section, secPos := 0, 0
 	var units []quoteUnit
 	var para []string
@@ -81,14 +100,29 @@ func splitUnits(text string, bareHeadings bool) []quoteUnit {
 	// paraIndented: the paragraph's first line is indented (a changelog's
 	// entries are; its release lines are not).
 	paraIndented := false
+	scope := func() string {
+		ts := make([]string, len(path))
+		for i, h := range path {
+			ts[i] = h.title
+		}
+		return strings.Join(ts, " > ")
+	}
 	add := func(u quoteUnit) {
 		u.heading, u.section, u.secPos = heading, section, secPos
+		u.scope = scope()
 		units = append(units, u)
 		blockOf = append(blockOf, block)
 		secPos++
 	}
-	newSection := func(h string) {
+	newSection := func(h string, level int) {
 		heading, section, secPos = h, section+1, 0
+		for len(path) > 0 && path[len(path)-1].level >= level {
+			path = path[:len(path)-1]
+		}
+		path = append(path, struct {
+			level int
+			title string
+		}{level, h})
 	}
 	flush := func(lineBreak bool) {
 		if len(para) == 0 {
@@ -96,12 +130,12 @@ func splitUnits(text string, bareHeadings bool) []quoteUnit {
 		}
 		block++
 		if bareHeadings && !lineBreak && len(para) == 1 && looksLikeHeading(para[0]) {
-			newSection(para[0])
+			newSection(para[0], bareLevel)
 			para = para[:0]
 			return
 		}
 		if !lineBreak && len(para) == 1 && !paraIndented && releaseHeading(para[0]) {
-			newSection(para[0])
+			newSection(para[0], bareLevel)
 			para = para[:0]
 			return
 		}
@@ -159,11 +193,15 @@ func splitUnits(text string, bareHeadings bool) []quoteUnit {
 		case headingLine.MatchString(line):
 			flush(true)
 			inItem = false
-			newSection(strings.TrimSpace(strings.TrimLeft(trim, "#")))
+			newSection(strings.TrimSpace(strings.TrimLeft(trim, "#")), len(trim)-len(strings.TrimLeft(trim, "#")))
 		case setextLine.MatchString(line) && len(para) == 1 && !inItem:
 			h := para[0]
 			para = para[:0]
-			newSection(h)
+			level := 2
+			if strings.HasPrefix(trim, "=") {
+				level = 1
+			}
+			newSection(h, level)
 		case fenceLine.MatchString(line):
 			flush(true)
 			inItem = false
@@ -364,6 +402,10 @@ func fence(code string) string {
 // codeTypes are the document types read as source code.
 var codeTypes = toSet(`go py pyi js mjs cjs ts tsx jsx java kt kts scala c h cc cpp cxx hpp hh cs rs rb php swift m mm sh bash zsh sql lua pl pm hs ml ex exs erl clj dart proto`)
 
+// kindPackage is the chunk kind of a package's doc comment
+// (ingest.KindPackage).
+const kindPackage = "package"
+
 // codeKinds are the chunk kinds of a code declaration (see graphrag.Chunk).
 var codeKinds = toSet(`func type const var method`)
 
@@ -469,8 +511,16 @@ func codeWindow(lines []string, stems map[string]bool) []string {
 			best, bestN = i, n
 		}
 	}
-	half := maxCodeLines / 4
-	from, to := max(0, best-half), min(len(lines), best+half+1)
+	// The window takes what the cap leaves beside the first line and the
+	// two "…": about as much before the best line as after it, more after
+	// when the block starts near it.
+	span := maxCodeLines - 3
+	from := max(0, best-span/2)
+	to := min(len(lines), from+span)
+	from = max(0, min(from, to-span))
+	if from == 1 {
+		from = 0 // no "…" for nothing left out
+	}
 	out := append([]string(nil), lines[from:to]...)
 	if from > 0 {
 		out = append([]string{lines[0], "\t…"}, out...)
@@ -479,4 +529,65 @@ func codeWindow(lines []string, stems map[string]bool) []string {
 		out = append(out, "\t…")
 	}
 	return out
+}
+
+// kindFields is the chunk kind of a stanza of fields (ingest.KindFields):
+// "Name: value" lines with indented continuation lines, as Debian's
+// machine-readable copyright files are written.
+const kindFields = "fields"
+
+// fieldLine finds a field's name at the start of a line: "Copyright:",
+// "Upstream-Contact:".
+var fieldLine = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9-]*):(\s|$)`)
+
+// maxFieldLines bounds the continuation lines a field's unit quotes (a
+// copyright with forty holders): like a lead-in's list, see maxLeadItems.
+const maxFieldLines = maxLeadItems
+
+// fieldUnits splits a chunk of fields into units: each field with its
+// continuation lines is one unit that defines the field's name, so that
+// "who holds the copyright on gzip" quotes the Copyright field whole. A
+// field whose value runs on in paragraphs (continuation lines of a lone
+// "." between them: a licence's text) is its first line alone, and its
+// paragraphs are prose under the field's name. Stanzas (blank lines) are
+// sections.
+func fieldUnits(text string) []quoteUnit {
+	var units []quoteUnit
+	section, secPos := 1, 0
+	add := func(u quoteUnit) {
+		u.section, u.secPos = section, secPos
+		units = append(units, u)
+		secPos++
+	}
+	lines := strings.Split(text, "\n")
+	for i := 0; i < len(lines); i++ {
+		m := fieldLine.FindStringSubmatch(lines[i])
+		if m == nil {
+			if strings.TrimSpace(lines[i]) == "" && secPos > 0 {
+				section, secPos = section+1, 0
+			}
+			continue // a stray continuation line: part of no field
+		}
+		name := m[1]
+		value := []string{strings.TrimSpace(lines[i])}
+		var rest []string
+		for i+1 < len(lines) && (strings.HasPrefix(lines[i+1], " ") || strings.HasPrefix(lines[i+1], "\t")) {
+			i++
+			rest = append(rest, strings.TrimSpace(lines[i]))
+		}
+		if !slices.Contains(rest, ".") {
+			if len(rest) > maxFieldLines {
+				rest = append(rest[:maxFieldLines], "…")
+			}
+			add(quoteUnit{text: strings.Join(append(value, rest...), " "), defines: []string{name}, field: name})
+			continue
+		}
+		add(quoteUnit{text: value[0], defines: []string{name}, field: name})
+		// The paragraphs of the value: prose, headed by the field's name.
+		for _, u := range splitUnits(strings.ReplaceAll(strings.Join(rest, "\n"), "\n.\n", "\n\n"), false) {
+			u.heading = name
+			add(u)
+		}
+	}
+	return units
 }

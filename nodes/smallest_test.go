@@ -1,6 +1,7 @@
 package nodes
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -47,6 +48,16 @@ func TestSmallestPassageAnswers(t *testing.T) {
 		a := extractive("what values can I give pg_basebackup --max-rate", []graphrag.Hit{page}, 3)
 		if !strings.Contains(a.Text, "--max-rate=rate Sets the maximum transfer rate") || !strings.Contains(a.Text, "Valid values are between 32 kilobytes") || strings.Contains(a.Text, "--slot") {
 			t.Errorf("answer:\n%s\nwant the --max-rate paragraph whole, and only it", a.Text)
+		}
+	})
+	t.Run("an option whose name says what the question asks", func(t *testing.T) {
+		strict := fileHit("/man/man1/pg_dump.1.gz", "man", "--strict-names\nRequire that each extension (-e/--extension), schema (-n/--schema) and table (-t/--table) "+
+			"qualifier match at least one extension/schema/table in the database to be dumped.")
+		only := fileHit("/man/man1/pg_dump.1.gz", "man", "-s\n--schema-only\nDump only the object definitions (schema), not data.")
+		only.Chunk.ID = "pg_dump#2"
+		a := extractive("how do I dump only the schema with pg_dump", []graphrag.Hit{strict, only}, 1)
+		if !strings.Contains(a.Text, "--schema-only Dump only the object definitions") {
+			t.Errorf("answer:\n%s\nwant the --schema-only paragraph", a.Text)
 		}
 	})
 	t.Run("a term above its description", func(t *testing.T) {
@@ -100,4 +111,41 @@ func TestStepsQuoteTheExampleThatRunsTheCommand(t *testing.T) {
 	if !strings.Contains(a.Text, want) {
 		t.Errorf("answer:\n%s\nwant the example that runs pg_restore, its commands on lines of their own:\n%s", a.Text, want)
 	}
+}
+
+// Of the chunks of one manual page, all holding the page's name, those
+// that hold more of the question's other words are kept first, as the
+// answer matches words ("modes" is "mode"): the store ranked pg_ctl's -m
+// option sixth for "which shutdown modes does pg_ctl support".
+func TestPageChunksKeptByTheQuestionsWords(t *testing.T) {
+	const path = "/man/man1/pg_ctl.1.gz"
+	chunk := func(ordinal int, heading, text string) graphrag.Hit {
+		h := fileHit(path, "man", text)
+		h.Chunk.ID, h.Chunk.Ordinal, h.Chunk.Heading = graphrag.ChunkID(path, ordinal), ordinal, heading
+		return h
+	}
+	hits := []graphrag.Hit{
+		chunk(16, "OPTIONS > -w, --wait", "-w\n--wait\nWait for the operation to complete. This is supported for the modes start, stop, restart, promote, and register."),
+		chunk(25, "ENVIRONMENT > PGDATA", "PGDATA\nDefault data directory location.\n\nMost pg_ctl modes require knowing the data directory location."),
+		chunk(2, "DESCRIPTION", "DESCRIPTION\n\npg_ctl is a utility for initializing a PostgreSQL database cluster, starting, stopping, or restarting the server."),
+		chunk(24, "ENVIRONMENT > PGCTLTIMEOUT", "PGCTLTIMEOUT\nDefault limit on the number of seconds to wait when waiting for startup or shutdown to complete."),
+		chunk(15, "OPTIONS > -V, --version", "-V\n--version\nPrint the pg_ctl version and exit."),
+		chunk(9, "OPTIONS > -m mode, --mode=mode", "-m mode\n--mode=mode\nSpecifies the shutdown mode. mode can be smart, fast, or immediate, or the first letter of one of these three. If this option is omitted, fast is the default."),
+	}
+	q := "which shutdown modes does pg_ctl support"
+	kept, _, _ := gradeByConstraints(q, hits, hits, RetrievalGood, 5)
+	if !slices.ContainsFunc(kept, func(h graphrag.Hit) bool { return h.Chunk.Ordinal == 9 }) {
+		t.Fatalf("kept %v, want the -m option among them", headings(kept))
+	}
+	if a := extractive(q, kept, 3); !strings.Contains(a.Text, "smart, fast, or immediate") {
+		t.Errorf("answer:\n%s\nwant the -m option's paragraph", a.Text)
+	}
+}
+
+func headings(hits []graphrag.Hit) []string {
+	var out []string
+	for _, h := range hits {
+		out = append(out, h.Chunk.Heading)
+	}
+	return out
 }

@@ -126,3 +126,42 @@ func QualifiedNames(s string) map[string]bool {
 }
 
 func isLowerIdent(b byte) bool { return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '_' }
+
+// IdentWords are the words an identifier is written with, as code joins
+// them: "BlockSize" is Block and Size, "defaultBufSize" default, Buf and
+// Size, "HTTPServer" HTTP and Server, "read_all" read and all. Nil for an
+// identifier of one word: a search for "block size" then finds the name
+// BlockSize, which the index holds as the one word "blocksize".
+func IdentWords(name string) []string {
+	var out []string
+	start := 0
+	cut := func(i int) {
+		if i > start {
+			out = append(out, name[start:i])
+		}
+		start = i
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c == '_':
+			cut(i)
+			start = i + 1
+		case c >= 'A' && c <= 'Z' && i > start:
+			prev := name[i-1]
+			nextLower := i+1 < len(name) && name[i+1] >= 'a' && name[i+1] <= 'z'
+			// "defaultBuf": a capital after a lower-case letter or digit;
+			// "HTTPServer": the last capital of a run before lower case.
+			if prev >= 'a' && prev <= 'z' || prev >= '0' && prev <= '9' || prev >= 'A' && prev <= 'Z' && nextLower {
+				cut(i)
+			}
+		case !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'):
+			return nil // not an ASCII identifier
+		}
+	}
+	cut(len(name))
+	if len(out) < 2 {
+		return nil
+	}
+	return out
+}

@@ -127,3 +127,23 @@ func TestQualifiedNames(t *testing.T) {
 		}
 	}
 }
+
+func TestIdentWords(t *testing.T) {
+	for name, want := range map[string]string{
+		"BlockSize":      "Block Size",
+		"defaultBufSize": "default Buf Size",
+		"HTTPServer":     "HTTP Server",
+		"LstdFlags":      "Lstd Flags",
+		"read_all":       "read all",
+		"SHA256":         "",
+		"Reader":         "",
+		"ErrNotExist":    "Err Not Exist",
+		"_private":       "",
+		"-m, --mode":     "",
+		"GNU Gzip":       "",
+	} {
+		if got := strings.Join(IdentWords(name), " "); got != want {
+			t.Errorf("IdentWords(%q) = %q, want %q", name, got, want)
+		}
+	}
+}

@@ -265,8 +265,9 @@ const keywordPreRank = `ts_rank_cd('{0.1, 0.2, 0.25, 1.0}', c.tsv, (SELECT webse
 const keywordCoverage = `(length(c.tsv) - length(ts_delete(c.tsv, (SELECT coalesce(array_agg(lexeme), '{}') FROM unnest(to_tsvector(@tscfg::text::regconfig, @words::text))))))`
 
 // keywordCTE ranks chunks by the two-stage keyword score above, then, as
-// the SQLite store does: a chunk that declares an identifier the query
-// names (@qualified "sync.Once", or @names "WithCancel" as its symbol's
+// the SQLite store does: a code chunk (not of a prose kind: "", "section",
+// "fields", whose symbol names what the passage is about rather than a
+// declaration) that declares an identifier the query names (@qualified "sync.Once", or @names "WithCancel" as its symbol's
 // last part, or an entry of a const or var block in its text, @entries
 // in package @entrypkgs) gains @symbolboost times the best score, and the score of a
 // document with a role (@rolekey: tests, test data, vendored, generated
@@ -299,7 +300,7 @@ qidf AS MATERIALIZED (
 	WHERE @kwok::bool
 ),
 kws AS MATERIALIZED (
-	SELECT c.doc_id, c.ordinal, c.tsv, c.symbol, c.text, ` + keywordCoverage + `^2 * ` + keywordPreRank + ` AS pre
+	SELECT c.doc_id, c.ordinal, c.tsv, c.symbol, c.kind, c.text, ` + keywordCoverage + `^2 * ` + keywordPreRank + ` AS pre
 	FROM chunks c
 	WHERE @kwok::bool AND @strictok::bool AND c.collection_id = @coll::bigint
 	  AND c.tsv @@ (SELECT to_tsquery(@tscfg::text::regconfig, @strict::text))%[2]s
@@ -307,7 +308,7 @@ kws AS MATERIALIZED (
 	LIMIT @pool::int
 ),
 kwo AS (
-	SELECT c.doc_id, c.ordinal, c.tsv, c.symbol, c.text, ` + keywordCoverage + `^2 * ` + keywordPreRank + ` AS pre
+	SELECT c.doc_id, c.ordinal, c.tsv, c.symbol, c.kind, c.text, ` + keywordCoverage + `^2 * ` + keywordPreRank + ` AS pre
 	FROM chunks c
 	WHERE @kwok::bool AND (SELECT count(*) FROM kws) < @need::int AND c.collection_id = @coll::bigint
 	  AND c.tsv @@ (SELECT websearch_to_tsquery(@tscfg::text::regconfig, @q::text))%[2]s
@@ -320,12 +321,12 @@ kwc AS (
 	SELECT * FROM kwo
 ),
 kwb AS (
-	SELECT c.doc_id, c.ordinal, c.symbol, c.text, (SELECT coalesce(sum(q.idf), 0) FROM qidf q WHERE c.tsv @@ q.tsq)^2 * ` + keywordRank + ` AS base
+	SELECT c.doc_id, c.ordinal, c.symbol, c.kind, c.text, (SELECT coalesce(sum(q.idf), 0) FROM qidf q WHERE c.tsv @@ q.tsq)^2 * ` + keywordRank + ` AS base
 	FROM kwc c
 ),
 kw AS (
 	SELECT b.doc_id, b.ordinal,
-	       (b.base + CASE WHEN b.symbol <> '' AND (b.symbol = ANY(@qualified::text[]) OR substring(b.symbol from '[^.]*$') = ANY(@names::text[])
+	       (b.base + CASE WHEN b.symbol <> '' AND b.kind NOT IN ('', 'section', 'fields') AND (b.symbol = ANY(@qualified::text[]) OR substring(b.symbol from '[^.]*$') = ANY(@names::text[])
 	                           OR EXISTS (SELECT FROM unnest(@entries::text[], @entrypkgs::text[]) AS e(name, pkg)
 	                                      WHERE (e.pkg = '' OR e.pkg = split_part(b.symbol, '.', 1))
 	                                        AND b.text ~ ('(^|\n)[ \t]+' || e.name || '[ \t]*([A-Za-z0-9_.*, \t]*[ \t])?=[^=]')))

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/graphrag/graphrag"
 	"github.com/graphrag/graphrag/internal/text"
@@ -41,6 +42,11 @@ func (s *Store) rankKeyword(ctx context.Context, text string, ts []string, f gra
 	out, err := s.bm25(ctx, ts, f, depth)
 	if err != nil {
 		return nil, err
+	}
+	if s.rank.Symbol != 0 {
+		if out, err = s.withDeclarations(ctx, text, f, out); err != nil {
+			return nil, err
+		}
 	}
 	if s.rank.reranks() && len(out) > 0 {
 		return s.rerank(ctx, text, ts, f, out)
@@ -86,6 +92,53 @@ func (s *Store) bm25Match(ctx context.Context, match string, f graphrag.Filters,
 	return out, rows.Err()
 }
 
+// maxDeclarations bounds the chunks one qualified name adds to the
+// candidates: a long declaration is cut in a few chunks, each named by it.
+const maxDeclarations = 8
+
+// withDeclarations adds to the BM25 candidates the chunks whose symbol is
+// a package-qualified name the query writes ("errors.Is", "sync.WaitGroup"),
+// found by the symbol in their title (searchTitle): a long doc comment
+// ranks low by BM25 for the very name it documents (errors.Is under a
+// hundred chunks that say "errors"), and the symbol boost of rerank can
+// only lift a candidate. Each joins with the lowest candidate's score, as
+// if it had just made the cut; rerank decides from there.
+func (s *Store) withDeclarations(ctx context.Context, query string, f graphrag.Filters, cands []scored) ([]scored, error) {
+	q := newQueryFeatures(query, nil)
+	if len(q.qualified) == 0 {
+		return cands, nil
+	}
+	floor := 0.0
+	if len(cands) > 0 {
+		floor = cands[len(cands)-1].score
+	}
+	have := make(map[int64]bool, len(cands))
+	for _, c := range cands {
+		have[c.rowid] = true
+	}
+	names := make([]string, 0, len(q.qualified))
+	for name := range q.qualified {
+		names = append(names, name)
+	}
+	sort.Strings(names) // the same candidates in the same order every time
+	for _, name := range names {
+		pkg, ident, _ := strings.Cut(name, ".")
+		// Both are identifiers (newQueryFeatures), so the phrase needs no
+		// escaping beyond its quotes.
+		decl, err := s.bm25Match(ctx, `{title} : "`+pkg+" "+ident+`"`, f, maxDeclarations)
+		if err != nil {
+			return nil, fmt.Errorf("declarations of %s: %w", name, err)
+		}
+		for _, d := range decl {
+			if !have[d.rowid] {
+				have[d.rowid] = true
+				cands = append(cands, scored{d.rowid, floor})
+			}
+		}
+	}
+	return cands, nil
+}
+
 // rerank re-scores BM25 candidates with evidence BM25 cannot see: query
 // words that stand next to each other in the chunk as in the query
 // (phrases), query words close together (proximity), how much of the
@@ -96,19 +149,19 @@ func (s *Store) rerank(ctx context.Context, text string, ts []string, f graphrag
 		rowids[i] = c.rowid
 	}
 	b, _ := json.Marshal(rowids)
-	rows, err := s.db.QueryContext(ctx, `SELECT f.rowid, f.title, f.text, c.symbol, coalesce(d.metadata->>'role', '')
+	rows, err := s.db.QueryContext(ctx, `SELECT f.rowid, f.title, f.text, c.symbol, c.kind, coalesce(d.metadata->>'role', '')
 		FROM chunks_fts f JOIN chunks c ON c.rowid = f.rowid JOIN documents d ON d.id = c.doc_id
 		WHERE f.rowid IN (SELECT value FROM json_each(?))`, string(b))
 	if err != nil {
 		return nil, fmt.Errorf("rerank: %w", err)
 	}
 	defer rows.Close()
-	type doc struct{ title, text, symbol, role string }
+	type doc struct{ title, text, symbol, kind, role string }
 	docs := make(map[int64]doc, len(cands))
 	for rows.Next() {
 		var id int64
 		var d doc
-		if err := rows.Scan(&id, &d.title, &d.text, &d.symbol, &d.role); err != nil {
+		if err := rows.Scan(&id, &d.title, &d.text, &d.symbol, &d.kind, &d.role); err != nil {
 			return nil, fmt.Errorf("rerank: %w", err)
 		}
 		docs[id] = d
@@ -121,7 +174,7 @@ func (s *Store) rerank(ctx context.Context, text string, ts []string, f graphrag
 	for i := range cands {
 		d := docs[cands[i].rowid]
 		cands[i].score += top * s.rank.boost(q, d.title, d.text)
-		if s.rank.Symbol != 0 && q.declares(d.symbol, d.text) {
+		if s.rank.Symbol != 0 && !proseKind(d.kind) && q.declares(d.symbol, d.text) {
 			cands[i].score += top * s.rank.Symbol
 		}
 		if w, ok := s.rank.Roles[d.role]; ok && d.role != "" {

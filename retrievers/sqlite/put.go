@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/graphrag/graphrag"
+	"github.com/graphrag/graphrag/internal/text"
 )
 
 // ErrInvalidRecord: a record handed to Put breaks the store's contract.
@@ -310,5 +311,17 @@ func searchTitle(title, symbol string) string {
 	}
 	// "strs.NewReader" as words: PostgreSQL's parser would read it as one
 	// host-name token.
-	return title + " " + strings.ReplaceAll(symbol, ".", " ")
+	t := title + " " + strings.ReplaceAll(symbol, ".", " ")
+	// And the words of its name ("BlockSize": "Block Size"), for a
+	// question in words ("the block size of SHA-256").
+	if words := text.IdentWords(lastName(symbol)); words != nil {
+		t += " " + strings.Join(words, " ")
+	}
+	return t
+}
+
+// lastName is the last part of a dotted symbol: "sha256.BlockSize" gives
+// "BlockSize".
+func lastName(symbol string) string {
+	return symbol[strings.LastIndexByte(symbol, '.')+1:]
 }

@@ -124,6 +124,15 @@ func innerCapital(w string) bool {
 	return false
 }
 
+// proseKind reports whether a chunk kind is prose: text under a heading
+// ("section"), a stanza of fields ("fields"), or unknown. A prose chunk's
+// symbol names what it is about as a whole (a manual page's description,
+// the upstream work of a Debian copyright file) and is searched with its
+// title; only code declares a name, and earns the symbol boost: "which
+// shutdown modes does pg_ctl support" names pg_ctl's page, not a
+// declaration in it.
+func proseKind(kind string) bool { return kind == "" || kind == "section" || kind == "fields" }
+
 // queryFeatures is what the second pass needs to know of the query.
 type queryFeatures struct {
 	terms   map[string]int // content word -> index

@@ -1,0 +1,67 @@
+package ingest
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestManPageSections ingests PostgreSQL 15's pg_ctl(1) (testdata/man):
+// the NAME line stands under its heading; the first paragraph of
+// DESCRIPTION is a chunk of its own named by the page; each option is a
+// chunk of its own, headed and named by its terms, with the paragraphs
+// that go on describing it; an example's commands are no terms.
+func TestManPageSections(t *testing.T) {
+	st, _ := ingestDir(t, "testdata/man", Options{})
+	page := st.byBase(t, "pg_ctl.1.gz")
+	if page.Doc.Title != "pg_ctl - initialize, start, stop, or control a PostgreSQL server" {
+		t.Errorf("title %q", page.Doc.Title)
+	}
+	if name := chunkWith(t, page, "pg_ctl - initialize"); !strings.HasPrefix(name.Text, "NAME\n\npg_ctl - initialize") {
+		t.Errorf("NAME chunk %q, want the heading on a line of its own", name.Text)
+	}
+	lead := chunkWith(t, page, "pg_ctl is a utility for initializing a PostgreSQL database cluster")
+	if lead.Heading != "DESCRIPTION" || lead.Symbol != "pg_ctl" || strings.Contains(lead.Text, "The init or initdb mode creates a new PostgreSQL database cluster") {
+		t.Errorf("description's lead: heading %q symbol %q text %q, want DESCRIPTION's first paragraph alone, named pg_ctl", lead.Heading, lead.Symbol, lead.Text)
+	}
+	if rest := chunkWith(t, page, "The init or initdb mode creates a new PostgreSQL database cluster"); rest.Symbol != "" || rest.Heading != "DESCRIPTION" {
+		t.Errorf("the rest of DESCRIPTION: heading %q symbol %q, want DESCRIPTION unnamed", rest.Heading, rest.Symbol)
+	}
+	for _, tc := range []struct{ holds, heading, symbol, also, not string }{
+		{"Specifies the shutdown mode.", "OPTIONS > -m mode, --mode=mode", "-m, --mode", "-m mode\n--mode=mode\nSpecifies the shutdown mode.", "--options"},
+		{"The initdb-options should usually be surrounded", "OPTIONS > -o initdb-options, --options=initdb-options", "-o, --options", "Specifies options to be passed directly to the initdb command.", "-p path"},
+		{"Default limit on the number of seconds to wait", "ENVIRONMENT > PGCTLTIMEOUT", "PGCTLTIMEOUT", "PGCTLTIMEOUT\nDefault limit", "PGDATA"},
+	} {
+		c := chunkWith(t, page, tc.holds)
+		if c.Heading != tc.heading || c.Symbol != tc.symbol || !strings.Contains(c.Text, tc.also) || strings.Contains(c.Text, tc.not) {
+			t.Errorf("chunk of %q: heading %q symbol %q text %q, want heading %q symbol %q, holding %q and not %q", tc.holds, c.Heading, c.Symbol, c.Text, tc.heading, tc.symbol, tc.also, tc.not)
+		}
+		if c.StartLine == 0 || c.EndLine < c.StartLine {
+			t.Errorf("chunk of %q: lines %d-%d", tc.holds, c.StartLine, c.EndLine)
+		}
+	}
+	// Commands in an example are no definitions: "$ pg_ctl start" over
+	// its output is not a term over its description.
+	for _, c := range page.Chunks {
+		if strings.Contains(c.Heading, "$ ") || strings.Contains(c.Symbol, "$ ") {
+			t.Errorf("chunk headed %q (symbol %q): an example's command taken for a term", c.Heading, c.Symbol)
+		}
+	}
+}
+
+// TestManCodeIsNoDefinition: lines of no-fill text (.nf … .fi) are code,
+// never a definition's term, however much a query and its output look
+// like a term above its description.
+func TestManCodeIsNoDefinition(t *testing.T) {
+	page := ".TH STATS 7\n.SH NAME\nstats \\- show statistics\n.SH EXAMPLES\n.PP\nCompare the estimates:\n.sp\n.nf\n" +
+		"EXPLAIN ANALYZE SELECT * FROM t3\n  Seq Scan on t3  (cost=0.00..170.00 rows=100 width=8)\n" +
+		".fi\n.sp\n.nf\nEXPLAIN ANALYZE SELECT * FROM t4\n  Index Scan using t4_idx on t4  (cost=0.29..8.30 rows=1 width=8)\n.fi\n"
+	l, err := loadMan(t.Context(), "stats.7", []byte(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range l.Sections {
+		if s.Heading != "NAME" && s.Heading != "EXAMPLES" || s.Symbol != "" {
+			t.Errorf("section headed %q (symbol %q): a query in an example taken for a term", s.Heading, s.Symbol)
+		}
+	}
+}

@@ -1,0 +1,114 @@
+package nodes
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/graphrag/graphrag"
+)
+
+// This file checks that an extractive answer is of the kind its question
+// asks for, as fitsKind (grounding.go) does for a model's answer: a "who"
+// question is answered by a name, a licence question by the licence of
+// what it names. Quoting the
+// best-matching sentence of passages that only mention the question's
+// words ("type inference is designed to mostly work as expected" for "who
+// designed Go") is an answer to another question; abstaining is the
+// honest one.
+
+// whoQuestion finds a question that asks for someone: "who wrote bzip2",
+// "who holds the copyright on gzip", "whom did X marry". "who can run
+// pg_dump" asks for a role ("superusers"), not a name, and is not one.
+var whoQuestion = regexp.MustCompile(`(?i)^\s*(who|whom)\b(\s+(\w+))?`)
+
+// roleVerbs follow "who" in a question that asks for a role or a class of
+// users rather than a name.
+var roleVerbs = toSet(`can could may might must should shall will would is are needs need has have gets get`)
+
+// asksForName reports whether a question asks for a person or an
+// organisation by name.
+func asksForName(query string) bool {
+	m := whoQuestion.FindStringSubmatch(query)
+	return m != nil && !roleVerbs[strings.ToLower(m[3])]
+}
+
+// licenceQuestion finds a question that asks under which licence
+// something is: "what license is jq distributed under", "which licence
+// covers dpkg", "what license does liblzma have".
+var licenceQuestion = regexp.MustCompile(`(?i)^\s*(what|which|under what|under which)\b.*\blicen[cs]e[sd]?\b`)
+
+// licenceName finds the name of a licence, or the words that grant one:
+// SPDX-style short names ("GPL-2+", "MIT", "BSD-3-clause", "Apache-2.0"),
+// the licences' own names and "public domain".
+var licenceName = regexp.MustCompile(`(?i)\b(a?gpl|lgpl|gfdl|mit|x11|bsd|apache|mpl|expat|isc|zlib|artistic|cc0|cc-by(-sa)?|creative commons|epl|eclipse public|cddl|bsl|boost software|psf|openssl|ssleay|ofl|unlicense|wtfpl|zpl|public[- ]domain|general public licen[cs]e|permission is hereby granted|licen[cs]ed under)\b`)
+
+// licenceWords are the words a licence question asks with besides what it
+// asks about: "what license is the rustc compiler distributed under" is
+// about "rustc compiler".
+var licenceWords = toSet(`license licence licensed licences licenses licensing under distributed distribute released release covered covers cover apply applies applied terms term have has use uses used available`)
+
+// holdsLicence reports whether a unit names a licence: a "License:" field
+// or a licence's name.
+func holdsLicence(c candidate) bool {
+	return strings.EqualFold(c.unit.field, "License") || licenceName.MatchString(c.text)
+}
+
+// licenceSubject is what a licence question asks the licence of: its
+// proper names and its other words that are not of the asking ("what
+// license is the rustc compiler under" is about "rustc compiler").
+type licenceSubject struct {
+	names, words []string // lower-cased
+}
+
+func licenceSubjectOf(query string) licenceSubject {
+	s := licenceSubject{names: properNames(query)}
+	for _, t := range contentTerms(query) {
+		if !licenceWords[t.Word] && !slices.Contains(s.names, t.Word) {
+			s.words = append(s.words, t.Word)
+		}
+	}
+	return s
+}
+
+// of reports whether a unit naming a licence is of the subject: its
+// passage (or heading, title, path) holds every word of it. Microsoft
+// Word's licence is not the one of a copyright stanza that names "The
+// Written Word, Inc.", nor the rustc compiler's that of a stanza for
+// "boost/config/compiler/…".
+func (s licenceSubject) of(c candidate, h graphrag.Hit) bool {
+	for _, w := range append(append([]string(nil), s.names...), s.words...) {
+		if !holds(c, h, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// holds reports whether a unit of hit h speaks of w: in its words, its
+// heading, the document's title, the chunk's symbol or the path; not
+// elsewhere in the passage (a stanza's comment that mentions Microsoft
+// does not make its licence Microsoft's).
+func holds(c candidate, h graphrag.Hit, w string) bool {
+	return c.stems[looseStem(w)] > 0 || looseSet(h.Chunk.Symbol)[looseStem(w)] || pathNamed(h.Source.Path, map[string]bool{w: true})
+}
+
+// answersAsked reports whether the units chosen for an answer answer what
+// the question asks for; why says what they lack. A "who" question's units
+// name someone; a licence question's name the licence of what it asks
+// about.
+func answersAsked(query string, chosen []candidate, kept []graphrag.Hit) (ok bool, why string) {
+	if len(chosen) == 0 {
+		return false, "nothing quotable"
+	}
+	if asksForName(query) && !slices.ContainsFunc(chosen, func(c candidate) bool { return c.name }) {
+		return false, "the question asks who, and no passage quoted names anyone"
+	}
+	if licenceQuestion.MatchString(query) {
+		subject := licenceSubjectOf(query)
+		if !slices.ContainsFunc(chosen, func(c candidate) bool { return holdsLicence(c) && subject.of(c, kept[c.hit]) }) {
+			return false, "the question asks for a licence, and no passage quoted names the licence of what it asks about"
+		}
+	}
+	return true, ""
+}

@@ -1,0 +1,72 @@
+package nodes
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/graphrag/graphrag"
+)
+
+func TestNamesSomeone(t *testing.T) {
+	for text, want := range map[string]bool{
+		"1996-2010 Julian R Seward <jseward@bzip.org>":                                  true,
+		"1999-2022 Free Software Foundation, Inc.":                                      true,
+		"D. Richard Hipp <drh@hwaci.com>":                                               true,
+		"(c) 2006-2007 The Written Word, Inc.":                                          true,
+		"type inference is designed to mostly work as expected":                         false,
+		"The panic built-in function stops normal execution of the current":             false,
+		"In Sydney, Australia, both standard and daylight-savings time are abbreviated": false,
+		"https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/":            false,
+	} {
+		if got := namesSomeone(maskIdentifiers(text)); got != want {
+			t.Errorf("namesSomeone(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+func TestAsksForName(t *testing.T) {
+	for q, want := range map[string]bool{
+		"who wrote bzip2":                 true,
+		"who holds the copyright on gzip": true,
+		"Who directed the film?":          true,
+		"who can run pg_dump":             false, // a role, not a name
+		"who is allowed to connect":       false,
+		"what license is jq under":        false,
+	} {
+		if got := asksForName(q); got != want {
+			t.Errorf("asksForName(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
+
+// An extractive answer is of the kind its question asks for, or none: a
+// "who" question is answered by a name, a licence question by the
+// licence of what it names.
+func TestAnswersOfTheKindAsked(t *testing.T) {
+	spec := fileHit("/go/doc/go_spec.html", "html", "Type inference\n\nBut by and large these rules can be ignored when writing Go code: "+
+		"type inference is designed to mostly \"work as expected\", and the unification rules are fine-tuned accordingly.")
+	boost := stanzaHit("/doc/libboost-iostreams1.74.0/copyright", "Files: libs/config/include/boost/config/compiler/digitalmars.hpp", "",
+		"Files: libs/config/include/boost/config/compiler/digitalmars.hpp\nCopyright: 2003 Christof Meerwald\nLicense: BSL-1.0", 7)
+	changelog := fileHit("/doc/chromium/changelog.Debian.gz", "", "  * d/patches:\n    - trixie/rust-no-alloc-shim.patch: mark nightly feature 'no_mangle' as\n      unsafe to make rustc happy.")
+	ssh := stanzaHit("/doc/libssh2-1/copyright", "libssh2", "libssh2", "Files: *\nCopyright: (c) 2006-2007 The Written Word, Inc.\nLicense: BSD3", 0)
+	jq := stanzaHit("/doc/jq/copyright", "jq", "jq", "Upstream-Name: jq\n\nFiles: *\nCopyright: 2012 Stephen Dolan <mu@netsoc.tcd.ie>\nLicense: MIT", 0)
+	for _, tc := range []struct {
+		q       string
+		hits    []graphrag.Hit
+		abstain bool
+		want    string
+	}{
+		{"who designed Go", []graphrag.Hit{spec}, true, ""},
+		{"what license is the rustc compiler under", []graphrag.Hit{changelog, boost}, true, ""},
+		{"what license is Microsoft Word distributed under", []graphrag.Hit{ssh}, true, ""},
+		{"what license is jq distributed under", []graphrag.Hit{ssh, jq}, false, "License: MIT"},
+		{"who wrote jq", []graphrag.Hit{jq}, false, "Stephen Dolan"},
+	} {
+		t.Run(tc.q, func(t *testing.T) {
+			a := extractive(tc.q, tc.hits, 3)
+			if a.Abstained != tc.abstain || !strings.Contains(a.Text, tc.want) {
+				t.Errorf("answer (abstained %v):\n%s\nwant abstained %v, holding %q", a.Abstained, a.Text, tc.abstain, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,78 @@
+package nodes
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/graphrag/graphrag"
+)
+
+// stanzaHit is a chunk of fields of a Debian copyright file, as ingest
+// cuts one (ingest.KindFields).
+func stanzaHit(path, heading, symbol, text string, ordinal int) graphrag.Hit {
+	h := fileHit(path, "", text)
+	h.Chunk.ID, h.Chunk.Ordinal = graphrag.ChunkID(path, ordinal), ordinal
+	h.Chunk.Kind, h.Chunk.Heading, h.Chunk.Symbol = kindFields, heading, symbol
+	return h
+}
+
+func TestFieldUnits(t *testing.T) {
+	units := fieldUnits("Files: *\nCopyright: 1999-2022 Free Software Foundation, Inc.\n           1992-1993 Jean-loup Gailly and Mark Adler\n" +
+		"License: GPL-3+\n This program is free software; you can redistribute it.\n .\n On Debian systems, the complete text is in /usr/share/common-licenses/GPL-3.")
+	want := []struct{ text, field, heading string }{
+		{"Files: *", "Files", ""},
+		{"Copyright: 1999-2022 Free Software Foundation, Inc. 1992-1993 Jean-loup Gailly and Mark Adler", "Copyright", ""},
+		{"License: GPL-3+", "License", ""},
+		{"This program is free software; you can redistribute it.", "", "License"},
+		{"On Debian systems, the complete text is in /usr/share/common-licenses/GPL-3.", "", "License"},
+	}
+	if len(units) != len(want) {
+		for _, u := range units {
+			t.Logf("%q field %q heading %q", u.text, u.field, u.heading)
+		}
+		t.Fatalf("%d units, want %d", len(units), len(want))
+	}
+	for i, w := range want {
+		if u := units[i]; u.text != w.text || u.field != w.field || u.heading != w.heading {
+			t.Errorf("unit %d: %q field %q heading %q, want %q %q %q", i, u.text, u.field, u.heading, w.text, w.field, w.heading)
+		}
+	}
+}
+
+// Questions about a package asked of its Debian copyright file are
+// answered by the fields of the upstream work's stanza.
+func TestCopyrightFieldsAnswer(t *testing.T) {
+	gzip := stanzaHit("/doc/gzip/copyright", "GNU Gzip", "GNU Gzip", "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"+
+		"Upstream-Name: GNU Gzip\nUpstream-Contact: http://www.gnu.org/software/gzip/\nSource: https://ftp.gnu.org/gnu/gzip\n\n"+
+		"Files: *\nCopyright: 1999-2022 Free Software Foundation, Inc.\n           1992-1993 Jean-loup Gailly and Mark Adler\nLicense: GPL-3+", 0)
+	packaging := stanzaHit("/doc/gzip/copyright", "Files: debian/*", "", "Files: debian/*\nCopyright: 1995-2017 Bdale Garbee <bdale@gag.com>\nLicense: GPL-3+", 1)
+	bzip2 := stanzaHit("/doc/bzip2/copyright", "bzip2", "bzip2", "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"+
+		"Upstream-Name: bzip2\nSource: http://www.bzip.org/\n\nFiles: *\nCopyright: 1996-2010 Julian R Seward <jseward@bzip.org>\nLicense: BSD-variant\n"+
+		" Redistribution and use in source and binary forms, with or without\n modification, are permitted provided that the following conditions\n are met:", 0)
+	jq := stanzaHit("/doc/jq/copyright", "jq", "jq", "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"+
+		"Upstream-Name: jq\nSource: <https://github.com/stedolan/jq>\n\nFiles: *\nCopyright: 2012 Stephen Dolan <mu@netsoc.tcd.ie>\nLicense: MIT\n"+
+		" Permission is hereby granted, free of charge, to any person obtaining a\n copy of this software.\n .\n The above copyright notice shall be included.", 0)
+	for _, tc := range []struct {
+		q     string
+		hits  []graphrag.Hit
+		first string
+		not   []string
+	}{
+		{"who holds the copyright on gzip", []graphrag.Hit{packaging, gzip}, "Copyright: 1999-2022 Free Software Foundation, Inc.", []string{"Format:"}},
+		{"who wrote bzip2", []graphrag.Hit{bzip2}, "Copyright: 1996-2010 Julian R Seward", []string{"Format:", "Files: *"}},
+		{"what license is jq distributed under", []graphrag.Hit{jq}, "License: MIT", []string{"Format:"}},
+	} {
+		t.Run(tc.q, func(t *testing.T) {
+			kept, _, _ := gradeByConstraints(tc.q, tc.hits, tc.hits, RetrievalGood, 5)
+			a := extractive(tc.q, kept, 3)
+			if !strings.HasPrefix(a.Text, tc.first) {
+				t.Errorf("answer:\n%s\nwant it to open with %q", a.Text, tc.first)
+			}
+			for _, n := range tc.not {
+				if strings.Contains(a.Text, n) {
+					t.Errorf("answer quotes %q:\n%s", n, a.Text)
+				}
+			}
+		})
+	}
+}
