@@ -15,6 +15,7 @@ func TestDocsSetsLoad(t *testing.T) {
 	}{
 		{"dev", 50, 20},
 		{"heldout", 45, 15},
+		{"test", 45, 15},
 	} {
 		t.Run(tc.set, func(t *testing.T) {
 			cols, qs, err := LoadDocsSet(tc.set)
@@ -44,24 +45,22 @@ func TestDocsSetsLoad(t *testing.T) {
 	}
 }
 
-// The held-out set asks about other things than the dev set: no question
-// is asked in both.
-func TestDocsHeldoutIsDisjointFromDev(t *testing.T) {
-	_, dev, err := LoadDocsSet("dev")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, held, err := LoadDocsSet("heldout")
-	if err != nil {
-		t.Fatal(err)
-	}
-	asked := map[string]string{}
-	for _, q := range dev {
-		asked[normalizeDocs(q.Question)] = q.ID
-	}
-	for _, q := range held {
-		if id, ok := asked[normalizeDocs(q.Question)]; ok {
-			t.Errorf("%s asks what dev %s asks: %q", q.ID, id, q.Question)
+// Each set asks about other things than the others: no question is asked
+// in two sets.
+func TestDocsSetsAreDisjoint(t *testing.T) {
+	type row struct{ set, id string }
+	asked := map[string]row{} // by normalised question
+	for _, set := range DocsSets() {
+		_, qs, err := LoadDocsSet(set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range qs {
+			key := normalizeDocs(q.Question)
+			if prev, ok := asked[key]; ok && prev.set != set {
+				t.Errorf("%s %s asks what %s %s asks: %q", set, q.ID, prev.set, prev.id, q.Question)
+			}
+			asked[key] = row{set, q.ID}
 		}
 	}
 }

@@ -1,0 +1,152 @@
+package evals
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// Every gold file of every set lies inside one of the set's collections, so
+// the store the benchmark builds can hold it. This is a check on the
+// collection files alone: it needs nothing installed.
+func TestDocsGoldFilesInsideCollections(t *testing.T) {
+	for _, set := range DocsSets() {
+		t.Run(set, func(t *testing.T) {
+			cols, qs, err := LoadDocsSet(set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			byName := map[string]Collection{}
+			for _, c := range cols {
+				byName[c.Name] = c
+			}
+			for _, q := range qs {
+				if q.Abstain {
+					continue // may name no collection: asked of them all
+				}
+				c, ok := byName[q.Collection]
+				if !ok {
+					t.Errorf("%s: no collection %q in the set", q.ID, q.Collection)
+					continue
+				}
+				if !includes(c.Include, q.GoldFile) {
+					t.Errorf("%s: gold file %s is not under any of %s's includes %v", q.ID, q.GoldFile, c.Name, c.Include)
+				}
+			}
+		})
+	}
+}
+
+// includes reports whether file (slash-separated, relative to a
+// collection's root) is matched by one of the patterns, itself or through a
+// directory the pattern names, as ResolveCollections and the ingest walk
+// see it.
+func includes(patterns []string, file string) bool {
+	segs := strings.Split(file, "/")
+	for _, p := range patterns {
+		for i := 1; i <= len(segs); i++ {
+			if ok, _ := path.Match(p, strings.Join(segs[:i], "/")); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// The test split's rows are written against the files as installed: every
+// answerable row's gold string occurs verbatim in its gold file, read raw
+// (a .gz decompressed, a man page not rendered). Rows whose collection or
+// file is not installed on this machine are skipped. The dev and held-out
+// sets are not checked here: their man-page gold strings follow the
+// rendered text, which a raw read does not reproduce.
+func TestDocsTestSetGoldStringsInGoldFiles(t *testing.T) {
+	cols, qs, err := LoadDocsSet("test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots := map[string]string{}
+	for _, c := range cols {
+		roots[c.Name] = filepath.Clean(os.Expand(c.Root, goldTestEnv))
+	}
+	for _, q := range qs {
+		if q.Abstain {
+			continue
+		}
+		t.Run(q.ID, func(t *testing.T) {
+			root := roots[q.Collection]
+			if st, err := os.Stat(root); err != nil || !st.IsDir() {
+				t.Skipf("collection %s (%s) is not installed here", q.Collection, root)
+			}
+			name := filepath.Join(root, filepath.FromSlash(q.GoldFile))
+			text, err := readRaw(name)
+			if errors.Is(err, fs.ErrNotExist) {
+				t.Skipf("gold file %s is not installed here", name)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Contains(text, []byte(q.Gold)) {
+				t.Errorf("gold string %q does not occur in %s", q.Gold, name)
+			}
+		})
+	}
+}
+
+// The test split keeps its id scheme: t-go-NN, t-pg-NN, t-deb-NN for
+// answerable rows, t-neg-NN for the ones to abstain on.
+func TestDocsTestSetIDs(t *testing.T) {
+	_, qs, err := LoadDocsSet("test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := regexp.MustCompile(`^t-(go|pg|deb|neg)-[0-9]{2}$`)
+	for _, q := range qs {
+		if !id.MatchString(q.ID) {
+			t.Errorf("id %q is not t-{go,pg,deb,neg}-NN", q.ID)
+		}
+		if neg := strings.HasPrefix(q.ID, "t-neg-"); neg != q.Abstain {
+			t.Errorf("%s: abstain = %v; t-neg- rows and only they abstain", q.ID, q.Abstain)
+		}
+	}
+}
+
+// readRaw reads a file, decompressing it when its name ends in .gz.
+func readRaw(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if strings.HasSuffix(name, ".gz") {
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			return nil, err
+		}
+		defer zr.Close()
+		r = zr
+	}
+	return io.ReadAll(r)
+}
+
+// goldTestEnv resolves collection roots as `graphrag eval docs` does:
+// GOROOT from the environment, else from the go command.
+func goldTestEnv(name string) string {
+	if v := os.Getenv(name); v != "" || name != "GOROOT" {
+		return v
+	}
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
