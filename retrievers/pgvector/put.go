@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/graphrag/graphrag"
 	"github.com/graphrag/graphrag/internal/text"
@@ -322,7 +321,7 @@ func copyChunks(ctx context.Context, tx pgx.Tx, c collection, recs []graphrag.Re
 				emb = pgvector.NewVector(r.chunk.Embedding)
 			}
 			ch := r.chunk
-			return []any{c.id, r.doc.ID, ch.Ordinal, searchTitle(r.doc.Title, ch.Symbol), ch.Text, c.tsOID, emb, ch.Heading, ch.Symbol, ch.Kind, ch.StartLine, ch.EndLine}, nil
+			return []any{c.id, r.doc.ID, ch.Ordinal, text.SymbolTitle(r.doc.Title, ch.Symbol), ch.Text, c.tsOID, emb, ch.Heading, ch.Symbol, ch.Kind, ch.StartLine, ch.EndLine}, nil
 		}))
 		rows = rows[:0]
 		if err != nil {
@@ -341,29 +340,4 @@ func copyChunks(ctx context.Context, tx pgx.Tx, c collection, recs []graphrag.Re
 		}
 	}
 	return flush()
-}
-
-// searchTitle is what a chunk's title column holds for search: the
-// document's title, and the symbol a code chunk declares, so a question
-// naming "strings.NewReader" finds the declaration with the title's
-// weight (the same as the SQLite store's).
-func searchTitle(title, symbol string) string {
-	if symbol == "" {
-		return title
-	}
-	// "strs.NewReader" as words: PostgreSQL's parser would read it as one
-	// host-name token.
-	t := title + " " + strings.ReplaceAll(symbol, ".", " ")
-	// And the words of its name ("BlockSize": "Block Size"), for a
-	// question in words ("the block size of SHA-256").
-	if words := text.IdentWords(lastName(symbol)); words != nil {
-		t += " " + strings.Join(words, " ")
-	}
-	return t
-}
-
-// lastName is the last part of a dotted symbol: "sha256.BlockSize" gives
-// "BlockSize".
-func lastName(symbol string) string {
-	return symbol[strings.LastIndexByte(symbol, '.')+1:]
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/graphrag/graphrag"
+	"github.com/graphrag/graphrag/internal/text"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/pgvector/pgvector-go"
@@ -208,7 +209,7 @@ func (s *Store) params(c collection, q graphrag.Query, mode graphrag.SearchMode,
 	}
 	args["rolekey"], args["rolenames"], args["roleweights"] = graphrag.MetaRole, names, weights
 	args["symbolboost"] = max(s.opts.SymbolBoost, 0)
-	qualified, bare := querySymbols(q.Text)
+	qualified, bare := text.Symbols(capText(q.Text, maxQueryBytes))
 	args["qualified"], args["names"] = qualified, bare
 	args["entries"], args["entrypkgs"] = blockEntries(qualified, bare)
 	return searchParams{args: args, depth: depth, filtered: !f.IsZero()}

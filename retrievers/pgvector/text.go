@@ -79,32 +79,6 @@ func queryWords(q string) []string {
 	return out
 }
 
-// querySymbols are the identifiers a query names, for the symbol boost:
-// package-qualified ones as written ("sync.Once") and CamelCase,
-// snake_case or code-like names ("WithCancel", "unique_violation",
-// "RFC3339"). Every list is non-nil, so they bind as empty arrays. Names
-// hold only ASCII letters, digits and "_": the search statement puts them
-// in a regular expression (as data, never as SQL).
-func querySymbols(text string) (qualified, names []string) {
-	qualified, names = []string{}, []string{}
-	text = capText(text, maxQueryBytes)
-	for _, f := range strings.FieldsFunc(text, func(r rune) bool {
-		return !(r == '_' || r == '.' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
-	}) {
-		f = strings.Trim(f, "._")
-		if pkg, name, ok := strings.Cut(f, "."); ok && pkg != "" && strings.Trim(pkg, "abcdefghijklmnopqrstuvwxyz0123456789_") == "" &&
-			name != "" && name[0] >= 'A' && name[0] <= 'Z' && !strings.Contains(name, ".") {
-			qualified = append(qualified, f)
-			continue
-		}
-		if len(f) >= 3 && !strings.Contains(f, ".") && (strings.Contains(f, "_") || innerCapital(f) ||
-			strings.ContainsAny(f, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") && strings.ContainsAny(f, "0123456789")) {
-			names = append(names, f)
-		}
-	}
-	return qualified, names
-}
-
 // blockEntries are the identifiers a query names as they appear in a const
 // or var block, with their package ("" when the query does not qualify
 // them): "time.RFC3339" gives RFC3339 in time, "WithCancel" WithCancel.
@@ -118,21 +92,6 @@ func blockEntries(qualified, names []string) (entries, pkgs []string) {
 		entries, pkgs = append(entries, n), append(pkgs, "")
 	}
 	return entries, pkgs
-}
-
-// innerCapital reports whether w has a capital after a lower-case letter:
-// "WithCancel", "newReader".
-func innerCapital(w string) bool {
-	lower := false
-	for i := 0; i < len(w); i++ {
-		switch c := w[i]; {
-		case c >= 'a' && c <= 'z':
-			lower = true
-		case c >= 'A' && c <= 'Z' && lower:
-			return true
-		}
-	}
-	return false
 }
 
 // orQuery joins words for websearch_to_tsquery as alternatives ("a or b"):

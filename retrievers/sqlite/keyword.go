@@ -98,7 +98,7 @@ const maxDeclarations = 8
 
 // withDeclarations adds to the BM25 candidates the chunks whose symbol is
 // a package-qualified name the query writes ("errors.Is", "sync.WaitGroup"),
-// found by the symbol in their title (searchTitle): a long doc comment
+// found by the symbol in their title (text.SymbolTitle): a long doc comment
 // ranks low by BM25 for the very name it documents (errors.Is under a
 // hundred chunks that say "errors"), and the symbol boost of rerank can
 // only lift a candidate. Each joins with the lowest candidate's score, as

@@ -224,7 +224,7 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, recs []graphrag.Record) e
 			if err != nil {
 				return err
 			}
-			fts = append(fts, ftsRow{rowid, searchTitle(d.Title, c.Symbol), c.Text})
+			fts = append(fts, ftsRow{rowid, text.SymbolTitle(d.Title, c.Symbol), c.Text})
 		}
 	}
 	if len(fts) == 0 {
@@ -299,29 +299,4 @@ func idList(ids []string) string {
 	}
 	b, _ := json.Marshal(hx)
 	return string(b)
-}
-
-// searchTitle is what a chunk's title column holds for search: the
-// document's title, and the symbol a code chunk declares, so a question
-// naming "strings.NewReader" finds the declaration with the title's
-// weight. Measured in TestRoleWeightOnGoroot (see roleWeight).
-func searchTitle(title, symbol string) string {
-	if symbol == "" {
-		return title
-	}
-	// "strs.NewReader" as words: PostgreSQL's parser would read it as one
-	// host-name token.
-	t := title + " " + strings.ReplaceAll(symbol, ".", " ")
-	// And the words of its name ("BlockSize": "Block Size"), for a
-	// question in words ("the block size of SHA-256").
-	if words := text.IdentWords(lastName(symbol)); words != nil {
-		t += " " + strings.Join(words, " ")
-	}
-	return t
-}
-
-// lastName is the last part of a dotted symbol: "sha256.BlockSize" gives
-// "BlockSize".
-func lastName(symbol string) string {
-	return symbol[strings.LastIndexByte(symbol, '.')+1:]
 }

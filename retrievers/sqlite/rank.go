@@ -49,7 +49,7 @@ type Ranking struct {
 // names are defined, written before the weight was set
 // (TestRoleWeightOnGoroot, keyword mode), the MRR@10 of the defining file
 // goes from 0.308 without role weights to 0.483 with them; with code
-// chunks' symbols searched with the title (searchTitle), from 0.617 to
+// chunks' symbols searched with the title (text.SymbolTitle), from 0.617 to
 // 0.671. The dev set's documents have no role and its chunks no symbol, so
 // its figures do not move.
 const roleWeight = 0.5
@@ -88,41 +88,6 @@ func (r Ranking) reranks() bool {
 const symbolBoost = 0.5
 
 const proximityWindow = 12
-
-// isGoPackage reports whether s can be a package name: lower-case letters,
-// digits and underscores.
-func isGoPackage(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if !isLowerIdent(s[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-// capitalDigit reports whether w holds a capital and a digit: "RFC3339",
-// "HTTP2".
-func capitalDigit(w string) bool {
-	return strings.ContainsAny(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") && strings.ContainsAny(w, "0123456789")
-}
-
-// innerCapital reports whether w has a capital after a lower-case letter:
-// "WithCancel", "newReader".
-func innerCapital(w string) bool {
-	lower := false
-	for i := 0; i < len(w); i++ {
-		switch c := w[i]; {
-		case c >= 'a' && c <= 'z':
-			lower = true
-		case c >= 'A' && c <= 'Z' && lower:
-			return true
-		}
-	}
-	return false
-}
 
 // proseKind reports whether a chunk kind is prose: text under a heading
 // ("section"), a stanza of fields ("fields"), or unknown. A prose chunk's
@@ -198,17 +163,12 @@ func blockEntry(line string) string {
 
 func newQueryFeatures(query string, ts []string) queryFeatures {
 	q := queryFeatures{terms: map[string]int{}, bigrams: map[[2]string]bool{}, qualified: map[string]bool{}, names: map[string]bool{}}
-	for _, f := range strings.FieldsFunc(query, func(r rune) bool {
-		return !(r == '_' || r == '.' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
-	}) {
-		f = strings.Trim(f, "._")
-		if pkg, name, ok := strings.Cut(f, "."); ok && isGoPackage(pkg) && name != "" && name[0] >= 'A' && name[0] <= 'Z' && !strings.Contains(name, ".") {
-			q.qualified[f] = true
-			continue
-		}
-		if len(f) >= 3 && !strings.Contains(f, ".") && (strings.Contains(f, "_") || innerCapital(f) || capitalDigit(f)) {
-			q.names[f] = true
-		}
+	qualified, names := text.Symbols(query)
+	for _, n := range qualified {
+		q.qualified[n] = true
+	}
+	for _, n := range names {
+		q.names[n] = true
 	}
 	for i, t := range ts {
 		q.terms[t] = i
