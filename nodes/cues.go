@@ -77,8 +77,36 @@ var infoRequestCues = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)^\s*remind me (what|when|where|how|who|which|if|whether)\b`),
 }
 
+// questionCues find a question that questionPattern's first word misses:
+// one asked after a lead-in ("I set the option but nothing changed, how do
+// I ...", "besides the owner, who may ..."), or opened by a modal or an
+// auxiliary (modalQuestion).
+var questionCues = []*regexp.Regexp{
+	regexp.MustCompile(`(?i)[,;:]\s*(and |but |so )?(how|what|which|why|where|when|who|whose)\b`),
+	regexp.MustCompile(`(?i)\bbut (how|what|which|why|where|when|who)\b`),
+}
+
+// modalOpener is a modal or auxiliary verb opening a question: "can the
+// parser read ...", "will the tool keep ...", "has the format changed".
+var modalOpener = regexp.MustCompile(`(?i)^\s*(can|could|will|would|may|might|must|shall|has|have|had|was|were)\s+(\S+)`)
+
+// addressee are the words after a modal that make it a request to
+// graphrag, not a question about something: "can you delete ...",
+// "would you please ...".
+var addressee = map[string]bool{"you": true, "u": true, "ya": true, "please": true, "someone": true, "somebody": true}
+
+// modalQuestion reports whether q opens with a modal or an auxiliary
+// asked of something other than graphrag: "can the parser read ..." asks
+// whether it can; "can you delete ..." asks graphrag to act.
+func modalQuestion(q string) bool {
+	m := modalOpener.FindStringSubmatch(q)
+	return m != nil && !addressee[strings.ToLower(strings.Trim(m[2], ",.!?"))]
+}
+
 // questionCue reports whether a query is asked as a question.
-func questionCue(q string) bool { return questionPattern.MatchString(q) }
+func questionCue(q string) bool {
+	return questionPattern.MatchString(q) || modalQuestion(q) || anyMatch(questionCues, q)
+}
 
 // asksSomething reports whether a query asks for information: a question
 // ("how do I ...", "... ?") or a request to be told something ("tell me

@@ -157,6 +157,14 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 		pred = pred.toward(graphrag.RouteWeb, classWeb)
 		why = append(why, "time-sensitive: needs fresh information")
 	}
+	if pred.Class == classAction && !actNow {
+		// Asked as a question ("can the parser read a split archive?",
+		// "who may run the command"), a request to act is a question
+		// about doing it: general knowledge, which a model answers and the
+		// files may hold; "graphrag only reads" would answer nothing.
+		pred.Class = classGeneral
+		why = append(why, "asks about doing it, not to do it")
+	}
 	// A request to act on a named thing ("delete server.log") is still a
 	// request: graphrag cannot act, and a keyword search would not say so.
 	if identifier && !(pred.Best == graphrag.RouteFilesystem && filesAsObjects) && !request &&

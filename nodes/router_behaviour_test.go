@@ -36,7 +36,7 @@ func TestRuleAlternativesEarnTheirPlace(t *testing.T) {
 			})
 		}
 	}
-	for name, cues := range map[string]any{"personal": personalCues, "reference": referenceCues, "owner": ownerCues, "fresh": freshCues, "info request": infoRequestCues, "change": changeCues} {
+	for name, cues := range map[string]any{"personal": personalCues, "reference": referenceCues, "owner": ownerCues, "fresh": freshCues, "info request": infoRequestCues, "change": changeCues, "question": questionCues} {
 		for i, a := range cues.([]*regexp.Regexp) {
 			check(name+" cue", i, a.MatchString)
 		}
@@ -225,6 +225,9 @@ func TestActionRequestsSayGraphragOnlyReads(t *testing.T) {
 		"transfer $100 to my savings",
 		"book a table for two",
 		"delete all my logs",
+		"can you delete the old log files",
+		"could you please book a flight to Lisbon",
+		"will you transfer 50 euros to my checking account",
 	} {
 		s, err := r.Invoke(context.Background(), State{Query: q})
 		if err != nil {
@@ -234,7 +237,17 @@ func TestActionRequestsSayGraphragOnlyReads(t *testing.T) {
 			t.Errorf("%q: kind %q, route %s (%s), answer %q: want graphrag's only-reads answer", q, s.Plan.Kind, s.Plan.Route, s.Plan.Reason, s.Answer.Text)
 		}
 	}
-	for _, q := range []string{"how do I restore a file from the backup?", "how to delete old log files"} {
+	for _, q := range []string{
+		"how do I restore a file from the backup?", "how to delete old log files",
+		// Asked of something other than graphrag, with a modal or an
+		// auxiliary, or after a lead-in: questions about doing it.
+		"can the gzip tool decompress a file in place",
+		"will vacuumdb also analyze the tables",
+		"has the archive format changed between releases",
+		"I ran the migration twice, what happens to the rows",
+		"besides the owner, who can drop a table",
+		"I set the option but the server ignored it, how do I reload the configuration",
+	} {
 		s, err := r.Invoke(context.Background(), State{Query: q})
 		if err != nil {
 			t.Fatal(err)
