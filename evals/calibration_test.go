@@ -46,9 +46,33 @@ func TestCrossValidateByClass(t *testing.T) {
 	}
 	opts := nodes.DefaultOptions()
 	opts.ProbeK = 0
-	cv, err := crossValidate(context.Background(), opts, nodes.Deps{Web: routeOnlyWeb{}}, GraphRouter, 0, nil)
+	dev := []RoutingRow{
+		{Query: "what is 12 times 7", Route: "direct", Source: "clinc150-test"},
+		{Query: "how many files are in my downloads folder", Route: "filesystem", Source: "nl2bash(read-only find)"},
+		{Query: "list the files in my documents folder", Route: "filesystem", Source: "nl2bash(read-only find)"},
+		{Query: "what does my lease say about pets", Route: "vector", Source: "graphrag-authored"},
+		{Query: "What is the capital of Peru?", Route: "direct", Source: "trec-qc TREC_10"},
+	}
+	cv, err := crossValidate(context.Background(), opts, nodes.Deps{Web: routeOnlyWeb{}}, GraphRouter, dev, 0, nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	wantDev := map[string]struct {
+		without string
+		rows    int
+	}{"clinc150-test": {"clinc150", 1}, "nl2bash(read-only find)": {"nl2bash", 2}, "graphrag-authored": {"graphrag", 1}, "trec-qc TREC_10": {"", 1}}
+	if len(cv.Dev) != len(wantDev) {
+		t.Errorf("%d evaluation sources scored, want %d: %+v", len(cv.Dev), len(wantDev), cv.Dev)
+	}
+	var mean Score
+	for _, d := range cv.Dev {
+		if w := wantDev[d.Source]; d.Without != w.without || d.Rows != w.rows {
+			t.Errorf("evaluation source %q: trained without %q on %d rows, want without %q, %d rows", d.Source, d.Without, d.Rows, w.without, w.rows)
+		}
+		mean += d.CoarseAccuracy / Score(len(cv.Dev))
+	}
+	if math.Abs(float64(mean-cv.DevRouter.Mean)) > 1e-9 || cv.DevRouter.WorstSource == "" {
+		t.Errorf("dev summary %+v, want mean %.3f over the sources and a worst one", cv.DevRouter, mean)
 	}
 	if len(cv.Folds) != len(nodes.TrainingSources) {
 		t.Fatalf("%d folds, want one per source (%v)", len(cv.Folds), nodes.TrainingSources)

@@ -117,6 +117,31 @@ type RoutingCV struct {
 	Classifier CVSummary `json:"classifier"`
 	// SeenMean is the mean of the folds' SeenAccuracy.
 	SeenMean Score `json:"seen_mean"`
+	// Dev scores the evaluation rows themselves, source by source: a
+	// row whose source has training data of its own (CLINC150's test
+	// rows, NL2Bash's, graphrag's own) is routed by the router trained
+	// without that training source; a source with none (TREC, HotpotQA,
+	// XQuAD) is left out of training already and is routed by the shipped
+	// router. DevRouter is the mean over those sources and the worst.
+	// DevWithModel is the same with a language model configured, as the
+	// rows' labels assume: with none, a general-knowledge question ("who
+	// invented the telephone", labelled direct) searches the files first
+	// (routerdata/policy.json).
+	Dev          []CVDevSource `json:"dev,omitempty"`
+	DevRouter    CVSummary     `json:"dev_router"`
+	DevWithModel CVSummary     `json:"dev_with_model"`
+}
+
+// CVDevSource is one source of evaluation rows in a leave-one-source-out
+// run: which training source was left out for it ("" when none matches)
+// and the whole router's coarse accuracy on its rows.
+type CVDevSource struct {
+	Source         string `json:"source"`
+	Without        string `json:"without,omitempty"`
+	Rows           int    `json:"rows"`
+	CoarseAccuracy Score  `json:"coarse_accuracy"`
+	// WithModel is CoarseAccuracy with a language model configured.
+	WithModel Score `json:"with_model"`
 }
 
 // CVSummary is one figure's mean over the folds and its worst fold.

@@ -183,7 +183,7 @@ func RunRouting(ctx context.Context, cfg RoutingConfig) (*Report, error) {
 		if d.Searcher == nil {
 			o.ProbeK = 0
 		}
-		cv, err := crossValidate(ctx, o, d, newRouter, cfg.Concurrency, cfg.Progress)
+		cv, err := crossValidate(ctx, o, d, newRouter, rows, cfg.Concurrency, cfg.Progress)
 		if err != nil {
 			return nil, fmt.Errorf("eval routing: --cv source: %w", err)
 		}
@@ -198,8 +198,58 @@ func RunRouting(ctx context.Context, cfg RoutingConfig) (*Report, error) {
 // scores every row of that source three ways (see CVFold): the whole
 // router against the route of each row's class and against the route the
 // policy prescribes in this configuration, and the classifier alone.
-func crossValidate(ctx context.Context, opts nodes.Options, deps nodes.Deps, newRouter NewRouterFunc, concurrency int, progress ProgressFunc) (*RoutingCV, error) {
+//
+// It also scores the evaluation rows (devRows) source by source, each
+// with the router that never saw its source (see RoutingCV.Dev).
+func crossValidate(ctx context.Context, opts nodes.Options, deps nodes.Deps, newRouter NewRouterFunc, devRows []RoutingRow, concurrency int, progress ProgressFunc) (*RoutingCV, error) {
 	cv := &RoutingCV{By: CVSource}
+	bySource := map[string][]RoutingRow{}
+	for _, r := range devRows {
+		bySource[r.Source] = append(bySource[r.Source], r)
+	}
+	withModel := deps
+	withModel.Writer = routeOnlyWriter{}
+	// scoreDev scores the evaluation rows of the sources that share their
+	// wording with the training source left out ("" for none), with the
+	// router trained without it, once as configured and once with a
+	// language model.
+	scoreDev := func(o nodes.Options, without string) error {
+		routers := [2]Router{}
+		for i, d := range []nodes.Deps{deps, withModel} {
+			r, err := newRouter(d, o)
+			if err != nil {
+				return err
+			}
+			routers[i] = r
+		}
+		for _, src := range slices.Sorted(maps.Keys(bySource)) {
+			if trainingSourceOf(src) != without {
+				continue
+			}
+			rows := bySource[src]
+			var acc [2]Score
+			for k, router := range routers {
+				ok := make([]bool, len(rows))
+				err := forEach(ctx, len(rows), concurrency, "eval rows of "+src, progress, func(ctx context.Context, i int) error {
+					plan, _, err := router.Route(ctx, rows[i].Query)
+					if err != nil {
+						return ctx.Err()
+					}
+					ok[i] = Coarse(string(plan.Route)) == Coarse(rows[i].Route)
+					return nil
+				})
+				if err != nil {
+					return err
+				}
+				acc[k] = Score(ratio1(float64(countTrue(ok)), len(rows)))
+			}
+			cv.Dev = append(cv.Dev, CVDevSource{Source: src, Without: without, Rows: len(rows), CoarseAccuracy: acc[0], WithModel: acc[1]})
+		}
+		return nil
+	}
+	if err := scoreDev(opts, ""); err != nil {
+		return nil, err
+	}
 	for _, src := range nodes.TrainingSources {
 		model, err := nodes.TrainRouter(src)
 		if err != nil {
@@ -213,6 +263,9 @@ func crossValidate(ctx context.Context, opts nodes.Options, deps nodes.Deps, new
 		o.RouterModel = model
 		router, err := newRouter(deps, o)
 		if err != nil {
+			return nil, err
+		}
+		if err := scoreDev(o, src); err != nil {
 			return nil, err
 		}
 		type decision struct{ routed, policy, classified, class string }
@@ -271,7 +324,52 @@ func crossValidate(ctx context.Context, opts nodes.Options, deps nodes.Deps, new
 		seen += f.SeenAccuracy / Score(len(cv.Folds))
 	}
 	cv.SeenMean = seen
+	for _, d := range cv.Dev {
+		for _, f := range []struct {
+			s *CVSummary
+			v Score
+		}{{&cv.DevRouter, d.CoarseAccuracy}, {&cv.DevWithModel, d.WithModel}} {
+			f.s.Mean += f.v / Score(len(cv.Dev))
+			if f.s.WorstSource == "" || f.v < f.s.Worst {
+				f.s.Worst, f.s.WorstSource = f.v, d.Source
+			}
+		}
+	}
 	return cv, nil
+}
+
+func countTrue(bs []bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
+		}
+	}
+	return n
+}
+
+// routeOnlyWriter stands in for a language model in the leave-one-source-
+// out run's "with a model" figure: the router only asks whether one is
+// configured; nothing writes with it.
+type routeOnlyWriter struct{}
+
+func (routeOnlyWriter) Write(context.Context, graphrag.WriteRequest, func(string)) (graphrag.Answer, error) {
+	return graphrag.Answer{}, errors.New("eval routing: the language model stand-in writes nothing")
+}
+
+// trainingSourceOf is the training source (nodes.TrainingSources) that an
+// evaluation row's source shares its wording with: CLINC150's test rows
+// with its training rows, NL2Bash's held-out commands with the rest,
+// graphrag's own rows with its exemplars. "" for a source with no training
+// data (TREC, HotpotQA, XQuAD).
+func trainingSourceOf(evalSource string) string {
+	s := strings.ToLower(evalSource)
+	for _, src := range nodes.TrainingSources {
+		if strings.HasPrefix(s, src) {
+			return src
+		}
+	}
+	return ""
 }
 
 // cvSeenEvery: the seen-wording reference holds out every n-th row of the

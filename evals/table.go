@@ -224,6 +224,8 @@ var routingRows = []routingRow{
 	{"leave-one-source-out: router vs class", cvCell(func(cv *RoutingCV) CVSummary { return cv.Router })},
 	{"leave-one-source-out: router vs policy", cvCell(func(cv *RoutingCV) CVSummary { return cv.Policy })},
 	{"leave-one-source-out: classifier alone", cvCell(func(cv *RoutingCV) CVSummary { return cv.Classifier })},
+	{"leave-one-source-out: eval rows", cvCell(func(cv *RoutingCV) CVSummary { return cv.DevRouter })},
+	{"  the same, a language model configured", cvCell(func(cv *RoutingCV) CVSummary { return cv.DevWithModel })},
 	{"classifier, source's wording seen", func(r *RoutingReport) string {
 		if r.CV == nil {
 			return "-"
@@ -267,6 +269,23 @@ func writeCV(w io.Writer, cv *RoutingCV) error {
 	fmt.Fprintf(tw, "mean\t\t\t%s\t%s\t%s\t\t%s\t\t\t\n", f3(cv.Router.Mean), f3(cv.Policy.Mean), f3(cv.Classifier.Mean), f3(cv.SeenMean))
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	if len(cv.Dev) > 0 {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "evaluation rows by source (routed by the router trained without the training source that shares their wording)")
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "source\ttrained without\trows\tcoarse accuracy\twith a model\t")
+		for _, d := range cv.Dev {
+			without := d.Without
+			if without == "" {
+				without = "(none: never in training)"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t\n", d.Source, without, d.Rows, f3(d.CoarseAccuracy), f3(d.WithModel))
+		}
+		fmt.Fprintf(tw, "mean\t\t\t%s\t%s\t\n", f3(cv.DevRouter.Mean), f3(cv.DevWithModel.Mean))
+		if err := tw.Flush(); err != nil {
+			return err
+		}
 	}
 	fmt.Fprintln(w)
 	return nil
