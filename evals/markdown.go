@@ -61,6 +61,16 @@ func Markdown(r *Report, base string) []File {
 			}
 			rows = append(rows, []string{"mean", "", "", f3(cv.Router.Mean), f3(cv.Policy.Mean), f3(cv.Classifier.Mean), "", f3(cv.SeenMean), "", ""})
 			writeMDTable(&b, rows, false)
+			if len(cv.Dev) > 0 {
+				b.WriteString("\nThe evaluation rows by source, each routed by the router trained without the training source that shares its wording " +
+					"(none for a source never in training), coarse accuracy as configured here and with a language model configured, as the rows' labels assume.\n\n")
+				rows := [][]string{{"source", "trained without", "rows", "coarse accuracy", "with a model"}}
+				for _, d := range cv.Dev {
+					rows = append(rows, []string{d.Source, d.Without, fmt.Sprint(d.Rows), f3(d.CoarseAccuracy), f3(d.WithModel)})
+				}
+				rows = append(rows, []string{"mean", "", "", f3(cv.DevRouter.Mean), f3(cv.DevWithModel.Mean)})
+				writeMDTable(&b, rows, false)
+			}
 		}
 		if len(rt.Mistakes) > 0 {
 			b.WriteString("\n### Misrouted rows\n\n")
