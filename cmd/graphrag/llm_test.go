@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -174,5 +175,12 @@ func TestRunTraceShowsQueries(t *testing.T) {
 	}
 	if n := strings.Count(out, "retrieve/search"); n != 3 {
 		t.Errorf("trace shows %d search branches, want one per query (3):\n%s", n, out)
+	}
+	var r server.QueryResponse
+	if err := json.Unmarshal([]byte(c.ok("run", "--json", "what should I know about atlas")), &r); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(r.Plan.Queries) != "[atlas home server hostname atlas]" {
+		t.Errorf("--json plan queries %q, want the planner's two wordings", r.Plan.Queries)
 	}
 }
