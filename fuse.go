@@ -13,7 +13,8 @@ const RRFConstant = 60
 // FuseRRF merges ranked lists (each best first) by reciprocal rank fusion
 // and returns the best k hits (all of them when k <= 0). A hit is known by
 // its chunk id; its Score becomes the RRF sum and its Ranks join the ranks
-// the lists gave it. Equal scores are ordered by the best rank in any
+// the lists gave it, the best of each kind when several lists rank it
+// alike (the keyword lists of several wordings of a question). Equal scores are ordered by the best rank in any
 // list, then by first appearance (lists in order), so the result is
 // deterministic and matches the stores' one-call hybrid search.
 func FuseRRF(k int, lists ...[]Hit) []Hit {
@@ -37,12 +38,8 @@ func FuseRRF(k int, lists ...[]Hit) []Hit {
 			e := &out[j]
 			e.hit.Score += 1 / float64(RRFConstant+rank)
 			e.best = min(e.best, rank)
-			if h.Ranks.Keyword > 0 {
-				e.hit.Ranks.Keyword = h.Ranks.Keyword
-			}
-			if h.Ranks.Vector > 0 {
-				e.hit.Ranks.Vector = h.Ranks.Vector
-			}
+			e.hit.Ranks.Keyword = bestRank(e.hit.Ranks.Keyword, h.Ranks.Keyword)
+			e.hit.Ranks.Vector = bestRank(e.hit.Ranks.Vector, h.Ranks.Vector)
 		}
 	}
 	slices.SortStableFunc(out, func(a, b entry) int {
@@ -62,4 +59,12 @@ func FuseRRF(k int, lists ...[]Hit) []Hit {
 		hits[i] = e.hit
 	}
 	return hits
+}
+
+// bestRank is the better of two ranks, 0 meaning unranked.
+func bestRank(a, b int) int {
+	if a == 0 || b > 0 && b < a {
+		return b
+	}
+	return a
 }

@@ -54,3 +54,19 @@ func TestFuseRRF(t *testing.T) {
 		})
 	}
 }
+
+// TestFuseRRFBestRanks: lists of several wordings of one question rank a
+// hit more than once in a kind; it keeps the best rank of each kind.
+func TestFuseRRFBestRanks(t *testing.T) {
+	q1 := []graphrag.Hit{hit("b", graphrag.Ranks{Keyword: 1}), hit("a", graphrag.Ranks{Keyword: 2})}
+	q2 := []graphrag.Hit{hit("a", graphrag.Ranks{Keyword: 1, Vector: 4}), hit("b", graphrag.Ranks{Keyword: 3})}
+	q3 := []graphrag.Hit{hit("a", graphrag.Ranks{Vector: 2})}
+	got := map[string]graphrag.Ranks{}
+	for _, h := range graphrag.FuseRRF(0, q1, q2, q3) {
+		got[h.Chunk.ID] = h.Ranks
+	}
+	want := map[string]graphrag.Ranks{"a": {Keyword: 1, Vector: 2}, "b": {Keyword: 1}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("ranks %v, want %v", got, want)
+	}
+}

@@ -1,6 +1,11 @@
 package graphrag
 
-import "time"
+import (
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+)
 
 // Route is where a query goes.
 type Route string
@@ -65,7 +70,13 @@ type Turn struct {
 type Plan struct {
 	Route Route
 	// Query is the text to search with (the user's query, or a refined one).
-	Query    string
+	Query string
+	// Queries are other wordings of Query to search with too (a planner's
+	// rephrasings: synonyms, the words documents likely use); their
+	// results are fused with Query's (multi-query retrieval). Empty:
+	// Query alone. They belong to the question the planner saw: a
+	// refined Query (a corrective loop) replaces them.
+	Queries  []string
 	Keywords []string
 	// FileTypes are lower-case file types without a dot.
 	FileTypes  []string
@@ -117,3 +128,30 @@ const (
 	VerdictUnsupported Verdict = "unsupported"  // not grounded in the cited text: regenerate
 	VerdictOffQuestion Verdict = "off_question" // does not answer the query: route again
 )
+
+// SearchQueries returns the texts a search for the plan runs: Query, then
+// each of Queries that differs from every earlier text once case, spacing
+// and end punctuation are set aside, at most max in all (max < 1: no
+// limit). Empty Queries give Query alone.
+func (p Plan) SearchQueries(max int) []string {
+	out := []string{p.Query}
+	seen := []string{foldQuery(p.Query)}
+	for _, q := range p.Queries {
+		if max > 0 && len(out) >= max {
+			break
+		}
+		f := foldQuery(q)
+		if f == "" || slices.Contains(seen, f) {
+			continue
+		}
+		out, seen = append(out, strings.TrimSpace(q)), append(seen, f)
+	}
+	return out
+}
+
+// foldQuery is q as a search sees it: lower case, single spaces, no
+// punctuation at either end.
+func foldQuery(q string) string {
+	q = strings.Join(strings.Fields(strings.ToLower(q)), " ")
+	return strings.TrimFunc(q, func(r rune) bool { return unicode.IsPunct(r) || unicode.IsSpace(r) })
+}

@@ -16,7 +16,12 @@ import (
 type RoutePlan struct {
 	Route string `json:"route" jsonschema:"enum=vector,enum=hybrid,enum=web,enum=filesystem,enum=direct"`
 	// Query is the question rewritten to stand alone.
-	Query      string   `json:"query"`
+	Query string `json:"query"`
+	// Queries are up to maxAlternatives other short wordings of the
+	// question, searched too (graphrag.Plan.Queries). maxItems is
+	// maxAlternatives (a struct tag cannot name a constant;
+	// TestRoutePlanSchemaCapsQueries checks they agree).
+	Queries    []string `json:"queries" jsonschema:"maxItems=3"`
 	Keywords   []string `json:"keywords" jsonschema:"maxItems=6"`
 	FileTypes  []string `json:"file_types"`
 	SourceHint string   `json:"source_hint"`
@@ -177,6 +182,9 @@ func ParseRoutePlan(text string) (graphrag.Plan, error) {
 		if q, ok := get(m, "query", "standalone_query", "rewritten_query", "search_query", "question"); ok {
 			p.Query = str(q)
 		}
+		if a, ok := get(m, "queries", "alternative_queries", "alternatives", "rephrasings", "paraphrases", "search_queries"); ok {
+			p.Queries = alternatives(a, p.Query)
+		}
 		if k, ok := get(m, "keywords", "key_words", "search_terms", "terms"); ok {
 			p.Keywords = dedupe(strs(k), 8)
 		}
@@ -210,6 +218,56 @@ func ParseRoutePlan(text string) (graphrag.Plan, error) {
 		return graphrag.Plan{}, badOutput(text, err)
 	}
 	return plan, nil
+}
+
+// maxAlternatives is how many other wordings of the question a plan may
+// carry (RoutePlan.Queries). Three is LangChain's MultiQueryRetriever's
+// number, and with the question itself the four queries RAG-Fusion
+// searches; more is more searches per question for wordings that repeat
+// each other (nodes.Options.MaxQueries caps what is searched).
+const maxAlternatives = 3
+
+// maxQueryChars: a search query longer than this is prose (an
+// explanation, a model running on), not a query.
+const maxQueryChars = 300
+
+// alternatives reads a plan's other wordings of query: a list of strings
+// (a lone string is one wording), each trimmed, none longer than
+// maxQueryChars, none repeating query or another, at most maxAlternatives.
+// Anything else in the list (numbers, objects, nulls) is dropped.
+func alternatives(v any, query string) []string {
+	var in []string
+	switch x := v.(type) {
+	case string:
+		in = []string{x}
+	case []any:
+		for _, e := range x {
+			if s, ok := e.(string); ok {
+				in = append(in, s)
+			}
+		}
+	}
+	var keep []string
+	for _, s := range in {
+		s = strings.Trim(strings.TrimSpace(s), "\"'`")
+		if s != "" && len(s) <= maxQueryChars && cleanNull(s) != "" {
+			keep = append(keep, s)
+		}
+	}
+	return sameQueries(keep, query)
+}
+
+// sameQueries drops from alts the wordings that repeat query or each
+// other (graphrag.Plan.SearchQueries) and keeps at most maxAlternatives.
+func sameQueries(alts []string, query string) []string {
+	if len(alts) == 0 {
+		return nil
+	}
+	qs := graphrag.Plan{Query: query, Queries: alts}.SearchQueries(1 + maxAlternatives)
+	if len(qs) == 1 {
+		return nil
+	}
+	return qs[1:]
 }
 
 func cleanNull(s string) string {
@@ -479,8 +537,8 @@ func ParseRewrite(text string) (string, error) {
 	if err != nil {
 		return "", badOutput(text, err)
 	}
-	if len(out) > 300 {
-		return "", badOutput(text, errors.New("rewrite longer than 300 characters"))
+	if len(out) > maxQueryChars {
+		return "", badOutput(text, fmt.Errorf("rewrite longer than %d characters", maxQueryChars))
 	}
 	return out, nil
 }

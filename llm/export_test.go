@@ -16,3 +16,6 @@ func SetEmbedderClock(e *Embedder, now func() time.Time) {
 
 // Prepare exposes the image preprocessing (benchmarks).
 func (c *Captioner) Prepare(data []byte) ([]byte, error) { return c.prepare(data) }
+
+// MaxAlternatives exposes maxAlternatives (tests).
+const MaxAlternatives = maxAlternatives

@@ -32,11 +32,12 @@ func planPrompt(query string, history []graphrag.Turn) string {
 - direct: greetings, arithmetic or general knowledge, no search needed
 Also give:
 - "query": the question rewritten to stand alone (replace "it", "that", "they" with what they mean)
+- "queries": 0-3 other short ways to search for it (other words the documents may use), else []
 - "keywords": 2-4 search terms
 - "file_types": file types asked for, like ["pdf"], else []
 - "source_hint": part of a file name the user names, else ""
 - "time": "today", "this_week", "this_month" or "any"
-Example: {"route": "hybrid", "query": "total of invoice INV-2041", "keywords": ["invoice", "INV-2041", "total"], "file_types": ["pdf"], "source_hint": "", "time": "any"}
+Example: {"route": "hybrid", "query": "total of invoice INV-2041", "queries": ["amount due on INV-2041"], "keywords": ["invoice", "INV-2041", "total"], "file_types": ["pdf"], "source_hint": "", "time": "any"}
 JSON:`)
 	return b.String()
 }

@@ -49,6 +49,7 @@ func (p *Planner) Plan(ctx context.Context, query string, history []graphrag.Tur
 	if len(h) == 0 || plan.Query == "" {
 		plan.Query = query
 	}
+	plan.Queries = sameQueries(plan.Queries, plan.Query)
 	plan, dropped := groundPlan(plan, query, h)
 	plan.By = "llm"
 	plan.Reason = fmt.Sprintf("llm planner (%s) chose %s", p.chat.spec.Name(), plan.Route)

@@ -83,7 +83,9 @@ func (p *pipeline) searchWeb(ctx context.Context, r retrieval) (retrieval, error
 }
 
 // searchInstead searches the local files for a question the user would not
-// send to the web: a hybrid search, as for a question with names in it.
+// send to the web: a hybrid search, as for a question with names in it,
+// in one call with the question alone (other wordings run as branches,
+// which the web branch does not start).
 func (p *pipeline) searchInstead(ctx context.Context, r retrieval) (retrieval, error) {
 	r.Plan.Route = graphrag.RouteHybrid
 	r.Plan.Reason += reasonWebDeclined
@@ -91,5 +93,6 @@ func (p *pipeline) searchInstead(ctx context.Context, r retrieval) (retrieval, e
 	if err != nil || r.Skip {
 		return r, err
 	}
+	r.Text = r.Plan.Query
 	return p.searchWhole(ctx, r)
 }

@@ -39,7 +39,13 @@
 //     embedder) the keyword and vector lists of a hybrid search run as
 //     parallel branches and fuse joins them by reciprocal rank fusion,
 //     exactly the store's own hybrid result; other searches are one
-//     branch. With Options.ConfirmWeb the web branch pauses the run before
+//     branch. When the Planner proposes other wordings of the question
+//     (Plan.Queries; the deterministic router proposes none), each
+//     wording runs its own branches too (multi-query retrieval, at most
+//     Options.MaxQueries texts) and fuse joins every list by reciprocal
+//     rank fusion, the question's lists first; the "queries" event
+//     (EventQueries) names what was searched. A corrective loop's
+//     refined query is searched alone. With Options.ConfirmWeb the web branch pauses the run before
 //     the question leaves the machine (graph.Interrupt with a
 //     WebConfirmation); resumed with false, it searches the local files.
 //   - evaluate: corrective RAG. Keeps hits above a share of the top score

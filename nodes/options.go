@@ -29,6 +29,11 @@ type Options struct {
 	// PlannerBelow: the Planner is asked exactly when the route's
 	// calibrated confidence (Plan.Confidence) is below this.
 	PlannerBelow float64
+	// MaxQueries caps the texts a local search runs: Plan.Query and the
+	// planner's other wordings (Plan.Queries), each one or two branches
+	// of retrieve, fused by reciprocal rank fusion. 1 searches Plan.Query
+	// alone; 0 or less takes the default, maxQueries.
+	MaxQueries int
 
 	// KeepRatio drops hits scoring below this share of the top score
 	// (keyword and vector scores). On the dev questions with BM25, 0.7 keeps
@@ -92,6 +97,15 @@ const (
 // model call.
 const plannerBelow = 0.6
 
+// maxQueries is the default MaxQueries: the question and the three other
+// wordings the llm planner may propose (LangChain's MultiQueryRetriever
+// asks for three; RAG-Fusion searches four queries). On a store with
+// hybrid legs that is at most 8 concurrent store searches per retrieve,
+// within graph.DefaultParallelism (16) and the subgraph's step limit
+// (graph.DefaultMaxSteps, 25: select, 8 branches and fuse take 10). Not
+// tuned: no eval measures the model path's rephrasings yet.
+const maxQueries = 4
+
 // DefaultOptions returns the tuned defaults.
 func DefaultOptions() Options {
 	return Options{
@@ -103,6 +117,7 @@ func DefaultOptions() Options {
 		WeakEvidence:   0.45,
 		MinSpecific:    2,
 		PlannerBelow:   plannerBelow,
+		MaxQueries:     maxQueries,
 		KeepRatio:      0.7,
 		KeepRatioFused: 0.45,
 		MaxKept:        5,

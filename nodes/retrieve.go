@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/graphrag/graphrag"
 	"github.com/graphrag/graphrag/graph"
@@ -83,24 +85,43 @@ type retrieval struct {
 	Mode    graphrag.SearchMode
 	Filters graphrag.Filters
 	Skip    bool
+	// Queries are the texts a local search runs, each as its own
+	// branch(es): Plan.Query first, then the planner's other wordings
+	// (Plan.SearchQueries, at most Options.MaxQueries). Text is the one a
+	// search branch runs, set on its Send.
+	Queries []string
+	Text    string
 	// Legs are the ranked lists the search branches found, in branch
 	// order (a reducer appends them); fuse turns them into Hits.
 	Legs []leg
 	// Hits, ToolText, SearchMode and SearchNote are the result, as State
-	// holds them.
+	// holds them. Fused is set when Hits fuse the lists of several
+	// queries: their scores are RRF sums whatever SearchMode says.
 	Hits       []graphrag.Hit
 	ToolText   string
 	SearchMode graphrag.SearchMode
 	SearchNote string
+	Fused      bool
 	// Notes are added to State.Notes (a reducer appends them).
 	Notes []string
 }
 
-// leg is one ranked list: a leg of a hybrid search (Mode keyword or
-// vector) or a whole search (Mode as asked).
+// leg is one ranked list: a leg of a hybrid search (Part set, Mode
+// keyword or vector) or a whole search (Mode as asked), for the query
+// text Query.
 type leg struct {
+	Query  string
 	Mode   graphrag.SearchMode
+	Part   bool
 	Result graphrag.SearchResult
+}
+
+// mode is the mode the store reported for the list, or the one asked.
+func (l leg) mode() graphrag.SearchMode {
+	if l.Result.Mode != "" {
+		return l.Result.Mode
+	}
+	return l.Mode
 }
 
 func (r *retrieval) note(format string, args ...any) {
@@ -119,7 +140,10 @@ func (r *retrieval) fallback(ctx context.Context, format string, args ...any) {
 //	select ⇒ keyword | vector | search | web | files → fuse
 //
 // select sends the plan to the branches it needs (none for a direct
-// answer); they run concurrently and fuse joins them.
+// answer); they run concurrently and fuse joins them. A local search
+// runs its branches once per query text (multi-query retrieval: the
+// question and a planner's other wordings of it); the web and the file
+// tools get the question alone.
 func (p *pipeline) retrieveGraph() (*graph.Runnable[retrieval], error) {
 	g := graph.NewStateGraph[retrieval]()
 	g.AddNode(RetrieveSelect, p.selectSearch)
@@ -136,9 +160,9 @@ func (p *pipeline) retrieveGraph() (*graph.Runnable[retrieval], error) {
 		g.AddEdge(b, RetrieveFuse)
 	}
 	g.AddEdge(RetrieveFuse, graph.END)
-	g.SetEdgeLabel(RetrieveSelect, RetrieveKeyword, "hybrid: keyword leg")
-	g.SetEdgeLabel(RetrieveSelect, RetrieveVector, "hybrid: vector leg")
-	g.SetEdgeLabel(RetrieveSelect, RetrieveSearch, "vector · hybrid in one call")
+	g.SetEdgeLabel(RetrieveSelect, RetrieveKeyword, "hybrid: keyword leg per query")
+	g.SetEdgeLabel(RetrieveSelect, RetrieveVector, "hybrid: vector leg per query")
+	g.SetEdgeLabel(RetrieveSelect, RetrieveSearch, "vector · hybrid in one call, per query")
 	web := "web"
 	if p.opts.ConfirmWeb {
 		web = "web · asks first"
@@ -170,7 +194,7 @@ func retrievalOf(s State) retrieval {
 // withRetrieval folds the retrieve subgraph's result into s.
 func withRetrieval(s State, r retrieval) State {
 	s.Plan, s.WebDeclined = r.Plan, r.WebDeclined
-	s.Hits, s.ToolText, s.SearchMode, s.SearchNote, s.fused = r.Hits, r.ToolText, r.SearchMode, r.SearchNote, false
+	s.Hits, s.ToolText, s.SearchMode, s.SearchNote, s.fused = r.Hits, r.ToolText, r.SearchMode, r.SearchNote, r.Fused
 	s.Notes = append(s.Notes, r.Notes...)
 	return s
 }
@@ -190,6 +214,7 @@ func (p *pipeline) selectSearch(ctx context.Context, r retrieval) (retrieval, er
 		r.Mode = graphrag.ModeHybrid
 	}
 	r.Filters = p.filters(plan)
+	r.Queries = plan.SearchQueries(p.maxQueries())
 	if sel, ok := p.deps.Tools.(FileSelector); ok && (len(plan.FileTypes) > 0 || plan.Time != graphrag.TimeAny || plan.SourceHint != "") {
 		// Hybrid with tools: the file tools pick the files the filters
 		// mean, and the search runs over those documents only.
@@ -210,9 +235,11 @@ func (p *pipeline) selectSearch(ctx context.Context, r retrieval) (retrieval, er
 	return r, nil
 }
 
-// branches says which branches run: the two legs of a hybrid search when
-// the store runs them apart, one whole search otherwise, the web or the
-// file tools; none for a direct answer.
+// branches says which branches run: for each query text, the two legs of
+// a hybrid search when the store runs them apart, one whole search
+// otherwise; or the web or the file tools; none for a direct answer.
+// Their order, the question's first, is the order fuse reads their lists
+// in, whichever finishes first.
 func (p *pipeline) branches(_ context.Context, r retrieval) ([]graph.Send[retrieval], error) {
 	to := func(names ...string) []graph.Send[retrieval] {
 		out := make([]graph.Send[retrieval], len(names))
@@ -231,32 +258,49 @@ func (p *pipeline) branches(_ context.Context, r retrieval) ([]graph.Send[retrie
 	case !isLocal(r.Plan.Route):
 		return nil, nil
 	}
+	names := []string{RetrieveSearch}
 	if ls, ok := p.deps.Searcher.(LegSearcher); ok && r.Mode == graphrag.ModeHybrid && ls.HybridLegs() {
-		return to(RetrieveKeyword, RetrieveVector), nil
+		names = []string{RetrieveKeyword, RetrieveVector}
 	}
-	return to(RetrieveSearch), nil
+	out := make([]graph.Send[retrieval], 0, len(r.Queries)*len(names))
+	for _, q := range r.Queries {
+		b := r
+		b.Text = q
+		for _, n := range names {
+			out = append(out, graph.Send[retrieval]{To: n, State: b})
+		}
+	}
+	return out, nil
+}
+
+// maxQueries is Options.MaxQueries, or its default.
+func (p *pipeline) maxQueries() int {
+	if p.opts.MaxQueries > 0 {
+		return p.opts.MaxQueries
+	}
+	return maxQueries
 }
 
 // searchLeg returns the node running one leg of a hybrid search.
 func (p *pipeline) searchLeg(mode graphrag.SearchMode) graph.NodeFunc[retrieval] {
 	return func(ctx context.Context, r retrieval) (retrieval, error) {
-		q := graphrag.Query{Text: r.Plan.Query, Mode: mode, K: p.opts.K, Filters: r.Filters}
+		q := graphrag.Query{Text: r.Text, Mode: mode, K: p.opts.K, Filters: r.Filters}
 		res, err := p.deps.Searcher.(LegSearcher).SearchLeg(ctx, q)
 		if err != nil {
-			return r, fmt.Errorf("%s leg of the hybrid search %q: %w", mode, r.Plan.Query, err)
+			return r, fmt.Errorf("%s leg of the hybrid search %q: %w", mode, r.Text, err)
 		}
-		r.Legs = []leg{{Mode: mode, Result: res}}
+		r.Legs = []leg{{Query: r.Text, Mode: mode, Part: true, Result: res}}
 		return r, nil
 	}
 }
 
-// searchWhole is the "search" node: one call to the store.
+// searchWhole is the "search" node: one call to the store for r.Text.
 func (p *pipeline) searchWhole(ctx context.Context, r retrieval) (retrieval, error) {
-	res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: r.Plan.Query, Mode: r.Mode, K: p.opts.K, Filters: r.Filters})
+	res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: r.Text, Mode: r.Mode, K: p.opts.K, Filters: r.Filters})
 	if err != nil {
-		return r, fmt.Errorf("%s search %q: %w", r.Mode, r.Plan.Query, err)
+		return r, fmt.Errorf("%s search %q: %w", r.Mode, r.Text, err)
 	}
-	r.Legs = []leg{{Mode: r.Mode, Result: res}}
+	r.Legs = []leg{{Query: r.Text, Mode: r.Mode, Result: res}}
 	return r, nil
 }
 
@@ -280,27 +324,42 @@ func (p *pipeline) askFileTools(ctx context.Context, r retrieval) (retrieval, er
 	return r, nil
 }
 
-// fuse is the join: the legs of a hybrid search fused by reciprocal rank
-// fusion, a whole search taken as it is. A search narrowed to the files
-// the wording hints at that found nothing searches all files again.
+// fuse is the join: the lists of the search branches fused by reciprocal
+// rank fusion in branch order (the question's lists first, so that ties
+// keep its order), one whole search taken as it is. A search narrowed to
+// the files the wording hints at that found nothing searches all files
+// again, with the question alone.
 func (p *pipeline) fuse(ctx context.Context, r retrieval) (retrieval, error) {
 	if len(r.Legs) == 0 {
 		return r, nil
 	}
 	var res graphrag.SearchResult
+	var queries SearchedQueries
+	for _, l := range r.Legs {
+		if !slices.Contains(queries, l.Query) {
+			queries = append(queries, l.Query)
+		}
+	}
 	if len(r.Legs) == 1 {
 		res = r.Legs[0].Result
-		if res.Mode == "" {
-			res.Mode = r.Legs[0].Mode
-		}
+		res.Mode = r.Legs[0].mode()
 	} else {
 		lists := make([][]graphrag.Hit, len(r.Legs))
 		for i, l := range r.Legs {
 			lists[i] = l.Result.Hits
 		}
 		res = graphrag.SearchResult{Hits: graphrag.FuseRRF(p.opts.K, lists...), Mode: graphrag.ModeHybrid}
+		if first := r.Legs[0]; !first.Part {
+			// Whole searches of several queries: the store's own mode and
+			// note (a hybrid search without an embedder runs as keyword).
+			res.Mode, res.Note = first.mode(), first.Result.Note
+		}
 	}
 	r.Legs = nil
+	r.Fused = len(queries) > 1
+	if r.Fused {
+		graph.Emit(ctx, EventQueries, queries)
+	}
 	if len(res.Hits) == 0 && r.Filters.Source != "" {
 		// The source hint is a guess from the wording; a file type or a
 		// time window the user said is not.
@@ -314,7 +373,25 @@ func (p *pipeline) fuse(ctx context.Context, r retrieval) (retrieval, error) {
 			res.Mode = r.Mode
 		}
 		r.fallback(ctx, "retrieve: nothing matched in %q: searched all files", r.Plan.SourceHint)
+		r.Fused = false
 	}
 	r.Hits, r.SearchMode, r.SearchNote = res.Hits, res.Mode, res.Note
 	return r, nil
+}
+
+// EventQueries names the custom graph event fuse emits when a local search
+// ran more than one query text (a planner's other wordings of the
+// question, Plan.Queries); its payload, a SearchedQueries, lists them.
+const EventQueries = "queries"
+
+// SearchedQueries are the query texts one retrieve searched and fused, the
+// question's first. It prints as the texts quoted, one "·" apart.
+type SearchedQueries []string
+
+func (q SearchedQueries) String() string {
+	quoted := make([]string, len(q))
+	for i, s := range q {
+		quoted[i] = fmt.Sprintf("%q", s)
+	}
+	return strings.Join(quoted, " · ")
 }

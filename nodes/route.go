@@ -19,7 +19,9 @@ func (p *pipeline) route(ctx context.Context, s State) (State, error) {
 	}
 	if s.Refined != "" {
 		// Back from a corrective loop: keep searching locally with the
-		// refined query.
+		// refined query, alone: the planner's other wordings
+		// (Plan.Queries) were of the question it saw, and searching them
+		// again would bring back the hits the refinement moves away from.
 		prev := s.Plan
 		plan := basePlan(s.Refined)
 		plan.Route = prev.Route

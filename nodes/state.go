@@ -102,7 +102,8 @@ type State struct {
 	bestHits     []graphrag.Hit
 	bestStrength float64
 	bestMode     graphrag.SearchMode
-	// fused is true when Hits carry RRF scores from a corrective loop.
+	// fused is true when Hits carry RRF scores from a corrective loop or
+	// from the lists of several queries (retrieval.Fused).
 	fused, bestFused bool
 }
 

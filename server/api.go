@@ -118,8 +118,11 @@ type Source struct {
 
 // Plan is the route node's decision.
 type Plan struct {
-	Route      string   `json:"route"`
-	Query      string   `json:"query,omitempty"`
+	Route string `json:"route"`
+	Query string `json:"query,omitempty"`
+	// Queries are other wordings of Query a planner proposed, searched
+	// with it (multi-query retrieval).
+	Queries    []string `json:"queries,omitempty"`
 	Keywords   []string `json:"keywords,omitempty"`
 	FileTypes  []string `json:"file_types,omitempty"`
 	SourceHint string   `json:"source_hint,omitempty"`
@@ -226,6 +229,7 @@ func response(s nodes.State, tr Trace, withText bool) QueryResponse {
 		Plan: Plan{
 			Route:      string(s.Plan.Route),
 			Query:      s.Plan.Query,
+			Queries:    s.Plan.Queries,
 			Keywords:   s.Plan.Keywords,
 			FileTypes:  s.Plan.FileTypes,
 			SourceHint: s.Plan.SourceHint,

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -149,5 +150,37 @@ func TestModelCallsPerRoute(t *testing.T) {
 		if calls > 3 {
 			t.Errorf("%q (route %s): %d model calls, budget 3", q, r.Route, calls)
 		}
+	}
+}
+
+// TestRunTraceShowsQueries: a planner that proposes other wordings of the
+// question gets each searched as its own branch, and --trace names them.
+func TestRunTraceShowsQueries(t *testing.T) {
+	c := newCLI(t)
+	c.ok("ingest", sampleDir(t))
+	srv := llmtest.NewOllama(t, func(r llmtest.Request) llmtest.Reply {
+		if schema := string(r.Format) + string(r.ResponseFormat); strings.Contains(schema, `"route"`) {
+			return llmtest.Reply{Text: `{"route": "vector", "query": "what should I know about atlas", "queries": ["atlas home server", "hostname atlas"], "keywords": ["atlas"], "file_types": [], "source_hint": "", "time": "any"}`}
+		}
+		return fakeModel(r)
+	})
+	c.env["GRAPHRAG_LLM"] = "ollama:qwen2.5:3b@" + srv.URL
+	// The router is unsure about this vague question, so the planner plans.
+	out := c.ok("run", "--quiet", "--trace", "what should I know about atlas")
+	if !strings.Contains(out, "route vector (llm)") {
+		t.Fatalf("the planner did not plan (the test needs a question the router is unsure of):\n%s", out)
+	}
+	if want := `· queries: "what should I know about atlas" · "atlas home server" · "hostname atlas"`; !strings.Contains(out, want) {
+		t.Errorf("trace lacks %q:\n%s", want, out)
+	}
+	if n := strings.Count(out, "retrieve/search"); n != 3 {
+		t.Errorf("trace shows %d search branches, want one per query (3):\n%s", n, out)
+	}
+	var r server.QueryResponse
+	if err := json.Unmarshal([]byte(c.ok("run", "--json", "what should I know about atlas")), &r); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(r.Plan.Queries) != "[atlas home server hostname atlas]" {
+		t.Errorf("--json plan queries %q, want the planner's two wordings", r.Plan.Queries)
 	}
 }
