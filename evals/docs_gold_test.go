@@ -62,61 +62,90 @@ func includes(patterns []string, file string) bool {
 	return false
 }
 
-// The test split's rows are written against the files as installed: every
+// The test splits, written against the files as installed, and the id
+// prefix each keeps.
+var docsTestSplits = []struct{ set, prefix string }{
+	{"test", "t"},
+	{"test2", "t2"},
+}
+
+// The test splits' rows are written against the files as installed: every
 // answerable row's gold string occurs verbatim in its gold file, read raw
 // (a .gz decompressed, a man page not rendered). Rows whose collection or
 // file is not installed on this machine are skipped. The dev and held-out
 // sets are not checked here: their man-page gold strings follow the
 // rendered text, which a raw read does not reproduce.
 func TestDocsTestSetGoldStringsInGoldFiles(t *testing.T) {
-	cols, qs, err := LoadDocsSet("test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	roots := map[string]string{}
-	for _, c := range cols {
-		roots[c.Name] = filepath.Clean(os.Expand(c.Root, goldTestEnv))
-	}
-	for _, q := range qs {
-		if q.Abstain {
-			continue
-		}
-		t.Run(q.ID, func(t *testing.T) {
-			root := roots[q.Collection]
-			if st, err := os.Stat(root); err != nil || !st.IsDir() {
-				t.Skipf("collection %s (%s) is not installed here", q.Collection, root)
-			}
-			name := filepath.Join(root, filepath.FromSlash(q.GoldFile))
-			text, err := readRaw(name)
-			if errors.Is(err, fs.ErrNotExist) {
-				t.Skipf("gold file %s is not installed here", name)
-			}
+	for _, split := range docsTestSplits {
+		t.Run(split.set, func(t *testing.T) {
+			cols, qs, err := LoadDocsSet(split.set)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !bytes.Contains(text, []byte(q.Gold)) {
-				t.Errorf("gold string %q does not occur in %s", q.Gold, name)
+			roots := map[string]string{}
+			for _, c := range cols {
+				roots[c.Name] = filepath.Clean(os.Expand(c.Root, goldTestEnv))
+			}
+			for _, q := range qs {
+				if q.Abstain {
+					continue
+				}
+				t.Run(q.ID, func(t *testing.T) {
+					root := roots[q.Collection]
+					if st, err := os.Stat(root); err != nil || !st.IsDir() {
+						t.Skipf("collection %s (%s) is not installed here", q.Collection, root)
+					}
+					name := filepath.Join(root, filepath.FromSlash(q.GoldFile))
+					text, err := readRaw(name)
+					if errors.Is(err, fs.ErrNotExist) {
+						t.Skipf("gold file %s is not installed here", name)
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !bytes.Contains(text, []byte(q.Gold)) {
+						t.Errorf("gold string %q does not occur in %s", q.Gold, name)
+					}
+				})
 			}
 		})
 	}
 }
 
-// The test split keeps its id scheme: t-go-NN, t-pg-NN, t-deb-NN for
-// answerable rows, t-neg-NN for the ones to abstain on.
+// Each test split keeps its id scheme: t-go-NN, t-pg-NN, t-deb-NN for the
+// first one's answerable rows and t-neg-NN for the ones to abstain on;
+// t2-... for the second.
 func TestDocsTestSetIDs(t *testing.T) {
-	_, qs, err := LoadDocsSet("test")
-	if err != nil {
-		t.Fatal(err)
+	for _, split := range docsTestSplits {
+		t.Run(split.set, func(t *testing.T) {
+			_, qs, err := LoadDocsSet(split.set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			id := regexp.MustCompile(`^` + split.prefix + `-(go|pg|deb|neg)-[0-9]{2}$`)
+			neg := split.prefix + "-neg-"
+			for _, q := range qs {
+				if !id.MatchString(q.ID) {
+					t.Errorf("id %q is not %s-{go,pg,deb,neg}-NN", q.ID, split.prefix)
+				}
+				if strings.HasPrefix(q.ID, neg) != q.Abstain {
+					t.Errorf("%s: abstain = %v; %s rows and only they abstain", q.ID, q.Abstain, neg)
+				}
+				if !q.Abstain && !strings.HasPrefix(q.ID, split.prefix+"-"+docsCollectionIDPart(q.Collection)+"-") {
+					t.Errorf("%s: collection %q does not match its id", q.ID, q.Collection)
+				}
+			}
+		})
 	}
-	id := regexp.MustCompile(`^t-(go|pg|deb|neg)-[0-9]{2}$`)
-	for _, q := range qs {
-		if !id.MatchString(q.ID) {
-			t.Errorf("id %q is not t-{go,pg,deb,neg}-NN", q.ID)
-		}
-		if neg := strings.HasPrefix(q.ID, "t-neg-"); neg != q.Abstain {
-			t.Errorf("%s: abstain = %v; t-neg- rows and only they abstain", q.ID, q.Abstain)
-		}
+}
+
+// docsCollectionIDPart is the part of a test split's id that names the
+// collection of an answerable row.
+func docsCollectionIDPart(collection string) string {
+	if collection == "debian" {
+		return "deb"
 	}
+	return collection
 }
 
 // readRaw reads a file, decompressing it when its name ends in .gz.

@@ -16,6 +16,7 @@ func TestDocsSetsLoad(t *testing.T) {
 		{"dev", 50, 20},
 		{"heldout", 45, 15},
 		{"test", 45, 15},
+		{"test2", 45, 15},
 	} {
 		t.Run(tc.set, func(t *testing.T) {
 			cols, qs, err := LoadDocsSet(tc.set)

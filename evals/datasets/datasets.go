@@ -38,4 +38,12 @@ const (
 	// it rarely, never read its misses to fix them, never edit it.
 	DocsTestCollections = "docs/test.collections.json"
 	DocsTestQuestions   = "docs/test.jsonl"
+
+	// DocsTest2Collections and DocsTest2Questions are its second test
+	// split, written from the documents alone after the first one had been
+	// run once and its failure classes seen: other packages, pages and
+	// files again. Nobody runs it until a round of work is over; report its
+	// figure, never read its misses to fix them, never edit it.
+	DocsTest2Collections = "docs/test2.collections.json"
+	DocsTest2Questions   = "docs/test2.jsonl"
 )
