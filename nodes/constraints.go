@@ -10,11 +10,13 @@ import (
 	"github.com/graphrag/graphrag"
 )
 
-// versionPattern finds version numbers ("2.23.0", "1.6-2.1+deb12u1") and
-// optionPattern command-line options ("--max-rate").
+// versionPattern finds version numbers ("2.23.0", "1.6-2.1+deb12u1"),
+// optionPattern command-line options ("--max-rate") and settingPattern a
+// setting written with its value ("sslmode=verify-full", "PermitRootLogin=no").
 var (
 	versionPattern = regexp.MustCompile(`\b\d+(?:\.\d+)+(?:[-+~][\w.+~-]*\w)?`)
 	optionPattern  = regexp.MustCompile(`(?:^|\s)(--?[a-z][\w-]*[a-z0-9])`)
+	settingPattern = regexp.MustCompile(`(?:^|[\s"'\x60(])([A-Za-z][\w.]*=[\w.-]*\w)`)
 )
 
 // constrainingTerms are the exact names a question pins its answer to:
@@ -39,6 +41,13 @@ func constrainingTerms(question string) []string {
 		add(f)
 	}
 	for _, m := range optionPattern.FindAllStringSubmatch(question, -1) {
+		add(m[1])
+	}
+	// A setting with its value is asked about as written: a page that
+	// lists the setting's other values does not say what this one does.
+	// An option's value ("--format=custom") is not one: manuals write the
+	// option with a placeholder and list its values apart.
+	for _, m := range settingPattern.FindAllStringSubmatch(question, -1) {
 		add(m[1])
 	}
 	for name := range askedNames(question) {
@@ -138,12 +147,14 @@ func newHaystack(h graphrag.Hit) *haystack {
 
 // holds reports whether the hit holds term (lower-cased). A hyphenated
 // term is also found written without its hyphens: "SHA-256" and "SHA256",
-// "e-mail" and "email" are the same name.
+// "e-mail" and "email" are the same name. A command-line option is not:
+// its leading dashes are what make it an option ("--jobs" is not the word
+// "jobs" of "batch jobs").
 func (hs *haystack) holds(term string) bool {
 	if strings.Contains(hs.text, term) {
 		return true
 	}
-	if !strings.Contains(term, "-") {
+	if !strings.Contains(term, "-") || strings.HasPrefix(term, "-") {
 		return false
 	}
 	if hs.squashed == "" {
@@ -158,7 +169,7 @@ func (hs *haystack) holdsWord(w string) bool {
 	if hasWord(hs.text, w) {
 		return true
 	}
-	if !strings.Contains(w, "-") {
+	if !strings.Contains(w, "-") || strings.HasPrefix(w, "-") {
 		return false
 	}
 	if hs.squashed == "" {

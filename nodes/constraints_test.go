@@ -129,3 +129,31 @@ func TestNameWordsJoinNeighbours(t *testing.T) {
 		t.Error(`questionTerms drops "once" of sync.Once: the identifier asked about is no stop word`)
 	}
 }
+
+// An option keeps its dashes and a setting its value: a page that has the
+// word but not the option, or the setting with other values, does not
+// answer about them.
+func TestOptionsAndSettingsAreMatchedAsWritten(t *testing.T) {
+	page := fileHit("/man/man1/backupctl.1", "1", "-q, --quiet\n    Print nothing. Useful for cron jobs and scripts.")
+	conf := fileHit("/etc/fetchd/notes.txt", "txt", "Set loglevel=debug to see every request; loglevel=info is the default.")
+	for _, tc := range []struct {
+		name, question string
+		hit            graphrag.Hit
+		want           string
+	}{
+		{"an option the page lacks, its word there", "what does backupctl --jobs do", page, RetrievalEmpty},
+		{"an option the page has", "what does backupctl --quiet do", page, RetrievalGood},
+		{"a setting with another value", "what does the loglevel=trace setting do", conf, RetrievalEmpty},
+		{"a setting with its value", "what does the loglevel=debug setting do", conf, RetrievalGood},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			hits := []graphrag.Hit{tc.hit}
+			if _, r, why := gradeByConstraints(tc.question, hits, hits, RetrievalGood, 5); r != tc.want {
+				t.Errorf("retrieval %s (%s), want %s", r, why, tc.want)
+			}
+		})
+	}
+	if got := constrainingTerms("how do I dump with --format=custom"); slices.Contains(got, "format=custom") {
+		t.Errorf("constrainingTerms = %q: an option's value is not a setting of its own", got)
+	}
+}
