@@ -66,6 +66,30 @@ func constrainingTerms(question string) []string {
 	return out
 }
 
+// pathPattern finds a relative path as questions write a Go package or a
+// folder: lower-case words joined by "/" ("encoding/csv", "net/http/pprof").
+var pathPattern = regexp.MustCompile(`(?:^|[\s("'\x60])([a-z][\w.+-]*(?:/[a-z0-9][\w.+-]*)+)`)
+
+// namedPaths are the relative paths a question names, lower-cased, without
+// a trailing "/" or sentence punctuation.
+func namedPaths(question string) []string {
+	var out []string
+	for _, m := range pathPattern.FindAllStringSubmatch(question, -1) {
+		p := strings.ToLower(strings.TrimRight(m[1], "/.,:;!?"))
+		if strings.Contains(p, "/") && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// underPath reports whether a file lies under the folder rel names, or is
+// the file it names: src/encoding/csv/reader.go is under encoding/csv.
+func underPath(file, rel string) bool {
+	f := "/" + strings.ToLower(strings.ReplaceAll(file, "\\", "/"))
+	return strings.Contains(f, "/"+rel+"/") || strings.HasSuffix(f, "/"+rel)
+}
+
 // constraintMatch says which constraining terms the hits hold: in their
 // text, title or path.
 type constraintMatch struct {
@@ -82,6 +106,15 @@ type constraintMatch struct {
 // and for its anchors together in one of them.
 func matchConstraints(question string, hits []graphrag.Hit) constraintMatch {
 	m := constraintMatch{Terms: constrainingTerms(question)}
+	// A package or folder path the question names ("encoding/csv",
+	// "text/template") is an exact name a hit under it meets. One no hit
+	// lies under constrains nothing: it is as often prose ("read/write")
+	// as a path, and whether the files hold it the search has not said.
+	for _, p := range namedPaths(question) {
+		if !slices.Contains(m.Terms, p) && slices.ContainsFunc(hits, func(h graphrag.Hit) bool { return underPath(h.Source.Path, p) }) {
+			m.Terms = append(m.Terms, p)
+		}
+	}
 	qualified := map[string]qualifiedName{}
 	for _, q := range qualifiedNames(question) {
 		qualified[q.key()] = q

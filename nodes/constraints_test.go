@@ -157,3 +157,23 @@ func TestOptionsAndSettingsAreMatchedAsWritten(t *testing.T) {
 		t.Errorf("constrainingTerms = %q: an option's value is not a setting of its own", got)
 	}
 }
+
+// A package or folder path the question names is met by a hit under it,
+// however few of the question's other words the hit holds; a path no hit
+// lies under ("and/or") constrains nothing.
+func TestANamedPathIsMetByAHitUnderIt(t *testing.T) {
+	reader := fileHit("/src/lib/parsers/ini/reader.go", "go", "// SkipEmpty makes Read drop a key that has no value.\nSkipEmpty bool")
+	other := fileHit("/src/lib/parsers/toml/reader.go", "go", "// Strict makes Read fail on a duplicate key.\nStrict bool")
+	q := "my parsers/ini config has lines like name= with nothing after, which switch ignores those"
+	hits := []graphrag.Hit{reader, other}
+	kept, r, why := gradeByConstraints(q, hits, hits, RetrievalPoor, 5)
+	if r != RetrievalGood || len(kept) == 0 || kept[0].Source.Path != reader.Source.Path {
+		t.Errorf("retrieval %s (%s), first kept %v: want good, the file under parsers/ini first", r, why, kept)
+	}
+	if m := matchConstraints("can the cache be read and/or written while it syncs", hits); slices.Contains(m.Terms, "and/or") {
+		t.Errorf("terms %q: and/or is no path", m.Terms)
+	}
+	if m := matchConstraints("what does parsers/yaml do with tabs", hits); len(m.Missing) > 0 || len(m.Terms) > 0 {
+		t.Errorf("terms %q missing %q: a path no hit lies under constrains nothing", m.Terms, m.Missing)
+	}
+}
