@@ -12,7 +12,7 @@ import (
 
 // versionPattern finds version numbers ("2.23.0", "1.6-2.1+deb12u1"),
 // optionPattern command-line options ("--max-rate") and settingPattern a
-// setting written with its value ("sslmode=verify-full", "PermitRootLogin=no").
+// setting written with its value ("sslmode=verify-full", "compression=zstd").
 var (
 	versionPattern = regexp.MustCompile(`\b\d+(?:\.\d+)+(?:[-+~][\w.+~-]*\w)?`)
 	optionPattern  = regexp.MustCompile(`(?:^|\s)(--?[a-z][\w-]*[a-z0-9])`)
@@ -67,7 +67,7 @@ func constrainingTerms(question string) []string {
 }
 
 // pathPattern finds a relative path as questions write a Go package or a
-// folder: lower-case words joined by "/" ("encoding/csv", "net/http/pprof").
+// folder: lower-case words joined by "/" ("archive/tar", "net/http/pprof").
 var pathPattern = regexp.MustCompile(`(?:^|[\s("'\x60])([a-z][\w.+-]*(?:/[a-z0-9][\w.+-]*)+)`)
 
 // namedPaths are the relative paths a question names, lower-cased, without
@@ -84,7 +84,7 @@ func namedPaths(question string) []string {
 }
 
 // underPath reports whether a file lies under the folder rel names, or is
-// the file it names: src/encoding/csv/reader.go is under encoding/csv.
+// the file it names: src/archive/tar/reader.go is under archive/tar.
 func underPath(file, rel string) bool {
 	f := "/" + strings.ToLower(strings.ReplaceAll(file, "\\", "/"))
 	return strings.Contains(f, "/"+rel+"/") || strings.HasSuffix(f, "/"+rel)
@@ -106,8 +106,8 @@ type constraintMatch struct {
 // and for its anchors together in one of them.
 func matchConstraints(question string, hits []graphrag.Hit) constraintMatch {
 	m := constraintMatch{Terms: constrainingTerms(question)}
-	// A package or folder path the question names ("encoding/csv",
-	// "text/template") is an exact name a hit under it meets. One no hit
+	// A package or folder path the question names ("archive/tar",
+	// "mime/multipart") is an exact name a hit under it meets. One no hit
 	// lies under constrains nothing: it is as often prose ("read/write")
 	// as a path, and whether the files hold it the search has not said.
 	for _, p := range namedPaths(question) {
@@ -181,8 +181,8 @@ func newHaystack(h graphrag.Hit) *haystack {
 // holds reports whether the hit holds term (lower-cased). A hyphenated
 // term is also found written without its hyphens: "SHA-256" and "SHA256",
 // "e-mail" and "email" are the same name. A command-line option is not:
-// its leading dashes are what make it an option ("--jobs" is not the word
-// "jobs" of "batch jobs").
+// its leading dashes are what make it an option ("--force" is not the word
+// "force" of "by brute force").
 func (hs *haystack) holds(term string) bool {
 	if strings.Contains(hs.text, term) {
 		return true

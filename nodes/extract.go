@@ -71,8 +71,8 @@ func extractFileTypes(query string) []string {
 }
 
 // inPath reports whether a word of query is a part of a path or package
-// name joined to its neighbour by "/" ("csv" of "encoding/csv", "json" of
-// "encoding/json", "text" of "text/template"): it names a folder or a
+// name joined to its neighbour by "/" ("json" of "encoding/json", "pdf" of
+// "tools/pdf/render", "python" of "python/lib"): it names a folder or a
 // package, not a kind of file.
 func inPath(query string, t token) bool {
 	return t.Start > 0 && query[t.Start-1] == '/' || t.End < len(query) && query[t.End] == '/'
