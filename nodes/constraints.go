@@ -10,11 +10,13 @@ import (
 	"github.com/graphrag/graphrag"
 )
 
-// versionPattern finds version numbers ("2.23.0", "1.6-2.1+deb12u1") and
-// optionPattern command-line options ("--max-rate").
+// versionPattern finds version numbers ("2.23.0", "1.6-2.1+deb12u1"),
+// optionPattern command-line options ("--max-rate") and settingPattern a
+// setting written with its value ("sslmode=verify-full", "compression=zstd").
 var (
 	versionPattern = regexp.MustCompile(`\b\d+(?:\.\d+)+(?:[-+~][\w.+~-]*\w)?`)
 	optionPattern  = regexp.MustCompile(`(?:^|\s)(--?[a-z][\w-]*[a-z0-9])`)
+	settingPattern = regexp.MustCompile(`(?:^|[\s"'\x60(])([A-Za-z][\w.]*=[\w.-]*\w)`)
 )
 
 // constrainingTerms are the exact names a question pins its answer to:
@@ -41,6 +43,13 @@ func constrainingTerms(question string) []string {
 	for _, m := range optionPattern.FindAllStringSubmatch(question, -1) {
 		add(m[1])
 	}
+	// A setting with its value is asked about as written: a page that
+	// lists the setting's other values does not say what this one does.
+	// An option's value ("--format=custom") is not one: manuals write the
+	// option with a placeholder and list its values apart.
+	for _, m := range settingPattern.FindAllStringSubmatch(question, -1) {
+		add(m[1])
+	}
 	for name := range askedNames(question) {
 		add(name)
 	}
@@ -55,6 +64,30 @@ func constrainingTerms(question string) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// pathPattern finds a relative path as questions write a Go package or a
+// folder: lower-case words joined by "/" ("archive/tar", "net/http/pprof").
+var pathPattern = regexp.MustCompile(`(?:^|[\s("'\x60])([a-z][\w.+-]*(?:/[a-z0-9][\w.+-]*)+)`)
+
+// namedPaths are the relative paths a question names, lower-cased, without
+// a trailing "/" or sentence punctuation.
+func namedPaths(question string) []string {
+	var out []string
+	for _, m := range pathPattern.FindAllStringSubmatch(question, -1) {
+		p := strings.ToLower(strings.TrimRight(m[1], "/.,:;!?"))
+		if strings.Contains(p, "/") && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// underPath reports whether a file lies under the folder rel names, or is
+// the file it names: src/archive/tar/reader.go is under archive/tar.
+func underPath(file, rel string) bool {
+	f := "/" + strings.ToLower(strings.ReplaceAll(file, "\\", "/"))
+	return strings.Contains(f, "/"+rel+"/") || strings.HasSuffix(f, "/"+rel)
 }
 
 // constraintMatch says which constraining terms the hits hold: in their
@@ -73,6 +106,15 @@ type constraintMatch struct {
 // and for its anchors together in one of them.
 func matchConstraints(question string, hits []graphrag.Hit) constraintMatch {
 	m := constraintMatch{Terms: constrainingTerms(question)}
+	// A package or folder path the question names ("archive/tar",
+	// "mime/multipart") is an exact name a hit under it meets. One no hit
+	// lies under constrains nothing: it is as often prose ("read/write")
+	// as a path, and whether the files hold it the search has not said.
+	for _, p := range namedPaths(question) {
+		if !slices.Contains(m.Terms, p) && slices.ContainsFunc(hits, func(h graphrag.Hit) bool { return underPath(h.Source.Path, p) }) {
+			m.Terms = append(m.Terms, p)
+		}
+	}
 	qualified := map[string]qualifiedName{}
 	for _, q := range qualifiedNames(question) {
 		qualified[q.key()] = q
@@ -138,12 +180,14 @@ func newHaystack(h graphrag.Hit) *haystack {
 
 // holds reports whether the hit holds term (lower-cased). A hyphenated
 // term is also found written without its hyphens: "SHA-256" and "SHA256",
-// "e-mail" and "email" are the same name.
+// "e-mail" and "email" are the same name. A command-line option is not:
+// its leading dashes are what make it an option ("--force" is not the word
+// "force" of "by brute force").
 func (hs *haystack) holds(term string) bool {
 	if strings.Contains(hs.text, term) {
 		return true
 	}
-	if !strings.Contains(term, "-") {
+	if !strings.Contains(term, "-") || strings.HasPrefix(term, "-") {
 		return false
 	}
 	if hs.squashed == "" {
@@ -158,7 +202,7 @@ func (hs *haystack) holdsWord(w string) bool {
 	if hasWord(hs.text, w) {
 		return true
 	}
-	if !strings.Contains(w, "-") {
+	if !strings.Contains(w, "-") || strings.HasPrefix(w, "-") {
 		return false
 	}
 	if hs.squashed == "" {

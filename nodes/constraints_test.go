@@ -129,3 +129,51 @@ func TestNameWordsJoinNeighbours(t *testing.T) {
 		t.Error(`questionTerms drops "once" of sync.Once: the identifier asked about is no stop word`)
 	}
 }
+
+// An option keeps its dashes and a setting its value: a page that has the
+// word but not the option, or the setting with other values, does not
+// answer about them.
+func TestOptionsAndSettingsAreMatchedAsWritten(t *testing.T) {
+	page := fileHit("/man/man1/backupctl.1", "1", "-q, --quiet\n    Print nothing. Useful for cron jobs and scripts.")
+	conf := fileHit("/etc/fetchd/notes.txt", "txt", "Set loglevel=debug to see every request; loglevel=info is the default.")
+	for _, tc := range []struct {
+		name, question string
+		hit            graphrag.Hit
+		want           string
+	}{
+		{"an option the page lacks, its word there", "what does backupctl --jobs do", page, RetrievalEmpty},
+		{"an option the page has", "what does backupctl --quiet do", page, RetrievalGood},
+		{"a setting with another value", "what does the loglevel=trace setting do", conf, RetrievalEmpty},
+		{"a setting with its value", "what does the loglevel=debug setting do", conf, RetrievalGood},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			hits := []graphrag.Hit{tc.hit}
+			if _, r, why := gradeByConstraints(tc.question, hits, hits, RetrievalGood, 5); r != tc.want {
+				t.Errorf("retrieval %s (%s), want %s", r, why, tc.want)
+			}
+		})
+	}
+	if got := constrainingTerms("how do I dump with --format=custom"); slices.Contains(got, "format=custom") {
+		t.Errorf("constrainingTerms = %q: an option's value is not a setting of its own", got)
+	}
+}
+
+// A package or folder path the question names is met by a hit under it,
+// however few of the question's other words the hit holds; a path no hit
+// lies under ("and/or") constrains nothing.
+func TestANamedPathIsMetByAHitUnderIt(t *testing.T) {
+	reader := fileHit("/src/lib/parsers/ini/reader.go", "go", "// SkipEmpty makes Read drop a key that has no value.\nSkipEmpty bool")
+	other := fileHit("/src/lib/parsers/toml/reader.go", "go", "// Strict makes Read fail on a duplicate key.\nStrict bool")
+	q := "my parsers/ini config has lines like name= with nothing after, which switch ignores those"
+	hits := []graphrag.Hit{reader, other}
+	kept, r, why := gradeByConstraints(q, hits, hits, RetrievalPoor, 5)
+	if r != RetrievalGood || len(kept) == 0 || kept[0].Source.Path != reader.Source.Path {
+		t.Errorf("retrieval %s (%s), first kept %v: want good, the file under parsers/ini first", r, why, kept)
+	}
+	if m := matchConstraints("can the cache be read and/or written while it syncs", hits); slices.Contains(m.Terms, "and/or") {
+		t.Errorf("terms %q: and/or is no path", m.Terms)
+	}
+	if m := matchConstraints("what does parsers/yaml do with tabs", hits); len(m.Missing) > 0 || len(m.Terms) > 0 {
+		t.Errorf("terms %q missing %q: a path no hit lies under constrains nothing", m.Terms, m.Missing)
+	}
+}

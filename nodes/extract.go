@@ -46,7 +46,7 @@ func extractFileTypes(query string) []string {
 	var out []string
 	for i, t := range toks {
 		types, ok := fileTypeWords[t.Lower]
-		if !ok {
+		if !ok || inPath(query, t) {
 			continue
 		}
 		// "pdf(s)", "csv(s)", "docx" alone are unambiguous; other words need
@@ -68,6 +68,14 @@ func extractFileTypes(query string) []string {
 		}
 	}
 	return out
+}
+
+// inPath reports whether a word of query is a part of a path or package
+// name joined to its neighbour by "/" ("json" of "encoding/json", "pdf" of
+// "tools/pdf/render", "python" of "python/lib"): it names a folder or a
+// package, not a kind of file.
+func inPath(query string, t token) bool {
+	return t.Start > 0 && query[t.Start-1] == '/' || t.End < len(query) && query[t.End] == '/'
 }
 
 var (

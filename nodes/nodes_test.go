@@ -92,6 +92,8 @@ func TestExtract(t *testing.T) {
 		{"python language is a topic", "why is python popular", nil, graphrag.TimeAny, ""},
 		{"quoted work title is no source", `which actor performed in "The Young Ones"`, nil, graphrag.TimeAny, ""},
 		{"quoted folder", `what is in the "Tax 2024" folder about rent`, nil, graphrag.TimeAny, "Tax 2024"},
+		{"a package path is no file type", "does encoding/xml or mime/pdf handle csv quoting", []string{"csv"}, graphrag.TimeAny, ""},
+		{"a folder path is no file type", "which settings does config/json/loader read", nil, graphrag.TimeAny, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -70,6 +70,31 @@ var (
 	columnGap   = regexp.MustCompile(`\S(\s{2,}|\t|\s\|\s)\S`)
 )
 
+// tableRow reports whether a line is a row of a table: two words apart by
+// a column gap (two spaces or more, a tab, " | "). Two spaces after the end
+// of a sentence are no gap: plain text typed the typewriter's way (GNU and
+// Debian documentation, many READMEs) puts them between sentences, and a
+// paragraph of it is prose, not a table.
+func tableRow(line string) bool {
+	for _, loc := range columnGap.FindAllStringIndex(line, -1) {
+		if !sentenceSpace(line[:loc[0]+1], line[loc[0]+1:loc[1]-1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// sentenceSpace reports whether gap, the white space after before, is the
+// space between two sentences: spaces only, after a ".", "!" or "?" (a
+// closing quote or bracket after it allowed).
+func sentenceSpace(before, gap string) bool {
+	if strings.Trim(gap, " ") != "" {
+		return false
+	}
+	before = strings.TrimRight(before, `"')]`)
+	return strings.HasSuffix(before, ".") || strings.HasSuffix(before, "!") || strings.HasSuffix(before, "?")
+}
+
 // answerUnits splits a prose passage into the units an answer may quote,
 // each with the section heading above it. Headings are not quoted: they
 // name the section whose sentences are. A list item is one unit however
@@ -235,7 +260,7 @@ func splitUnits(text string, bareHeadings bool) []quoteUnit {
 		case inItem:
 			// The next line of a list item.
 			para = append(para, trim)
-		case columnGap.MatchString(trim) || (i+1 < len(lines) && columnGap.MatchString(strings.TrimSpace(lines[i+1]))):
+		case tableRow(trim) || (i+1 < len(lines) && tableRow(strings.TrimSpace(lines[i+1]))):
 			// A table row stands alone.
 			flush(true)
 			para = append(para, trim)

@@ -1,0 +1,65 @@
+package nodes
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/graphrag/graphrag"
+)
+
+// Plain text typed the typewriter's way puts two spaces between
+// sentences; a paragraph of it is prose, not a table whose rows stand
+// alone.
+func TestTwoSpacesBetweenSentencesAreNoTable(t *testing.T) {
+	readme := "Backups\n-------\n\n" +
+		"The nightly job keeps seven copies of the archive in\n" +
+		"/srv/archive.  Older copies are pruned by the cleanup script, which\n" +
+		"runs after it.  To keep them for longer, the following settings of\n" +
+		"RETAIN_DAYS in backup.conf are understood:\n" +
+		"- 14 for two weeks\n" +
+		"- 30 for a month\n"
+	units := splitUnits(readme, false)
+	var texts []string
+	for _, u := range units {
+		texts = append(texts, u.text)
+	}
+	want := "The nightly job keeps seven copies of the archive in /srv/archive."
+	if !strContains(texts, want) {
+		t.Errorf("sentence cut at a line break before two spaces; units:\n%s", strings.Join(texts, "\n--\n"))
+	}
+	lead := false
+	for _, u := range units {
+		lead = lead || u.lead && strings.Contains(u.text, "are understood:") && strings.Contains(u.text, "30 for a month")
+	}
+	if !lead {
+		t.Errorf("the lead-in lost its list; units:\n%s", strings.Join(texts, "\n--\n"))
+	}
+
+	hit := fileHit("/doc/backup/README", "", readme)
+	a := extractive("where does the nightly job keep the copies of the archive", []graphrag.Hit{hit}, 2)
+	if !strings.Contains(a.Text, "/srv/archive") {
+		t.Errorf("answer lost the end of its sentence:\n%s", a.Text)
+	}
+
+	t.Run("a real table still splits into rows", func(t *testing.T) {
+		for _, row := range []string{"Name     Size", "report.txt   12 KB", "a\tb", "x | y"} {
+			if !tableRow(row) {
+				t.Errorf("tableRow(%q) = false", row)
+			}
+		}
+		for _, prose := range []string{"It ends here.  Then it goes on.", `He said "stop."  Then he left.`, "Is it?  Yes."} {
+			if tableRow(prose) {
+				t.Errorf("tableRow(%q) = true", prose)
+			}
+		}
+	})
+}
+
+func strContains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
