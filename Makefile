@@ -71,7 +71,7 @@ eval-ci: build ## the eval gate CI runs: fails when the deterministic path regre
 	$(BIN) eval rag --min-recall 0.93 --min-both-gold 0.90 --min-mrr 0.90 --min-abstain 0.90 --max-false-abstain 0.10
 
 ORACLE ?= all
-eval-oracle: ## the LLM path with an oracle model (ORACLE=perfect,terse,verbose,noisy,garbage) over both protocols, on the whole dev set; reports in .eval/oracle/
+eval-oracle: ## the LLM path with an oracle model (ORACLE=perfect,terse,verbose,noisy,garbage,private) over both protocols, on the whole dev set; reports in .eval/oracle/
 	$(GO) test ./evals -run '^TestOracleEval$$' -count=1 -v -timeout 30m -evals.oracle=$(ORACLE) -evals.report=$(CURDIR)/.eval/oracle
 
 demo: build ## ingest the bundled sample and ask it a question

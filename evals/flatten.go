@@ -71,6 +71,7 @@ func (r *Report) Metrics() map[string]float64 {
 		m["model.calls_p95"] = float64(md.CallsP95)
 		m["model.validate_loops"] = float64(md.ValidateLoops)
 		m["model.no_validate_loop"] = float64(md.NoValidateLoop)
+		m["model.files_fallbacks"] = float64(md.FilesFallbacks)
 		m["model.low_confidence"] = float64(md.LowConfidence)
 	}
 	m["errors"] = float64(r.Errors)

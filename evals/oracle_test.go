@@ -170,7 +170,7 @@ func TestOracleEval(t *testing.T) {
 		t.Fatal(err)
 	}
 	store := openDevStore(t)
-	modes := []llmtest.OracleMode{llmtest.Perfect, llmtest.Noisy, llmtest.Garbage}
+	modes := []llmtest.OracleMode{llmtest.Perfect, llmtest.Noisy, llmtest.Garbage, llmtest.Private}
 	limit := 24
 	if *oracleModes != "" {
 		limit, modes = 0, nil
@@ -265,6 +265,16 @@ func oracleTargets(mode llmtest.OracleMode, rep, base *Report, tally oracleTally
 		}
 		if 20*(tally.RightWritten-tally.RightPassed) > tally.RightWritten {
 			failf("%d of %d right answers rejected, want <= 5%%", tally.RightWritten-tally.RightPassed, tally.RightWritten)
+		}
+	case llmtest.Private:
+		// A model that knows nothing of the files: the questions routed to
+		// it alone are searched in the files when it says it does not know,
+		// so nothing is lost against the run without a model.
+		if rep.Rejection.FalseAbstainRate > base.Rejection.FalseAbstainRate {
+			failf("false abstention %.3f, above the %.3f without a model", rep.Rejection.FalseAbstainRate, base.Rejection.FalseAbstainRate)
+		}
+		if rep.Answers.Contains < base.Answers.Contains {
+			failf("contains-answer %.3f, below the %.3f without a model", rep.Answers.Contains, base.Answers.Contains)
 		}
 	case llmtest.Garbage:
 		if tally.Checked > 0 {

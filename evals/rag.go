@@ -186,8 +186,12 @@ type Run struct {
 	NodeMS  map[string][]float64
 	TotalMS float64
 	// BackEdges are the decisions that went back to a node already visited
-	// ("evaluate->route").
-	BackEdges []string
+	// ("evaluate->route"). FilesFallbacks counts those of them that
+	// searched the files because the model had no answer to a question it
+	// was to answer alone (nodes.ReasonSearchTheFiles): a fallback, not a
+	// rejected answer.
+	BackEdges      []string
+	FilesFallbacks int
 }
 
 // RunOne runs query through g, observing its events.
@@ -207,6 +211,9 @@ func RunOne(ctx context.Context, g *graph.Runnable[nodes.State], query string) R
 		case graph.EventDecision:
 			if visited[e.To] {
 				r.BackEdges = append(r.BackEdges, e.Node+"->"+e.To)
+				if strings.HasPrefix(e.Reason, nodes.ReasonSearchTheFiles) {
+					r.FilesFallbacks++
+				}
 			}
 		case graph.EventRunEnd:
 			r.TotalMS = ms(e.Duration.Microseconds())
@@ -254,7 +261,7 @@ func ScoreRAG(qs []Question, negs []Negative, runs []Run, k int) *Report {
 	var calls, tokens float64
 	var perRun []float64
 	var extractedEM, extractedF1, lowConf, answered float64
-	validateLoops, noValidateLoop := 0, 0
+	validateLoops, noValidateLoop, filesFallbacks := 0, 0, 0
 	by := map[string]int{}
 
 	for i, run := range runs {
@@ -301,7 +308,8 @@ func ScoreRAG(qs []Question, negs []Negative, runs []Run, k int) *Report {
 			}
 		}
 		validateLoops += vl
-		if vl == 0 {
+		filesFallbacks += run.FilesFallbacks
+		if vl-run.FilesFallbacks == 0 {
 			noValidateLoop++
 		}
 		if run.Err == nil {
@@ -408,7 +416,8 @@ func ScoreRAG(qs []Question, negs []Negative, runs []Run, k int) *Report {
 		rep.Model = &ModelScores{ExtractedEM: avg(extractedEM, len(qs)), ExtractedF1: avg(extractedF1, len(qs)),
 			CallsMean: avg(calls, len(runs)), CallsP95: Score(Percentile(perRun, 95)), CallsMax: int(slices.Max(perRun)),
 			ValidateLoops: Score(ratio(validateLoops, len(runs))), NoValidateLoop: Score(ratio(noValidateLoop, len(runs))),
-			LowConfidence: avg(lowConf, int(answered)), By: by}
+			FilesFallbacks: Score(ratio(filesFallbacks, len(runs))),
+			LowConfidence:  avg(lowConf, int(answered)), By: by}
 	}
 	rep.SearchModes = modes
 	if len(routes) > 0 {

@@ -320,9 +320,13 @@ type ModelScores struct {
 	CallsP95  Score `json:"calls_p95"`
 	CallsMax  int   `json:"calls_max"`
 	// ValidateLoops is the mean of validate's back-edges per question;
-	// NoValidateLoop the share of questions that took none.
+	// NoValidateLoop the share of questions that took none on a rejected
+	// answer. FilesFallbacks is the mean of the back-edges that searched
+	// the files because the model had no answer to a question it was to
+	// answer alone (counted in ValidateLoops, not against NoValidateLoop).
 	ValidateLoops  Score `json:"validate_loops"`
 	NoValidateLoop Score `json:"no_validate_loop"`
+	FilesFallbacks Score `json:"files_fallbacks"`
 	// LowConfidence is the share of answered answerable questions whose
 	// answer is flagged low confidence.
 	LowConfidence Score `json:"low_confidence"`

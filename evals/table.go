@@ -183,6 +183,7 @@ func summaryTables(r *Report) [][][]string {
 				return fmt.Sprintf("%.2f / %.0f / %d", float64(m.CallsMean), float64(m.CallsP95), m.CallsMax)
 			}))
 			row("validate loops / none share", model(func(m *ModelScores) string { return f3(m.ValidateLoops) + " / " + f3(m.NoValidateLoop) }))
+			row("files searched: model had no answer", model(func(m *ModelScores) string { return f3(m.FilesFallbacks) }))
 			row("low confidence (answered)", model(func(m *ModelScores) string { return f3(m.LowConfidence) }))
 			row("answers by", model(func(m *ModelScores) string { return countsCell(m.By) }))
 		}

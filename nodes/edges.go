@@ -47,6 +47,10 @@ func afterValidate(s State) graph.Decision {
 		why += "; judge: " + s.Judged
 	}
 	switch {
+	case s.Plan.Route == graphrag.RouteDirect && s.Refined != "":
+		// Not a rejected answer: the model had none for a question it was
+		// to answer alone.
+		return graph.Decision{To: NodeRoute, Reason: fmt.Sprintf("%s: %s (%d retries left)", ReasonSearchTheFiles, why, s.Budget.Route)}
 	case s.Verdict == graphrag.VerdictOffQuestion && s.Refined != "":
 		return graph.Decision{To: NodeRoute, Reason: fmt.Sprintf("off question: %s; plan again (%d retries left)", why, s.Budget.Route)}
 	case s.Answer.Abstained:
@@ -60,6 +64,12 @@ func afterValidate(s State) graph.Decision {
 	}
 	return graph.Decision{To: graph.END, Reason: "ok: " + why}
 }
+
+// ReasonSearchTheFiles opens the reason of validate's back-edge to route
+// when the model had no answer to a question it was to answer alone (it
+// failed, or said it does not know): the files are searched, as without a
+// model. It is a fallback, not a rejected answer; evals count it apart.
+const ReasonSearchTheFiles = "no answer from the model: search the files"
 
 // router adapts a pure edge function to the engine.
 func router(edge func(State) graph.Decision) graph.RouterFunc[State] {

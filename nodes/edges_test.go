@@ -42,6 +42,7 @@ func TestAfterValidate(t *testing.T) {
 		{"ok ends", State{Answer: answered, Verdict: graphrag.VerdictOK, Check: Check{Support: 1, Fits: true, Kind: kindName}}, graph.END, "ok: support 1.00"},
 		{"abstention ends", State{Answer: graphrag.Answer{Abstained: true}, Verdict: graphrag.VerdictOK}, graph.END, "abstained"},
 		{"unsupported regenerates", State{Answer: answered, Verdict: graphrag.VerdictUnsupported, Check: Check{Missing: []string{"Kate"}}, Budget: Budget{Generate: 1}}, NodeGenerate, "not in the cited text: Kate"},
+		{"no answer from the model to a direct question: route to search the files", State{Plan: graphrag.Plan{Route: graphrag.RouteDirect}, Answer: graphrag.Answer{Abstained: true}, Verdict: graphrag.VerdictOffQuestion, Refined: "q", Check: Check{Fallback: "the model did not know the answer"}}, NodeRoute, ReasonSearchTheFiles},
 		{"off question with a refined query: route", State{Answer: answered, Verdict: graphrag.VerdictOffQuestion, Refined: "q more", Judged: "not a number"}, NodeRoute, "judge: not a number"},
 		{"off question, budget spent: end", State{Answer: answered, Verdict: graphrag.VerdictOffQuestion, Check: Check{Fallback: "route budget spent"}}, graph.END, "route budget spent"},
 		{"fell back to the passages: end", State{Answer: graphrag.Answer{Text: "x [1]", By: "extractive"}, Verdict: graphrag.VerdictOK, Check: Check{Missing: []string{"Kate"}, Fallback: "answered extractively"}}, graph.END, "answered extractively"},

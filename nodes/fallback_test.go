@@ -176,3 +176,60 @@ func TestNothingFoundSaysWhatWouldHelp(t *testing.T) {
 		}
 	}
 }
+
+// unknowingWriter is a model that does not know the user's files: asked
+// alone it says so; given passages, it answers from the first.
+type unknowingWriter struct{ alone, withPassages int }
+
+func (u *unknowingWriter) Write(_ context.Context, req graphrag.WriteRequest, _ func(string)) (graphrag.Answer, error) {
+	if len(req.Hits) == 0 {
+		u.alone++
+		return graphrag.Answer{Text: "I'm sorry, I don't know that.", By: "llm"}, nil
+	}
+	u.withPassages++
+	first := req.Hits[0]
+	return graphrag.Answer{Text: first.Chunk.Text + " [1]", By: "llm", Citations: []graphrag.Citation{{N: 1, Hit: first, Quote: first.Chunk.Text}}}, nil
+}
+
+// A model that does not know what it was asked alone leaves the run no
+// worse than no model: the files are searched, and the model answers from
+// them.
+func TestUnknownDirectAnswerSearchesTheFiles(t *testing.T) {
+	opts := DefaultOptions()
+	opts.PlannerBelow = 1.01 // the planner decides every route
+	w := &unknowingWriter{}
+	r, err := Build(Deps{Searcher: smallCorpus(), Planner: directPlanner{}, Writer: w}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := r.Invoke(context.Background(), State{Query: "how often should a sourdough starter be fed"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.alone != 1 || w.withPassages == 0 || s.Loops.Route != 1 || s.Plan.Route == graphrag.RouteDirect {
+		t.Errorf("asked alone %d, with passages %d, route loops %d, last route %s: want one loop back to search the files", w.alone, w.withPassages, s.Loops.Route, s.Plan.Route)
+	}
+	if s.Answer.Abstained || !strings.Contains(s.Answer.Text, "twelve hours") {
+		t.Errorf("answer %+v: want the answer from the sourdough note", s.Answer)
+	}
+	if !strings.Contains(strings.Join(s.Notes, "\n"), "did not know") {
+		t.Errorf("notes do not say why the files were searched:\n%s", strings.Join(s.Notes, "\n"))
+	}
+}
+
+func TestSaysUnknown(t *testing.T) {
+	for text, want := range map[string]bool{
+		"I don't know.":                              true,
+		"I’m not sure.":                              true,
+		"I'm sorry, I don't know that.":              true,
+		"Sorry, but I cannot answer that.":           true,
+		"Unfortunately, there is no information.":    true,
+		"The starter is fed every twelve hours [1].": false,
+		"Sorry to hear that! The answer is 42.":      false,
+		"I know the answer: twelve hours.":           false,
+	} {
+		if got := saysUnknown(text); got != want {
+			t.Errorf("saysUnknown(%q) = %v, want %v", text, got, want)
+		}
+	}
+}

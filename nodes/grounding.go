@@ -237,7 +237,9 @@ func digitsOnly(w string) string {
 }
 
 // unknownAnswer matches a model saying it does not know.
-var unknownAnswer = regexp.MustCompile(`(?i)^\W*(?:i do not know|i don't know|i'm not sure|i am not sure|i cannot answer|i can't answer|no relevant information|there is no information|not enough information)\b`)
+// An apology or "unfortunately" may open it ("I'm sorry, I don't know
+// that."); a typographic apostrophe is an apostrophe.
+var unknownAnswer = regexp.MustCompile(`(?i)^\W*(?:(?:i'm |i’m |i am )?sorry[,.!]?\s*(?:but\s*)?|unfortunately,?\s*)?(?:i do not know|i don['’]t know|i['’]m not sure|i am not sure|i cannot answer|i can['’]t answer|no relevant information|there is no information|not enough information)\b`)
 
 // saysUnknown reports whether a model's answer only says it does not know:
 // an abstention, whatever its wording.

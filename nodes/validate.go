@@ -26,15 +26,16 @@ var citationMark = regexp.MustCompile(`\[\d+\]`)
 func (p *pipeline) validate(ctx context.Context, s State) (State, error) {
 	s.Check, s.Judged = Check{}, ""
 	a := s.Answer
-	if s.Plan.Route == graphrag.RouteDirect && a.Text == msgModelFailed && s.Budget.Route > 0 && p.deps.Searcher != nil {
-		// The model failed a question it was to answer alone: search the
-		// files, as the run without a model does, rather than give up.
+	if why := modelGaveNoAnswer(s.Plan.Route, a); why != "" && s.Budget.Route > 0 && p.deps.Searcher != nil {
+		// The model failed, or did not know, a question it was to answer
+		// alone: search the files, as the run without a model does, rather
+		// than give up. A model makes graphrag better, never worse.
 		s.Budget.Route--
 		s.Loops.Route++
 		s.Refined = s.question()
 		s.Verdict = graphrag.VerdictOffQuestion
-		s.Check.Fallback = "the model gave no usable answer: search the files"
-		s.fallback(ctx, "validate: the model gave no usable answer to a question for it alone: searched your files instead")
+		s.Check.Fallback = why
+		s.fallback(ctx, "validate: %s to a question for it alone: searched your files instead", why)
 		return s, nil
 	}
 	if a.Abstained || s.Plan.Route == graphrag.RouteDirect || s.ToolText != "" {
@@ -227,4 +228,21 @@ func quotedHeadings(a graphrag.Answer) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// modelGaveNoAnswer says why a direct answer is no answer from the model
+// ("" when it is one, or when no model was asked): the model failed
+// (msgModelFailed), or it answered that it does not know. graphrag's own
+// direct answers (small talk, arithmetic, "graphrag only reads", "needs a
+// model") are answers.
+func modelGaveNoAnswer(route graphrag.Route, a graphrag.Answer) string {
+	switch {
+	case route != graphrag.RouteDirect:
+		return ""
+	case a.Text == msgModelFailed:
+		return "the model gave no usable answer"
+	case a.Abstained && a.By != "direct":
+		return "the model did not know the answer"
+	}
+	return ""
 }

@@ -49,10 +49,14 @@ const (
 	Noisy OracleMode = "noisy"
 	// Garbage answers every call with chatter no parser can use.
 	Garbage OracleMode = "garbage"
+	// Private is Perfect over the excerpts, but knows nothing they do not
+	// say: asked a question alone (no excerpts), it says it does not know,
+	// as any model does about a user's own files.
+	Private OracleMode = "private"
 )
 
 // OracleModes lists every mode.
-var OracleModes = []OracleMode{Perfect, Terse, Verbose, Noisy, Garbage}
+var OracleModes = []OracleMode{Perfect, Terse, Verbose, Noisy, Garbage, Private}
 
 // OracleConfig configures NewOracle.
 type OracleConfig struct {
@@ -206,7 +210,7 @@ func (o *Oracle) Respond(r Request) Reply {
 	case "judge":
 		return o.judge(p, g, known)
 	case "direct":
-		if known && len(g.Answers) > 0 {
+		if known && len(g.Answers) > 0 && o.cfg.Mode != Private {
 			return Reply{Text: "The answer is " + g.Answers[0] + "."}
 		}
 		return Reply{Text: "I do not know."}
