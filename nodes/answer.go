@@ -403,7 +403,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 		lead := overview && !code && h.Chunk.Kind != kindFields && symbolNamed(h.Chunk.Symbol, named)
 		var units []quoteUnit
 		if code {
-			units = codeUnits(h.Chunk.Text, qStems)
+			units = sourceUnits(h, qStems)
 			for k := range units {
 				// "what is the value of http.StatusTeapot": its line of the
 				// const block, not the block.
@@ -461,6 +461,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 					return a.declaredIn(sent, h) || a.symbolOf(h) && docComment(sent) && h.Chunk.Kind != kindPackage
 				})
 			}
+
 			for _, o := range options {
 				c.declares = c.declares || slices.Contains(u.defines, o[1])
 			}

@@ -107,6 +107,12 @@ func answerUnits(text string) []quoteUnit { return splitUnits(text, false) }
 // converted from HTML or a manual page keeps its headings that way. In a
 // plain text file such a line is as often a label ("INVOICE INV-2024-0117").
 func splitUnits(text string, bareHeadings bool) []quoteUnit {
+	return splitText(text, bareHeadings, false)
+}
+
+// splitText is splitUnits; with paragraphs, a paragraph of prose is one
+// unit rather than one per sentence (see docUnits).
+func splitText(text string, bareHeadings, paragraphs bool) []quoteUnit {
 	heading := ""
 	// path holds the headings above, by level: Markdown's # levels,
 	// setext's = (1) and - (2), and a heading without markup below them
@@ -190,6 +196,13 @@ func splitUnits(text string, bareHeadings bool) []quoteUnit {
 			// loses its second half.
 			if s := strings.Join(strings.Fields(strings.Join(para, " ")), " "); s != "" && len(tokenize(s)) > 0 {
 				add(quoteUnit{text: s, item: true})
+			}
+			para = para[:0]
+			return
+		}
+		if paragraphs {
+			if s := strings.Join(strings.Fields(strings.Join(para, " ")), " "); len(tokenize(s)) > 0 {
+				add(quoteUnit{text: s})
 			}
 			para = para[:0]
 			return

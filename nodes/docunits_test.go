@@ -1,0 +1,51 @@
+package nodes
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/graphrag/graphrag"
+)
+
+// packageDocHit is a package's doc comment as ingest stores it: the
+// comment and the package clause, kind package.
+func packageDocHit(path, text string) graphrag.Hit {
+	h := fileHit(path, "go", text)
+	h.Chunk.Kind, h.Chunk.Symbol = kindPackage, "tally"
+	return h
+}
+
+// TestPackageDocIsProse: a package's doc comment is prose with indented
+// examples, not a block of code. A lead-in is quoted with the example it
+// introduces, shown as code; a paragraph is quoted as prose, without its
+// comment markers or the package clause.
+func TestPackageDocIsProse(t *testing.T) {
+	t.Run("a lead-in with its example", func(t *testing.T) {
+		h := packageDocHit("/src/tally/doc.go", "/*\nPackage tally counts the words of a stream.\n\n"+
+			"To count the words of standard input, wrap it in a Counter:\n\n"+
+			"\tc := tally.New(os.Stdin)\n\tn, err := c.Count()\n\n"+
+			"Counting stops at the first read error, which Count returns.\n*/\npackage tally")
+		a := extractive("how do I count the words of standard input with tally", []graphrag.Hit{h}, 3)
+		want := "wrap it in a Counter:\n```\nc := tally.New(os.Stdin)\nn, err := c.Count()\n```"
+		if !strings.Contains(a.Text, want) {
+			t.Errorf("answer:\n%s\nwant the lead-in with its example:\n%s", a.Text, want)
+		}
+		for _, not := range []string{"/*", "*/", "package tally"} {
+			if strings.Contains(a.Text, not) {
+				t.Errorf("answer quotes %q:\n%s", not, a.Text)
+			}
+		}
+	})
+	t.Run("a paragraph of a // doc", func(t *testing.T) {
+		h := packageDocHit("/src/tally/tally.go", "// Package tally counts the words of a stream.\n//\n"+
+			"// A Counter skips punctuation. Numbers count as words;\n// so do single letters.\n//\n"+
+			"// The zero Counter is ready to use.\npackage tally")
+		a := extractive("does tally count numbers as words", []graphrag.Hit{h}, 3)
+		if !strings.Contains(a.Text, "A Counter skips punctuation. Numbers count as words; so do single letters.") {
+			t.Errorf("answer:\n%s\nwant the paragraph on numbers, as prose", a.Text)
+		}
+		if strings.Contains(a.Text, "//") || strings.Contains(a.Text, "```") {
+			t.Errorf("answer quotes the doc as code:\n%s", a.Text)
+		}
+	})
+}
