@@ -49,3 +49,27 @@ func TestPackageDocIsProse(t *testing.T) {
 		}
 	})
 }
+
+// TestUnfinishedLeadIn: a sentence an example interrupts ("… is done
+// with", the example, "which …") is one unit with the example, in a doc
+// comment as in Markdown; a sentence that ends before a block is not
+// joined with it.
+func TestUnfinishedLeadIn(t *testing.T) {
+	text := "Writing every count to a file is done with\n\n\tc.Log(f)\n\nwhich appends one line per call.\n\n" +
+		"Counts are never reset.\n\n\tc.Total()\n"
+	units := answerUnits(text)
+	want := "Writing every count to a file is done with\n```\nc.Log(f)\n```\nwhich appends one line per call."
+	if len(units) != 3 || units[0].text != want || !units[0].lead || units[1].text != "Counts are never reset." || !units[2].code {
+		var got []string
+		for _, u := range units {
+			got = append(got, u.text)
+		}
+		t.Errorf("units = %q\nwant %q, the sentence that ends apart, the last block", got, want)
+	}
+	h := packageDocHit("/src/tally/log.go", "// Package tally counts words.\n//\n// "+
+		strings.ReplaceAll(strings.TrimSuffix(text, "\n"), "\n", "\n// ")+"\npackage tally")
+	a := extractive("how do I write every count to a file with tally", []graphrag.Hit{h}, 3)
+	if !strings.Contains(a.Text, "which appends one line per call") || !strings.Contains(a.Text, "```\nc.Log(f)\n```") {
+		t.Errorf("answer:\n%s\nwant the sentence with its example", a.Text)
+	}
+}

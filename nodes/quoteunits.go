@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/graphrag/graphrag"
 )
@@ -389,11 +391,16 @@ const maxTermWords = 8
 
 // joinLeadIns joins a unit ending in ":" with the list items or the code
 // block of the next block, so that an answer never stops at "…dump file:".
+// A sentence left unfinished before a code block ("As an example,",
+// "Setting a logger as the default with") is a lead-in too, and the
+// sentence's end after the block ("will cause …", in lower case) is
+// joined with them.
 func joinLeadIns(units []quoteUnit, blockOf []int) []quoteUnit {
 	var out []quoteUnit
 	for i := 0; i < len(units); i++ {
 		u := units[i]
-		if !strings.HasSuffix(u.text, ":") || u.code || i+1 >= len(units) || units[i+1].section != u.section || blockOf[i+1] != blockOf[i]+1 {
+		if u.code || i+1 >= len(units) || units[i+1].section != u.section || blockOf[i+1] != blockOf[i]+1 ||
+			!strings.HasSuffix(u.text, ":") && !(units[i+1].code && !u.item && u.defines == nil && unfinished(u.text)) {
 			out = append(out, u)
 			continue
 		}
@@ -403,6 +410,11 @@ func joinLeadIns(units []quoteUnit, blockOf []int) []quoteUnit {
 			u.text += "\n" + fence(next.text)
 			u.lead = true
 			i++
+			if k := i + 1; !strings.HasSuffix(u.text, ":\n"+fence(next.text)) && k < len(units) && units[k].section == u.section &&
+				!units[k].code && !units[k].item && blockOf[k] != blockOf[i] && startsLower(units[k].text) {
+				u.text += "\n" + units[k].text
+				i = k
+			}
 		case next.item:
 			var b strings.Builder
 			b.WriteString(u.text)
@@ -430,6 +442,25 @@ func joinLeadIns(units []quoteUnit, blockOf []int) []quoteUnit {
 		out = append(out, u)
 	}
 	return out
+}
+
+// unfinished reports whether a unit of prose stops mid-sentence: it ends
+// in a letter, a digit or a comma rather than a full stop, a question
+// mark or an exclamation mark.
+func unfinished(text string) bool {
+	t := strings.TrimRight(text, " ")
+	if t == "" {
+		return false
+	}
+	r, _ := utf8.DecodeLastRuneInString(t)
+	return r == ',' || unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// startsLower reports whether text opens with a lower-case letter: the
+// rest of a sentence an example interrupted.
+func startsLower(text string) bool {
+	r, _ := utf8.DecodeRuneInString(text)
+	return unicode.IsLower(r)
 }
 
 // fence marks text as a code block.
