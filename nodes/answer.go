@@ -51,6 +51,10 @@ type candidate struct {
 	// naming is how many of the question's words name the unit's file or
 	// folder ("gzip" and "copyright" name gzip/copyright).
 	naming int
+	// pkgDoc is true for a unit of the doc comment of the package a name
+	// the question asks about is in (os/exec's package doc for
+	// "exec.Command"): what the declaration's own doc leaves to it.
+	pkgDoc bool
 	// name is true when the unit names a person or an organisation
 	// (namesSomeone): what a "who" question asks for.
 	name bool
@@ -203,7 +207,14 @@ func newSelection(query string, kept []graphrag.Hit) (*selection, []candidate) {
 	for _, c := range cands {
 		mostNamed = max(mostNamed, c.naming)
 	}
-	return &selection{terms: terms, kinds: kinds, df: df, kept: len(kept), mostNamed: mostNamed,
+	named := map[string]bool{}
+	for _, a := range askedIdents(query) {
+		named[looseStem(strings.ToLower(a.Name))] = true
+		if a.Pkg != "" {
+			named[looseStem(strings.ToLower(a.Pkg))] = true
+		}
+	}
+	return &selection{terms: terms, kinds: kinds, df: df, kept: len(kept), mostNamed: mostNamed, named: named,
 		steps:     slices.ContainsFunc(kinds, func(k askKind) bool { return k.name == "steps" }),
 		licence:   licenceQuestion.MatchString(query),
 		changes:   asksChanges(query),
@@ -417,6 +428,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 			units = splitUnits(h.Chunk.Text, convertedText(h))
 		}
 		test := isTestPath(h.Source.Path)
+		pkgDoc := h.Chunk.Kind == kindPackage && slices.ContainsFunc(idents, func(a askedIdent) bool { return a.Pkg != "" && inPackage(h, a.Pkg) })
 		for j, u := range units {
 			sent := u.text
 			own := looseSet(sent)
@@ -451,7 +463,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 				kindText = strings.TrimSpace(strings.TrimPrefix(sent, u.field+":"))
 			}
 			c := candidate{text: sent, hit: i, pos: j, stems: st, loose: own, prose: code || u.lead || u.field != "" || isProse(sent) && !usageLine(sent), masked: maskIdentifiers(kindText),
-				section: u.section, secPos: u.secPos, item: u.item, unit: u, test: test, release: releaseScope(releases, scopeOf(u, heading)), naming: naming}
+				section: u.section, secPos: u.secPos, item: u.item, unit: u, test: test, release: releaseScope(releases, scopeOf(u, heading)), naming: naming, pkgDoc: pkgDoc}
 			if u.code {
 				// The doc comment of a declaration cut in parts (a long
 				// doc above "func Search") is of the declaration too; a
@@ -654,6 +666,9 @@ func usageLine(s string) bool {
 type selection struct {
 	terms     []term
 	mostNamed int // the most question words naming one kept file
+	// named are the loose stems of the identifiers the question asks
+	// about and of their packages ("tally", "new" of "tally.New").
+	named     map[string]bool
 	kinds     []askKind
 	df        map[string]int
 	kept      int
@@ -769,6 +784,16 @@ func (s *selection) score(c candidate) (sc, needed float64) {
 	return sc, needed
 }
 
+// bringsAsked reports whether c holds a word of the question the answer
+// does not hold yet, besides the names asked about (the package's doc
+// names its package everywhere): not a general word ("use", "way": see
+// generalWords), nor a dotted name.
+func (s *selection) bringsAsked(c candidate) bool {
+	return slices.ContainsFunc(s.terms, func(t term) bool {
+		return t.Weight >= 1 && !s.covered[t.Stem] && !s.named[t.Stem] && !strings.Contains(t.Word, ".") && c.stems[t.Stem] == 1
+	})
+}
+
 // pick is the select step: it adds the best-scoring unit while one scores
 // enough, up to limit units.
 func (s *selection) pick(cands []candidate, limit int) {
@@ -797,9 +822,13 @@ func (s *selection) pick(cands []candidate, limit int) {
 			if len(s.chosen) == 0 && (declared && !c.declares || who && !c.name || licence && !holdsLicence(c)) {
 				continue
 			}
-			if len(s.chosen) > 0 && s.chosen[0].declares && !c.declares {
+			if len(s.chosen) > 0 && s.chosen[0].declares && !c.declares && !(c.pkgDoc && s.bringsAsked(c)) {
 				// The declaration asked about answers: its neighbours and
-				// callers are not more of the answer.
+				// callers are not more of the answer. Its package's doc
+				// is, for a word of the question the declaration leaves
+				// out: a function's doc says what it does, the package's
+				// what all of it assumes (that no shell is run, that a
+				// name is looked up in $PATH).
 				continue
 			}
 			if sc, needed := s.score(c); sc > bestScore {

@@ -73,3 +73,26 @@ func TestUnfinishedLeadIn(t *testing.T) {
 		t.Errorf("answer:\n%s\nwant the sentence with its example", a.Text)
 	}
 }
+
+// TestPackageDocCompletesDeclaration: the declaration a question names
+// answers first; its package's doc adds what the question asks and the
+// declaration's doc leaves out. Other code that only mentions a word of the
+// question is still left out.
+func TestPackageDocCompletesDeclaration(t *testing.T) {
+	decl := fileHit("/src/tally/tally.go", "go", "// New returns a Counter that reads words from r.\n"+
+		"func New(r io.Reader) *Counter {\n\treturn &Counter{r: bufio.NewReader(r)}\n}")
+	decl.Chunk.Kind, decl.Chunk.Symbol = "func", "tally.New"
+	pkg := packageDocHit("/src/tally/doc.go", "// Package tally counts the words of a stream.\n//\n"+
+		"// A Counter never rewinds the reader it was made with; rewinding it is the caller's job.\npackage tally")
+	other := fileHit("/src/tally/log.go", "go", "// Flush rewinds the log file.\nfunc (l *Log) Flush() error {\n\treturn l.f.Rewind()\n}")
+	other.Chunk.Kind, other.Chunk.Symbol = "method", "tally.Log.Flush"
+	a := extractive("does tally.New rewind the reader when it is done", []graphrag.Hit{decl, pkg, other}, 3)
+	for _, want := range []string{"func New(r io.Reader) *Counter", "A Counter never rewinds the reader"} {
+		if !strings.Contains(a.Text, want) {
+			t.Errorf("answer lacks %q:\n%s", want, a.Text)
+		}
+	}
+	if strings.Contains(a.Text, "Flush") {
+		t.Errorf("answer quotes code that only mentions a word of the question:\n%s", a.Text)
+	}
+}
