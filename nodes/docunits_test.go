@@ -96,3 +96,36 @@ func TestPackageDocCompletesDeclaration(t *testing.T) {
 		t.Errorf("answer quotes code that only mentions a word of the question:\n%s", a.Text)
 	}
 }
+
+// TestLongDocCutByParagraphs: a declaration too long to quote is cut by
+// its doc's paragraphs: the first one, and the one that answers whole,
+// even when its answer is further from its best line than a window of
+// lines reaches.
+func TestLongDocCutByParagraphs(t *testing.T) {
+	doc := "// Mode sets how a Counter splits its input into words.\n// It returns the previous mode.\n//\n" +
+		"// Counting ignores case, and a Counter may be reused after Reset.\n//\n" +
+		"// ModeFields splits at white space only, the way a shell splits\n" +
+		"// its arguments, so that an address like a.b@c.example counts as\n" +
+		"// one word and a file name with dots counts as one word too.\n" +
+		"// Numbers are words in this mode; so are lone symbols such as\n" +
+		"// an ampersand or a dash standing between two spaces, and a\n" +
+		"// line made of one dash counts as one word. Tabs, line feeds and\n" +
+		"// carriage returns are white space like the space itself, and\n" +
+		"// a run of them is one separator, never an empty word.\n" +
+		"// Hyphenated compounds therefore count once.\n" +
+		"func (c *Counter) Mode(m Mode) Mode {\n\told := c.mode\n\tc.mode = m\n\tc.reset()\n\treturn old\n}"
+	h := fileHit("/src/tally/mode.go", "go", doc)
+	h.Chunk.Symbol, h.Chunk.Kind = "tally.Counter.Mode", "method"
+	a := extractive("how does tally ModeFields split words", []graphrag.Hit{h}, 1)
+	for _, want := range []string{"// Mode sets how a Counter splits", "// ModeFields splits at white space only", "// Hyphenated compounds therefore count once.", "func (c *Counter) Mode(m Mode) Mode {"} {
+		if !strings.Contains(a.Text, want) {
+			t.Errorf("answer lacks %q:\n%s", want, a.Text)
+		}
+	}
+	if strings.Contains(a.Text, "Counting ignores case") {
+		t.Errorf("answer keeps a paragraph that does not answer:\n%s", a.Text)
+	}
+	if n := strings.Count(a.Text, "\n"); n > maxCodeLines+3 {
+		t.Errorf("answer of %d lines, over the cap of %d:\n%s", n, maxCodeLines, a.Text)
+	}
+}

@@ -570,14 +570,13 @@ func licenceHeader(lines []string) bool {
 func codeWindow(lines []string, stems map[string]bool) []string {
 	best, bestN := 0, -1
 	for i, l := range lines {
-		n := 0
-		for _, t := range tokenize(l) {
-			if stems[t.Stem] {
-				n++
-			}
-		}
-		if n > bestN {
+		if n := stemsIn(l, stems); n > bestN {
 			best, bestN = i, n
+		}
+	}
+	if doc := leadingComment(lines); best < doc {
+		if out, ok := docWindow(lines, doc, stems); ok {
+			return out
 		}
 	}
 	// The window takes what the cap leaves beside the first line and the
@@ -598,6 +597,17 @@ func codeWindow(lines []string, stems map[string]bool) []string {
 		out = append(out, "\t…")
 	}
 	return out
+}
+
+// stemsIn counts the words of line whose stem is in stems.
+func stemsIn(line string, stems map[string]bool) int {
+	n := 0
+	for _, t := range tokenize(line) {
+		if stems[t.Stem] {
+			n++
+		}
+	}
+	return n
 }
 
 // kindFields is the chunk kind of a stanza of fields (ingest.KindFields):
