@@ -129,3 +129,21 @@ func TestLongDocCutByParagraphs(t *testing.T) {
 		t.Errorf("answer of %d lines, over the cap of %d:\n%s", n, maxCodeLines, a.Text)
 	}
 }
+
+// TestExcludedNameIsNotAsked: a name the question puts out of it
+// ("besides DeepRed") is not the declaration asked about: the block is quoted,
+// not the excluded entry cut from it.
+func TestExcludedNameIsNotAsked(t *testing.T) {
+	h := fileHit("/src/paint/colour.go", "go", "// Primary colours.\nconst (\n\t// DeepRed is the colour of a stop sign.\n\tDeepRed = 0xff0000\n"+
+		"\t// Green is the colour of grass.\n\tGreen = 0x00ff00\n\t// Blue is the colour of a clear sky.\n\tBlue = 0x0000ff\n)")
+	h.Chunk.Kind, h.Chunk.Symbol = "const", "paint.DeepRed"
+	a := extractive("which primary colours does paint define besides DeepRed", []graphrag.Hit{h}, 3)
+	for _, want := range []string{"Green = 0x00ff00", "Blue = 0x0000ff"} {
+		if !strings.Contains(a.Text, want) {
+			t.Errorf("answer lacks %q:\n%s", want, a.Text)
+		}
+	}
+	if got := askedIdents("is paint.DeepRed brighter than anything besides DeepRed"); len(got) != 1 || got[0].Name != "DeepRed" {
+		t.Errorf("askedIdents = %v: a name also asked about outside the exclusion stays asked", got)
+	}
+}
