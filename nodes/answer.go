@@ -58,6 +58,9 @@ type candidate struct {
 	// name is true when the unit names a person or an organisation
 	// (namesSomeone): what a "who" question asks for.
 	name bool
+	// agent is true when the unit names someone as who did something
+	// (namesAgent): "written by Jim Meyering", "Author: Jim Meyering".
+	agent bool
 	// release is +1 for a unit under the heading of a release the question
 	// names ("jq (1.6-2.1+deb12u1) …" for "which CVE does jq
 	// 1.6-2.1+deb12u1 fix"), -1 under another release's, 0 otherwise.
@@ -485,6 +488,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 				c.declares = true
 			}
 			c.name = namesSomeone(c.masked)
+			c.agent = c.name && namesAgent(sent)
 			if lead && !u.code || overview && naming > 0 && !code && endsWithText(sent, h.Source.Title) {
 				// Also the document's own title line, when the question
 				// names the file: a manual page's NAME ("pg_archivecleanup
@@ -808,6 +812,10 @@ func (s *selection) pick(cands []candidate, limit int) {
 	// better by its words, "Copyright: 1996-2010 Julian R Seward" answers.
 	who := slices.ContainsFunc(s.kinds, func(k askKind) bool { return k.name == "person" }) &&
 		slices.ContainsFunc(cands, func(c candidate) bool { return c.name })
+	// And among those, by one that names someone as who did something,
+	// when one does: "Written by Jim Meyering" over "the GNU Savannah Git
+	// server", a name too.
+	agent := who && slices.ContainsFunc(cands, func(c candidate) bool { return c.agent })
 	// A licence question, by a unit that names a licence.
 	licence := s.licence && slices.ContainsFunc(cands, holdsLicence)
 	for len(s.chosen) < limit {
@@ -819,7 +827,7 @@ func (s *selection) pick(cands []candidate, limit int) {
 			if s.quoted(c.text) {
 				continue // the same words from another copy of the file
 			}
-			if len(s.chosen) == 0 && (declared && !c.declares || who && !c.name || licence && !holdsLicence(c)) {
+			if len(s.chosen) == 0 && (declared && !c.declares || who && !c.name || agent && !c.agent || licence && !holdsLicence(c)) {
 				continue
 			}
 			if len(s.chosen) > 0 && s.chosen[0].declares && !c.declares && !(c.pkgDoc && s.bringsAsked(c)) {
@@ -976,6 +984,16 @@ func namesSomeone(text string) bool {
 	}
 	return false
 }
+
+// agentCue finds what makes a name in a unit the name of who did
+// something: "by" before it (written, maintained, designed, created by),
+// a field or word of authorship ("Author:", "Maintainer:", "Copyright",
+// "Authors"), or an e-mail address in angle brackets after it.
+var agentCue = regexp.MustCompile(`\bby\s+[A-Z]|(?i:\b(authors?|maintainers?|copyright|contributors?|credits?)\b)|<[^<>@\s]+@[^<>\s]+>`)
+
+// namesAgent reports whether text, which names someone, names them as who
+// did something (agentCue).
+func namesAgent(text string) bool { return agentCue.MatchString(text) }
 
 // overviewWords are the words a question asks about a thing as a whole
 // with, besides its name: "what is pg_rewind for", "what does pg_checksums
