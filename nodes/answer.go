@@ -189,6 +189,7 @@ func extractiveWhy(query string, kept []graphrag.Hit, limit int) (graphrag.Answe
 		// Quotes of another kind than asked for.
 		return graphrag.Answer{Text: NoAnswer, Abstained: true, By: "abstain"}, why
 	}
+	withReleaseLines(query, sel.chosen)
 	a := render(sel.chosen, kept)
 	if contentFree(a.Text) {
 		// Nothing quotable: an empty answer would read as an answer.
