@@ -19,6 +19,13 @@ func TestWhoPrefersTheAgent(t *testing.T) {
 	if !strings.Contains(a.Text, "Ada Quill") {
 		t.Errorf("answer:\n%s\nwant the sentence naming the author", a.Text)
 	}
+	// Asked who does something else than make the work, the words of the
+	// question choose: "by" names the typesetter, not who signs.
+	notes := fileHit("/usr/share/doc/frobnicate/NOTES", "", "Release Manager Ada Quill signs the frobnicate releases.\n\n"+
+		"The frobnicate manual was typeset by Ben Stone.\n")
+	if a := extractive("who signs the frobnicate releases", []graphrag.Hit{notes}, 1); !strings.Contains(a.Text, "Ada Quill signs") {
+		t.Errorf("answer:\n%s\nwant the sentence the question's words choose", a.Text)
+	}
 	for _, tc := range []struct {
 		text string
 		want bool

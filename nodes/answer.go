@@ -222,6 +222,7 @@ func newSelection(query string, kept []graphrag.Hit) (*selection, []candidate) {
 		steps:     slices.ContainsFunc(kinds, func(k askKind) bool { return k.name == "steps" }),
 		licence:   licenceQuestion.MatchString(query),
 		changes:   asksChanges(query),
+		author:    asksAuthor(query),
 		covered:   make(map[string]bool),
 		satisfied: make([]bool, len(kinds)),
 	}, cands
@@ -680,6 +681,7 @@ type selection struct {
 	steps     bool
 	licence   bool // the question asks for a licence (licenceQuestion)
 	changes   bool // the question asks what a release changed (asksChanges)
+	author    bool // the question asks who made or owns a work (asksAuthor)
 	covered   map[string]bool
 	satisfied []bool
 	chosen    []candidate
@@ -813,10 +815,10 @@ func (s *selection) pick(cands []candidate, limit int) {
 	// better by its words, "Copyright: 1996-2010 Julian R Seward" answers.
 	who := slices.ContainsFunc(s.kinds, func(k askKind) bool { return k.name == "person" }) &&
 		slices.ContainsFunc(cands, func(c candidate) bool { return c.name })
-	// And among those, by one that names someone as who did something,
-	// when one does: "Written by Jim Meyering" over "the GNU Savannah Git
-	// server", a name too.
-	agent := who && slices.ContainsFunc(cands, func(c candidate) bool { return c.agent })
+	// Asked who made a work, among those by one that names someone as
+	// who did something, when one does: "Written by Jim Meyering" over
+	// "the GNU Savannah Git server", a name too.
+	agent := who && s.author && slices.ContainsFunc(cands, func(c candidate) bool { return c.agent })
 	// A licence question, by a unit that names a licence.
 	licence := s.licence && slices.ContainsFunc(cands, holdsLicence)
 	for len(s.chosen) < limit {
@@ -991,6 +993,17 @@ func namesSomeone(text string) bool {
 // a field or word of authorship ("Author:", "Maintainer:", "Copyright",
 // "Authors"), or an e-mail address in angle brackets after it.
 var agentCue = regexp.MustCompile(`\bby\s+[A-Z]|(?i:\b(authors?|maintainers?|copyright|contributors?|credits?)\b)|<[^<>@\s]+@[^<>\s]+>`)
+
+// authorWords are the words a question asks who made or owns a work
+// with: "who wrote grep", "who maintains the tzdata package", "who holds
+// the copyright on bzip2".
+var authorWords = toSet(`wrote write writes written author authors authored maintain maintains maintained maintainer maintainers create creates created develop develops developed developer developers design designs designed copyright`)
+
+// asksAuthor reports whether a question asks who made or owns a work
+// (authorWords).
+func asksAuthor(query string) bool {
+	return slices.ContainsFunc(tokenize(query), func(t token) bool { return authorWords[t.Lower] })
+}
 
 // namesAgent reports whether text, which names someone, names them as who
 // did something (agentCue).
