@@ -61,6 +61,9 @@ type candidate struct {
 	// agent is true when the unit names someone as who did something
 	// (namesAgent): "written by Jim Meyering", "Author: Jim Meyering".
 	agent bool
+	// subheadAsked is true for a unit under a subheading of a release's
+	// notes (not the release's own heading) holding a question word.
+	subheadAsked bool
 	// release is +1 for a unit under the heading of a release the question
 	// names ("jq (1.6-2.1+deb12u1) …" for "which CVE does jq
 	// 1.6-2.1+deb12u1 fix"), -1 under another release's, 0 otherwise.
@@ -211,6 +214,10 @@ func newSelection(query string, kept []graphrag.Hit) (*selection, []candidate) {
 	for _, c := range cands {
 		mostNamed = max(mostNamed, c.naming)
 	}
+	released := map[string]bool{}
+	for _, n := range versionedNames(query) {
+		released[looseStem(n[0])] = true
+	}
 	named := map[string]bool{}
 	for _, a := range askedIdents(query) {
 		named[looseStem(strings.ToLower(a.Name))] = true
@@ -223,6 +230,7 @@ func newSelection(query string, kept []graphrag.Hit) (*selection, []candidate) {
 		licence:   licenceQuestion.MatchString(query),
 		changes:   asksChanges(query),
 		author:    asksAuthor(query),
+		released:  released,
 		covered:   make(map[string]bool),
 		satisfied: make([]bool, len(kinds)),
 	}, cands
@@ -489,6 +497,11 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 				// packaging's ("Files: debian/*").
 				c.declares = true
 			}
+			if c.release > 0 && u.heading != "" && !releaseVersion.MatchString(u.heading) {
+				for k := range looseSet(u.heading) {
+					c.subheadAsked = c.subheadAsked || qLoose[k]
+				}
+			}
 			c.name = namesSomeone(c.masked)
 			c.agent = c.name && namesAgent(sent)
 			if lead && !u.code || overview && naming > 0 && !code && endsWithText(sent, h.Source.Title) {
@@ -674,14 +687,17 @@ type selection struct {
 	mostNamed int // the most question words naming one kept file
 	// named are the loose stems of the identifiers the question asks
 	// about and of their packages ("tally", "new" of "tally.New").
-	named     map[string]bool
-	kinds     []askKind
-	df        map[string]int
-	kept      int
-	steps     bool
-	licence   bool // the question asks for a licence (licenceQuestion)
-	changes   bool // the question asks what a release changed (asksChanges)
-	author    bool // the question asks who made or owns a work (asksAuthor)
+	named   map[string]bool
+	kinds   []askKind
+	df      map[string]int
+	kept    int
+	steps   bool
+	licence bool // the question asks for a licence (licenceQuestion)
+	changes bool // the question asks what a release changed (asksChanges)
+	author  bool // the question asks who made or owns a work (asksAuthor)
+	// released are the loose stems of the names the question gives a
+	// version ("sed" of "sed 4.9": see versionedNames).
+	released  map[string]bool
 	covered   map[string]bool
 	satisfied []bool
 	chosen    []candidate
@@ -728,7 +744,9 @@ func (s *selection) score(c candidate) (sc, needed float64) {
 	fresh, own := false, false
 	for _, t := range s.terms {
 		f := c.stems[t.Stem]
-		if f == 0 {
+		if f == 0 || c.release > 0 && s.released[t.Stem] {
+			// Under the release asked about, the name of what was
+			// released says nothing more: its heading already does.
 			continue
 		}
 		own = own || f == 1
@@ -762,10 +780,12 @@ func (s *selection) score(c candidate) (sc, needed float64) {
 		sc += w.decl
 	}
 	switch {
-	case c.release > 0 && own:
+	case c.release > 0 && (own || c.subheadAsked):
 		// Under the release asked about and saying something of the
 		// question itself (not only under its heading: a changelog
-		// entry's signature line is not its news).
+		// entry's signature line is not its news), or under a
+		// subheading of the release's notes that does ("** New
+		// Features" for "what new features came in grep 3.8").
 		sc += w.release
 	case c.release < 0:
 		sc *= w.otherRelease

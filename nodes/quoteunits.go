@@ -172,6 +172,13 @@ func splitText(text string, bareHeadings, paragraphs bool) []quoteUnit {
 			para = para[:0]
 			return
 		}
+		if stars := outlineHeading(para[0]); !lineBreak && len(para) == 1 && !paraIndented && stars > 0 {
+			// "** Bug fixes" under "* Noteworthy changes in release 3.8":
+			// a subheading of the release's notes.
+			newSection(strings.TrimSpace(strings.TrimLeft(para[0], "*")), bareLevel+stars-1)
+			para = para[:0]
+			return
+		}
 		if strings.HasPrefix(para[0], "-- ") && len(para) == 1 {
 			// A signature ("-- ChangZhuo Chen <czchen@debian.org>  Wed, 09
 			// Jul 2025 …": a changelog entry's, a mail's) says who, not
@@ -345,6 +352,25 @@ func releaseHeading(line string) bool {
 		return false
 	}
 	return releaseVersion.MatchString(t)
+}
+
+// outlineHeading is the level of a heading in Emacs outline style, as GNU
+// NEWS files write them ("* Noteworthy changes in release 3.8", "** Bug
+// fixes"): two stars or more, a space, a few words and no full stop. One
+// star opens a list item in Markdown, so it is left to releaseHeading,
+// which takes it for a heading only when it names a version. 0 for any
+// other line.
+func outlineHeading(line string) int {
+	t := strings.TrimLeft(line, "*")
+	stars := len(line) - len(t)
+	if stars < 2 || !strings.HasPrefix(t, " ") {
+		return 0
+	}
+	t = strings.TrimSpace(t)
+	if t == "" || strings.HasSuffix(t, ".") || len(strings.Fields(t)) > releaseHeadingMaxWords {
+		return 0
+	}
+	return stars
 }
 
 // shellSession reports whether every line of a paragraph is a command

@@ -24,3 +24,25 @@ func TestVersionQuestionKeepsReleaseLine(t *testing.T) {
 		t.Errorf("answer:\n%s\nwant the entry alone", a.Text)
 	}
 }
+
+// TestOutlineSubheadings: a GNU-style NEWS file heads each release with
+// "* …release 2.4…" and its parts with "** Bug fixes", "** New features";
+// asked what features a release brought, the entry under that release's
+// "New features" answers, though it does not repeat the program's name
+// as the bug fix above it does.
+func TestOutlineSubheadings(t *testing.T) {
+	news := fileHit("/usr/share/doc/frobnicate/NEWS.gz", "", "GNU frobnicate NEWS\n\n"+
+		"* Noteworthy changes in release 2.4 (2023-01-02) [stable]\n\n"+
+		"** Bug fixes\n\n  frobnicate no longer crashes when its spool directory is missing.\n\n"+
+		"** New features\n\n  The --dry-run option prints what would be done and does nothing.\n\n"+
+		"* Noteworthy changes in release 2.3 (2022-05-01) [stable]\n\n"+
+		"** New features\n\n  The --quiet option silences the progress report.\n")
+	a := extractive("what new features came in frobnicate 2.4", []graphrag.Hit{news}, 1)
+	if !strings.Contains(a.Text, "--dry-run") || strings.Contains(a.Text, "--quiet") {
+		t.Errorf("answer:\n%s\nwant 2.4's new feature", a.Text)
+	}
+	units := answerUnits("* Noteworthy changes in release 2.4\n\n** New features\n\n  The --dry-run option.\n\n* Noteworthy changes in release 2.3\n\n  The --quiet option.\n")
+	if len(units) != 2 || units[0].scope != "* Noteworthy changes in release 2.4 > New features" || units[1].scope != "* Noteworthy changes in release 2.3" {
+		t.Errorf("units = %+v\nwant each under its release, the first under its subheading", units)
+	}
+}
