@@ -51,9 +51,19 @@ type candidate struct {
 	// naming is how many of the question's words name the unit's file or
 	// folder ("gzip" and "copyright" name gzip/copyright).
 	naming int
+	// pkgDoc is true for a unit of the doc comment of the package a name
+	// the question asks about is in (os/exec's package doc for
+	// "exec.Command"): what the declaration's own doc leaves to it.
+	pkgDoc bool
 	// name is true when the unit names a person or an organisation
 	// (namesSomeone): what a "who" question asks for.
 	name bool
+	// agent is true when the unit names someone as who did something
+	// (namesAgent): "written by Jim Meyering", "Author: Jim Meyering".
+	agent bool
+	// subheadAsked is true for a unit under a subheading of a release's
+	// notes (not the release's own heading) holding a question word.
+	subheadAsked bool
 	// release is +1 for a unit under the heading of a release the question
 	// names ("jq (1.6-2.1+deb12u1) …" for "which CVE does jq
 	// 1.6-2.1+deb12u1 fix"), -1 under another release's, 0 otherwise.
@@ -182,6 +192,7 @@ func extractiveWhy(query string, kept []graphrag.Hit, limit int) (graphrag.Answe
 		// Quotes of another kind than asked for.
 		return graphrag.Answer{Text: NoAnswer, Abstained: true, By: "abstain"}, why
 	}
+	withReleaseLines(query, sel.chosen)
 	a := render(sel.chosen, kept)
 	if contentFree(a.Text) {
 		// Nothing quotable: an empty answer would read as an answer.
@@ -203,10 +214,23 @@ func newSelection(query string, kept []graphrag.Hit) (*selection, []candidate) {
 	for _, c := range cands {
 		mostNamed = max(mostNamed, c.naming)
 	}
-	return &selection{terms: terms, kinds: kinds, df: df, kept: len(kept), mostNamed: mostNamed,
+	released := map[string]bool{}
+	for _, n := range versionedNames(query) {
+		released[looseStem(n[0])] = true
+	}
+	named := map[string]bool{}
+	for _, a := range askedIdents(query) {
+		named[looseStem(strings.ToLower(a.Name))] = true
+		if a.Pkg != "" {
+			named[looseStem(strings.ToLower(a.Pkg))] = true
+		}
+	}
+	return &selection{terms: terms, kinds: kinds, df: df, kept: len(kept), mostNamed: mostNamed, named: named,
 		steps:     slices.ContainsFunc(kinds, func(k askKind) bool { return k.name == "steps" }),
 		licence:   licenceQuestion.MatchString(query),
 		changes:   asksChanges(query),
+		author:    asksAuthor(query),
+		released:  released,
 		covered:   make(map[string]bool),
 		satisfied: make([]bool, len(kinds)),
 	}, cands
@@ -403,7 +427,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 		lead := overview && !code && h.Chunk.Kind != kindFields && symbolNamed(h.Chunk.Symbol, named)
 		var units []quoteUnit
 		if code {
-			units = codeUnits(h.Chunk.Text, qStems)
+			units = sourceUnits(h, qStems)
 			for k := range units {
 				// "what is the value of http.StatusTeapot": its line of the
 				// const block, not the block.
@@ -417,6 +441,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 			units = splitUnits(h.Chunk.Text, convertedText(h))
 		}
 		test := isTestPath(h.Source.Path)
+		pkgDoc := h.Chunk.Kind == kindPackage && slices.ContainsFunc(idents, func(a askedIdent) bool { return a.Pkg != "" && inPackage(h, a.Pkg) })
 		for j, u := range units {
 			sent := u.text
 			own := looseSet(sent)
@@ -451,7 +476,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 				kindText = strings.TrimSpace(strings.TrimPrefix(sent, u.field+":"))
 			}
 			c := candidate{text: sent, hit: i, pos: j, stems: st, loose: own, prose: code || u.lead || u.field != "" || isProse(sent) && !usageLine(sent), masked: maskIdentifiers(kindText),
-				section: u.section, secPos: u.secPos, item: u.item, unit: u, test: test, release: releaseScope(releases, scopeOf(u, heading)), naming: naming}
+				section: u.section, secPos: u.secPos, item: u.item, unit: u, test: test, release: releaseScope(releases, scopeOf(u, heading)), naming: naming, pkgDoc: pkgDoc}
 			if u.code {
 				// The doc comment of a declaration cut in parts (a long
 				// doc above "func Search") is of the declaration too; a
@@ -461,6 +486,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 					return a.declaredIn(sent, h) || a.symbolOf(h) && docComment(sent) && h.Chunk.Kind != kindPackage
 				})
 			}
+
 			for _, o := range options {
 				c.declares = c.declares || slices.Contains(u.defines, o[1])
 			}
@@ -471,7 +497,13 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 				// packaging's ("Files: debian/*").
 				c.declares = true
 			}
+			if c.release > 0 && u.heading != "" && !releaseVersion.MatchString(u.heading) {
+				for k := range looseSet(u.heading) {
+					c.subheadAsked = c.subheadAsked || qLoose[k]
+				}
+			}
 			c.name = namesSomeone(c.masked)
+			c.agent = c.name && namesAgent(sent)
 			if lead && !u.code || overview && naming > 0 && !code && endsWithText(sent, h.Source.Title) {
 				// Also the document's own title line, when the question
 				// names the file: a manual page's NAME ("pg_archivecleanup
@@ -653,12 +685,19 @@ func usageLine(s string) bool {
 type selection struct {
 	terms     []term
 	mostNamed int // the most question words naming one kept file
-	kinds     []askKind
-	df        map[string]int
-	kept      int
-	steps     bool
-	licence   bool // the question asks for a licence (licenceQuestion)
-	changes   bool // the question asks what a release changed (asksChanges)
+	// named are the loose stems of the identifiers the question asks
+	// about and of their packages ("tally", "new" of "tally.New").
+	named   map[string]bool
+	kinds   []askKind
+	df      map[string]int
+	kept    int
+	steps   bool
+	licence bool // the question asks for a licence (licenceQuestion)
+	changes bool // the question asks what a release changed (asksChanges)
+	author  bool // the question asks who made or owns a work (asksAuthor)
+	// released are the loose stems of the names the question gives a
+	// version ("sed" of "sed 4.9": see versionedNames).
+	released  map[string]bool
 	covered   map[string]bool
 	satisfied []bool
 	chosen    []candidate
@@ -705,7 +744,9 @@ func (s *selection) score(c candidate) (sc, needed float64) {
 	fresh, own := false, false
 	for _, t := range s.terms {
 		f := c.stems[t.Stem]
-		if f == 0 {
+		if f == 0 || c.release > 0 && s.released[t.Stem] {
+			// Under the release asked about, the name of what was
+			// released says nothing more: its heading already does.
 			continue
 		}
 		own = own || f == 1
@@ -739,10 +780,12 @@ func (s *selection) score(c candidate) (sc, needed float64) {
 		sc += w.decl
 	}
 	switch {
-	case c.release > 0 && own:
+	case c.release > 0 && (own || c.subheadAsked):
 		// Under the release asked about and saying something of the
 		// question itself (not only under its heading: a changelog
-		// entry's signature line is not its news).
+		// entry's signature line is not its news), or under a
+		// subheading of the release's notes that does ("** New
+		// Features" for "what new features came in grep 3.8").
 		sc += w.release
 	case c.release < 0:
 		sc *= w.otherRelease
@@ -768,6 +811,16 @@ func (s *selection) score(c candidate) (sc, needed float64) {
 	return sc, needed
 }
 
+// bringsAsked reports whether c holds a word of the question the answer
+// does not hold yet, besides the names asked about (the package's doc
+// names its package everywhere): not a general word ("use", "way": see
+// generalWords), nor a dotted name.
+func (s *selection) bringsAsked(c candidate) bool {
+	return slices.ContainsFunc(s.terms, func(t term) bool {
+		return t.Weight >= 1 && !s.covered[t.Stem] && !s.named[t.Stem] && !strings.Contains(t.Word, ".") && c.stems[t.Stem] == 1
+	})
+}
+
 // pick is the select step: it adds the best-scoring unit while one scores
 // enough, up to limit units.
 func (s *selection) pick(cands []candidate, limit int) {
@@ -782,6 +835,10 @@ func (s *selection) pick(cands []candidate, limit int) {
 	// better by its words, "Copyright: 1996-2010 Julian R Seward" answers.
 	who := slices.ContainsFunc(s.kinds, func(k askKind) bool { return k.name == "person" }) &&
 		slices.ContainsFunc(cands, func(c candidate) bool { return c.name })
+	// Asked who made a work, among those by one that names someone as
+	// who did something, when one does: "Written by Jim Meyering" over
+	// "the GNU Savannah Git server", a name too.
+	agent := who && s.author && slices.ContainsFunc(cands, func(c candidate) bool { return c.agent })
 	// A licence question, by a unit that names a licence.
 	licence := s.licence && slices.ContainsFunc(cands, holdsLicence)
 	for len(s.chosen) < limit {
@@ -793,12 +850,16 @@ func (s *selection) pick(cands []candidate, limit int) {
 			if s.quoted(c.text) {
 				continue // the same words from another copy of the file
 			}
-			if len(s.chosen) == 0 && (declared && !c.declares || who && !c.name || licence && !holdsLicence(c)) {
+			if len(s.chosen) == 0 && (declared && !c.declares || who && !c.name || agent && !c.agent || licence && !holdsLicence(c)) {
 				continue
 			}
-			if len(s.chosen) > 0 && s.chosen[0].declares && !c.declares {
+			if len(s.chosen) > 0 && s.chosen[0].declares && !c.declares && !(c.pkgDoc && s.bringsAsked(c)) {
 				// The declaration asked about answers: its neighbours and
-				// callers are not more of the answer.
+				// callers are not more of the answer. Its package's doc
+				// is, for a word of the question the declaration leaves
+				// out: a function's doc says what it does, the package's
+				// what all of it assumes (that no shell is run, that a
+				// name is looked up in $PATH).
 				continue
 			}
 			if sc, needed := s.score(c); sc > bestScore {
@@ -946,6 +1007,27 @@ func namesSomeone(text string) bool {
 	}
 	return false
 }
+
+// agentCue finds what makes a name in a unit the name of who did
+// something: "by" before it (written, maintained, designed, created by),
+// a field or word of authorship ("Author:", "Maintainer:", "Copyright",
+// "Authors"), or an e-mail address in angle brackets after it.
+var agentCue = regexp.MustCompile(`\bby\s+[A-Z]|(?i:\b(authors?|maintainers?|copyright|contributors?|credits?)\b)|<[^<>@\s]+@[^<>\s]+>`)
+
+// authorWords are the words a question asks who made or owns a work
+// with: "who wrote grep", "who maintains the tzdata package", "who holds
+// the copyright on bzip2".
+var authorWords = toSet(`wrote write writes written author authors authored maintain maintains maintained maintainer maintainers create creates created develop develops developed developer developers design designs designed copyright`)
+
+// asksAuthor reports whether a question asks who made or owns a work
+// (authorWords).
+func asksAuthor(query string) bool {
+	return slices.ContainsFunc(tokenize(query), func(t token) bool { return authorWords[t.Lower] })
+}
+
+// namesAgent reports whether text, which names someone, names them as who
+// did something (agentCue).
+func namesAgent(text string) bool { return agentCue.MatchString(text) }
 
 // overviewWords are the words a question asks about a thing as a whole
 // with, besides its name: "what is pg_rewind for", "what does pg_checksums

@@ -1,6 +1,7 @@
 package nodes
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
@@ -21,8 +22,31 @@ type askedIdent struct {
 
 // askedIdents are the identifiers a question asks about: the names
 // askedNames finds, with the case the question writes them in and their
-// package when qualified.
+// package when qualified; not a name the question puts out of it ("which
+// hash functions does crypto offer besides SHA256": see excludedName).
 func askedIdents(query string) []askedIdent {
+	return slices.DeleteFunc(namedIdents(query), func(a askedIdent) bool { return excludedName(query, a.Name) })
+}
+
+// excludedName reports whether the question names name only right after
+// a word that puts it out of the question (excluding: "besides",
+// "except", "without").
+func excludedName(query, name string) bool {
+	toks := tokenize(query)
+	low := strings.ToLower(name)
+	seen, out := false, true
+	for i, t := range toks {
+		if t.Lower != low && !strings.HasSuffix(t.Lower, "."+low) {
+			continue
+		}
+		seen = true
+		out = out && i > 0 && excluding[toks[i-1].Lower]
+	}
+	return seen && out
+}
+
+// namedIdents is askedIdents with the excluded names.
+func namedIdents(query string) []askedIdent {
 	var out []askedIdent
 	seen := map[string]bool{}
 	names := askedNames(query)

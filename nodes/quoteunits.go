@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/graphrag/graphrag"
 )
@@ -107,6 +109,12 @@ func answerUnits(text string) []quoteUnit { return splitUnits(text, false) }
 // converted from HTML or a manual page keeps its headings that way. In a
 // plain text file such a line is as often a label ("INVOICE INV-2024-0117").
 func splitUnits(text string, bareHeadings bool) []quoteUnit {
+	return splitText(text, bareHeadings, false)
+}
+
+// splitText is splitUnits; with paragraphs, a paragraph of prose is one
+// unit rather than one per sentence (see docUnits).
+func splitText(text string, bareHeadings, paragraphs bool) []quoteUnit {
 	heading := ""
 	// path holds the headings above, by level: Markdown's # levels,
 	// setext's = (1) and - (2), and a heading without markup below them
@@ -164,6 +172,13 @@ func splitUnits(text string, bareHeadings bool) []quoteUnit {
 			para = para[:0]
 			return
 		}
+		if stars := outlineHeading(para[0]); !lineBreak && len(para) == 1 && !paraIndented && stars > 0 {
+			// "** Bug fixes" under "* Noteworthy changes in release 3.8":
+			// a subheading of the release's notes.
+			newSection(strings.TrimSpace(strings.TrimLeft(para[0], "*")), bareLevel+stars-1)
+			para = para[:0]
+			return
+		}
 		if strings.HasPrefix(para[0], "-- ") && len(para) == 1 {
 			// A signature ("-- ChangZhuo Chen <czchen@debian.org>  Wed, 09
 			// Jul 2025 …": a changelog entry's, a mail's) says who, not
@@ -190,6 +205,13 @@ func splitUnits(text string, bareHeadings bool) []quoteUnit {
 			// loses its second half.
 			if s := strings.Join(strings.Fields(strings.Join(para, " ")), " "); s != "" && len(tokenize(s)) > 0 {
 				add(quoteUnit{text: s, item: true})
+			}
+			para = para[:0]
+			return
+		}
+		if paragraphs {
+			if s := strings.Join(strings.Fields(strings.Join(para, " ")), " "); len(tokenize(s)) > 0 {
+				add(quoteUnit{text: s})
 			}
 			para = para[:0]
 			return
@@ -332,6 +354,25 @@ func releaseHeading(line string) bool {
 	return releaseVersion.MatchString(t)
 }
 
+// outlineHeading is the level of a heading in Emacs outline style, as GNU
+// NEWS files write them ("* Noteworthy changes in release 3.8", "** Bug
+// fixes"): two stars or more, a space, a few words and no full stop. One
+// star opens a list item in Markdown, so it is left to releaseHeading,
+// which takes it for a heading only when it names a version. 0 for any
+// other line.
+func outlineHeading(line string) int {
+	t := strings.TrimLeft(line, "*")
+	stars := len(line) - len(t)
+	if stars < 2 || !strings.HasPrefix(t, " ") {
+		return 0
+	}
+	t = strings.TrimSpace(t)
+	if t == "" || strings.HasSuffix(t, ".") || len(strings.Fields(t)) > releaseHeadingMaxWords {
+		return 0
+	}
+	return stars
+}
+
 // shellSession reports whether every line of a paragraph is a command
 // typed at a shell prompt ("$ pg_dump -Fc mydb > db.dump").
 func shellSession(para []string) bool {
@@ -376,11 +417,16 @@ const maxTermWords = 8
 
 // joinLeadIns joins a unit ending in ":" with the list items or the code
 // block of the next block, so that an answer never stops at "…dump file:".
+// A sentence left unfinished before a code block ("As an example,",
+// "Setting a logger as the default with") is a lead-in too, and the
+// sentence's end after the block ("will cause …", in lower case) is
+// joined with them.
 func joinLeadIns(units []quoteUnit, blockOf []int) []quoteUnit {
 	var out []quoteUnit
 	for i := 0; i < len(units); i++ {
 		u := units[i]
-		if !strings.HasSuffix(u.text, ":") || u.code || i+1 >= len(units) || units[i+1].section != u.section || blockOf[i+1] != blockOf[i]+1 {
+		if u.code || i+1 >= len(units) || units[i+1].section != u.section || blockOf[i+1] != blockOf[i]+1 ||
+			!strings.HasSuffix(u.text, ":") && !(units[i+1].code && !u.item && u.defines == nil && unfinished(u.text)) {
 			out = append(out, u)
 			continue
 		}
@@ -390,6 +436,11 @@ func joinLeadIns(units []quoteUnit, blockOf []int) []quoteUnit {
 			u.text += "\n" + fence(next.text)
 			u.lead = true
 			i++
+			if k := i + 1; !strings.HasSuffix(u.text, ":\n"+fence(next.text)) && k < len(units) && units[k].section == u.section &&
+				!units[k].code && !units[k].item && blockOf[k] != blockOf[i] && startsLower(units[k].text) {
+				u.text += "\n" + units[k].text
+				i = k
+			}
 		case next.item:
 			var b strings.Builder
 			b.WriteString(u.text)
@@ -417,6 +468,25 @@ func joinLeadIns(units []quoteUnit, blockOf []int) []quoteUnit {
 		out = append(out, u)
 	}
 	return out
+}
+
+// unfinished reports whether a unit of prose stops mid-sentence: it ends
+// in a letter, a digit or a comma rather than a full stop, a question
+// mark or an exclamation mark.
+func unfinished(text string) bool {
+	t := strings.TrimRight(text, " ")
+	if t == "" {
+		return false
+	}
+	r, _ := utf8.DecodeLastRuneInString(t)
+	return r == ',' || unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// startsLower reports whether text opens with a lower-case letter: the
+// rest of a sentence an example interrupted.
+func startsLower(text string) bool {
+	r, _ := utf8.DecodeRuneInString(text)
+	return unicode.IsLower(r)
 }
 
 // fence marks text as a code block.
@@ -526,14 +596,13 @@ func licenceHeader(lines []string) bool {
 func codeWindow(lines []string, stems map[string]bool) []string {
 	best, bestN := 0, -1
 	for i, l := range lines {
-		n := 0
-		for _, t := range tokenize(l) {
-			if stems[t.Stem] {
-				n++
-			}
-		}
-		if n > bestN {
+		if n := stemsIn(l, stems); n > bestN {
 			best, bestN = i, n
+		}
+	}
+	if doc := leadingComment(lines); best < doc {
+		if out, ok := docWindow(lines, doc, stems); ok {
+			return out
 		}
 	}
 	// The window takes what the cap leaves beside the first line and the
@@ -554,6 +623,17 @@ func codeWindow(lines []string, stems map[string]bool) []string {
 		out = append(out, "\t…")
 	}
 	return out
+}
+
+// stemsIn counts the words of line whose stem is in stems.
+func stemsIn(line string, stems map[string]bool) int {
+	n := 0
+	for _, t := range tokenize(line) {
+		if stems[t.Stem] {
+			n++
+		}
+	}
+	return n
 }
 
 // kindFields is the chunk kind of a stanza of fields (ingest.KindFields):

@@ -1,0 +1,133 @@
+package nodes
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/graphrag/graphrag"
+)
+
+// This file reads a source file's doc comments as what they are: prose,
+// with indented code blocks, lists and "# Heading" lines (Go's doc comment
+// syntax, go.dev/doc/comment; most languages' doc comments look alike).
+// An answer then quotes the sentences and the example asked about, as
+// prose, instead of a whole comment as a code block or a window of it.
+
+// sourceUnits splits a code hit's passage into the units an answer may
+// quote. A package's doc comment is prose throughout (package bufio's
+// "Package bufio implements buffered I/O. …", its examples indented);
+// a declaration is one code block with its doc (codeUnits), the way a
+// reader looks a function up.
+func sourceUnits(h graphrag.Hit, stems map[string]bool) []quoteUnit {
+	if h.Chunk.Kind == kindPackage {
+		return docUnits(strings.Split(h.Chunk.Text, "\n"))
+	}
+	return codeUnits(h.Chunk.Text, stems)
+}
+
+// docUnits splits the lines of a doc comment (with or without its comment
+// markers: a long /* */ doc is cut into chunks with none) into prose
+// units: its paragraphs, whole, its code blocks and list items. A doc
+// comment's paragraph is short and says one thing (a sentence of it often
+// leans on the one before: "This is the default."); a lead-in paragraph
+// ending in ":" takes its example along. The package clause under a
+// package's doc is not quoted.
+func docUnits(lines []string) []quoteUnit {
+	return splitText(strings.Join(uncomment(lines), "\n"), false, true)
+}
+
+// uncomment removes comment markers from the lines of a doc comment: "//"
+// and the one space after it (a tab after it indents a code block and
+// stays), "/*" and "*/"; a package clause is dropped.
+func uncomment(lines []string) []string {
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		l = strings.TrimRight(l, " \t\r")
+		t := strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(t, "//go:") || strings.HasPrefix(t, "package ") && !strings.Contains(t[len("package "):], " "):
+			// A directive, or the package clause: no prose.
+			continue
+		case strings.HasPrefix(t, "//"):
+			l = strings.TrimPrefix(strings.TrimPrefix(t, "//"), " ")
+		case strings.HasPrefix(t, "/*"):
+			l = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(t, "/*"), "*/"))
+		case strings.HasSuffix(t, "*/"):
+			l = strings.TrimSuffix(l, "*/")
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// leadingComment is how many of a declaration's first lines are its doc
+// comment ("//" lines).
+func leadingComment(block []string) int {
+	n := 0
+	for _, l := range block {
+		if !strings.HasPrefix(strings.TrimSpace(l), "//") {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+// docWindow cuts a declaration too long to quote (its doc the first doc
+// lines of block) by the doc's paragraphs rather than by lines: the first
+// paragraph (what the declaration is), then the paragraphs holding the
+// most of stems, in their order, as many as maxCodeLines allows beside
+// the declaration's first code line. A paragraph of a doc comment is the
+// doc's unit of meaning; a window of lines cuts one in two (Go's
+// text/template Option lists each option as a paragraph with its values
+// indented under it). It reports false when the doc has one paragraph or
+// its first paragraph alone fills the cap.
+func docWindow(block []string, doc int, stems map[string]bool) ([]string, bool) {
+	type para struct{ from, to, score int }
+	var paras []para
+	for i := 0; i < doc; i++ {
+		if strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(block[i]), "//")) == "" {
+			continue
+		}
+		p := para{from: i}
+		for i < doc && strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(block[i]), "//")) != "" {
+			p.score += stemsIn(block[i], stems)
+			i++
+		}
+		p.to = i
+		paras = append(paras, p)
+	}
+	// Room: the cap, less the code line and the "…" marks it may need.
+	room := maxCodeLines - 3
+	if len(paras) < 2 || paras[0].to-paras[0].from > room {
+		return nil, false
+	}
+	keep := []para{paras[0]}
+	room -= paras[0].to - paras[0].from
+	rest := slices.Clone(paras[1:])
+	slices.SortStableFunc(rest, func(a, b para) int { return b.score - a.score })
+	for _, p := range rest {
+		if p.score > 0 && p.to-p.from <= room {
+			keep = append(keep, p)
+			room -= p.to - p.from
+		}
+	}
+	slices.SortFunc(keep, func(a, b para) int { return a.from - b.from })
+	var out []string
+	end := 0
+	for _, p := range keep {
+		if p.from > end {
+			out = append(out, "//\t…")
+		}
+		out = append(out, block[p.from:p.to]...)
+		end = p.to
+	}
+	if end < doc {
+		out = append(out, "//\t…")
+	}
+	out = append(out, block[doc:min(len(block), doc+1)]...)
+	if doc+1 < len(block) {
+		out = append(out, "\t…")
+	}
+	return out, true
+}

@@ -1,0 +1,149 @@
+package nodes
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/graphrag/graphrag"
+)
+
+// packageDocHit is a package's doc comment as ingest stores it: the
+// comment and the package clause, kind package.
+func packageDocHit(path, text string) graphrag.Hit {
+	h := fileHit(path, "go", text)
+	h.Chunk.Kind, h.Chunk.Symbol = kindPackage, "tally"
+	return h
+}
+
+// TestPackageDocIsProse: a package's doc comment is prose with indented
+// examples, not a block of code. A lead-in is quoted with the example it
+// introduces, shown as code; a paragraph is quoted as prose, without its
+// comment markers or the package clause.
+func TestPackageDocIsProse(t *testing.T) {
+	t.Run("a lead-in with its example", func(t *testing.T) {
+		h := packageDocHit("/src/tally/doc.go", "/*\nPackage tally counts the words of a stream.\n\n"+
+			"To count the words of standard input, wrap it in a Counter:\n\n"+
+			"\tc := tally.New(os.Stdin)\n\tn, err := c.Count()\n\n"+
+			"Counting stops at the first read error, which Count returns.\n*/\npackage tally")
+		a := extractive("how do I count the words of standard input with tally", []graphrag.Hit{h}, 3)
+		want := "wrap it in a Counter:\n```\nc := tally.New(os.Stdin)\nn, err := c.Count()\n```"
+		if !strings.Contains(a.Text, want) {
+			t.Errorf("answer:\n%s\nwant the lead-in with its example:\n%s", a.Text, want)
+		}
+		for _, not := range []string{"/*", "*/", "package tally"} {
+			if strings.Contains(a.Text, not) {
+				t.Errorf("answer quotes %q:\n%s", not, a.Text)
+			}
+		}
+	})
+	t.Run("a paragraph of a // doc", func(t *testing.T) {
+		h := packageDocHit("/src/tally/tally.go", "// Package tally counts the words of a stream.\n//\n"+
+			"// A Counter skips punctuation. Numbers count as words;\n// so do single letters.\n//\n"+
+			"// The zero Counter is ready to use.\npackage tally")
+		a := extractive("does tally count numbers as words", []graphrag.Hit{h}, 3)
+		if !strings.Contains(a.Text, "A Counter skips punctuation. Numbers count as words; so do single letters.") {
+			t.Errorf("answer:\n%s\nwant the paragraph on numbers, as prose", a.Text)
+		}
+		if strings.Contains(a.Text, "//") || strings.Contains(a.Text, "```") {
+			t.Errorf("answer quotes the doc as code:\n%s", a.Text)
+		}
+	})
+}
+
+// TestUnfinishedLeadIn: a sentence an example interrupts ("… is done
+// with", the example, "which …") is one unit with the example, in a doc
+// comment as in Markdown; a sentence that ends before a block is not
+// joined with it.
+func TestUnfinishedLeadIn(t *testing.T) {
+	text := "Writing every count to a file is done with\n\n\tc.Log(f)\n\nwhich appends one line per call.\n\n" +
+		"Counts are never reset.\n\n\tc.Total()\n"
+	units := answerUnits(text)
+	want := "Writing every count to a file is done with\n```\nc.Log(f)\n```\nwhich appends one line per call."
+	if len(units) != 3 || units[0].text != want || !units[0].lead || units[1].text != "Counts are never reset." || !units[2].code {
+		var got []string
+		for _, u := range units {
+			got = append(got, u.text)
+		}
+		t.Errorf("units = %q\nwant %q, the sentence that ends apart, the last block", got, want)
+	}
+	h := packageDocHit("/src/tally/log.go", "// Package tally counts words.\n//\n// "+
+		strings.ReplaceAll(strings.TrimSuffix(text, "\n"), "\n", "\n// ")+"\npackage tally")
+	a := extractive("how do I write every count to a file with tally", []graphrag.Hit{h}, 3)
+	if !strings.Contains(a.Text, "which appends one line per call") || !strings.Contains(a.Text, "```\nc.Log(f)\n```") {
+		t.Errorf("answer:\n%s\nwant the sentence with its example", a.Text)
+	}
+}
+
+// TestPackageDocCompletesDeclaration: the declaration a question names
+// answers first; its package's doc adds what the question asks and the
+// declaration's doc leaves out. Other code that only mentions a word of the
+// question is still left out.
+func TestPackageDocCompletesDeclaration(t *testing.T) {
+	decl := fileHit("/src/tally/tally.go", "go", "// New returns a Counter that reads words from r.\n"+
+		"func New(r io.Reader) *Counter {\n\treturn &Counter{r: bufio.NewReader(r)}\n}")
+	decl.Chunk.Kind, decl.Chunk.Symbol = "func", "tally.New"
+	pkg := packageDocHit("/src/tally/doc.go", "// Package tally counts the words of a stream.\n//\n"+
+		"// A Counter never rewinds the reader it was made with; rewinding it is the caller's job.\npackage tally")
+	other := fileHit("/src/tally/log.go", "go", "// Flush rewinds the log file.\nfunc (l *Log) Flush() error {\n\treturn l.f.Rewind()\n}")
+	other.Chunk.Kind, other.Chunk.Symbol = "method", "tally.Log.Flush"
+	a := extractive("does tally.New rewind the reader when it is done", []graphrag.Hit{decl, pkg, other}, 3)
+	for _, want := range []string{"func New(r io.Reader) *Counter", "A Counter never rewinds the reader"} {
+		if !strings.Contains(a.Text, want) {
+			t.Errorf("answer lacks %q:\n%s", want, a.Text)
+		}
+	}
+	if strings.Contains(a.Text, "Flush") {
+		t.Errorf("answer quotes code that only mentions a word of the question:\n%s", a.Text)
+	}
+}
+
+// TestLongDocCutByParagraphs: a declaration too long to quote is cut by
+// its doc's paragraphs: the first one, and the one that answers whole,
+// even when its answer is further from its best line than a window of
+// lines reaches.
+func TestLongDocCutByParagraphs(t *testing.T) {
+	doc := "// Mode sets how a Counter splits its input into words.\n// It returns the previous mode.\n//\n" +
+		"// Counting ignores case, and a Counter may be reused after Reset.\n//\n" +
+		"// ModeFields splits at white space only, the way a shell splits\n" +
+		"// its arguments, so that an address like a.b@c.example counts as\n" +
+		"// one word and a file name with dots counts as one word too.\n" +
+		"// Numbers are words in this mode; so are lone symbols such as\n" +
+		"// an ampersand or a dash standing between two spaces, and a\n" +
+		"// line made of one dash counts as one word. Tabs, line feeds and\n" +
+		"// carriage returns are white space like the space itself, and\n" +
+		"// a run of them is one separator, never an empty word.\n" +
+		"// Hyphenated compounds therefore count once.\n" +
+		"func (c *Counter) Mode(m Mode) Mode {\n\told := c.mode\n\tc.mode = m\n\tc.reset()\n\treturn old\n}"
+	h := fileHit("/src/tally/mode.go", "go", doc)
+	h.Chunk.Symbol, h.Chunk.Kind = "tally.Counter.Mode", "method"
+	a := extractive("how does tally ModeFields split words", []graphrag.Hit{h}, 1)
+	for _, want := range []string{"// Mode sets how a Counter splits", "// ModeFields splits at white space only", "// Hyphenated compounds therefore count once.", "func (c *Counter) Mode(m Mode) Mode {"} {
+		if !strings.Contains(a.Text, want) {
+			t.Errorf("answer lacks %q:\n%s", want, a.Text)
+		}
+	}
+	if strings.Contains(a.Text, "Counting ignores case") {
+		t.Errorf("answer keeps a paragraph that does not answer:\n%s", a.Text)
+	}
+	if n := strings.Count(a.Text, "\n"); n > maxCodeLines+3 {
+		t.Errorf("answer of %d lines, over the cap of %d:\n%s", n, maxCodeLines, a.Text)
+	}
+}
+
+// TestExcludedNameIsNotAsked: a name the question puts out of it
+// ("besides DeepRed") is not the declaration asked about: the block is quoted,
+// not the excluded entry cut from it.
+func TestExcludedNameIsNotAsked(t *testing.T) {
+	h := fileHit("/src/paint/colour.go", "go", "// Primary colours.\nconst (\n\t// DeepRed is the colour of a stop sign.\n\tDeepRed = 0xff0000\n"+
+		"\t// Green is the colour of grass.\n\tGreen = 0x00ff00\n\t// Blue is the colour of a clear sky.\n\tBlue = 0x0000ff\n)")
+	h.Chunk.Kind, h.Chunk.Symbol = "const", "paint.DeepRed"
+	a := extractive("which primary colours does paint define besides DeepRed", []graphrag.Hit{h}, 3)
+	for _, want := range []string{"Green = 0x00ff00", "Blue = 0x0000ff"} {
+		if !strings.Contains(a.Text, want) {
+			t.Errorf("answer lacks %q:\n%s", want, a.Text)
+		}
+	}
+	if got := askedIdents("is paint.DeepRed brighter than anything besides DeepRed"); len(got) != 1 || got[0].Name != "DeepRed" {
+		t.Errorf("askedIdents = %v: a name also asked about outside the exclusion stays asked", got)
+	}
+}

@@ -1,0 +1,48 @@
+package nodes
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/graphrag/graphrag"
+)
+
+// TestVersionQuestionKeepsReleaseLine: asked which release fixed
+// something, a changelog's entry is quoted under its release line, which
+// holds the version; asked what the fix was, the entry alone.
+func TestVersionQuestionKeepsReleaseLine(t *testing.T) {
+	log := fileHit("/usr/share/doc/frobnicate/changelog.Debian.gz", "", "frobnicate (2.4-1) unstable; urgency=medium\n\n"+
+		"  * New upstream release.\n  * Fix a crash when the spool directory is missing (Closes: #700001)\n\n"+
+		" -- Ada Quill <ada@example.org>  Mon, 02 Jan 2023 10:00:00 +0100\n\n"+
+		"frobnicate (2.3-2) unstable; urgency=low\n\n  * Update the watch file.\n")
+	a := extractive("in which version of frobnicate was the crash with a missing spool directory fixed", []graphrag.Hit{log}, 1)
+	if !strings.Contains(a.Text, "frobnicate (2.4-1) unstable; urgency=medium\n- Fix a crash when the spool directory is missing") {
+		t.Errorf("answer:\n%s\nwant the entry under its release line", a.Text)
+	}
+	a = extractive("how was the crash with a missing spool directory in frobnicate fixed", []graphrag.Hit{log}, 1)
+	if strings.Contains(a.Text, "(2.4-1)") || !strings.Contains(a.Text, "Fix a crash") {
+		t.Errorf("answer:\n%s\nwant the entry alone", a.Text)
+	}
+}
+
+// TestOutlineSubheadings: a GNU-style NEWS file heads each release with
+// "* …release 2.4…" and its parts with "** Bug fixes", "** New features";
+// asked what features a release brought, the entry under that release's
+// "New features" answers, though it does not repeat the program's name
+// as the bug fix above it does.
+func TestOutlineSubheadings(t *testing.T) {
+	news := fileHit("/usr/share/doc/frobnicate/NEWS.gz", "", "GNU frobnicate NEWS\n\n"+
+		"* Noteworthy changes in release 2.4 (2023-01-02) [stable]\n\n"+
+		"** Bug fixes\n\n  frobnicate no longer crashes when its spool directory is missing.\n\n"+
+		"** New features\n\n  The --dry-run option prints what would be done and does nothing.\n\n"+
+		"* Noteworthy changes in release 2.3 (2022-05-01) [stable]\n\n"+
+		"** New features\n\n  The --quiet option silences the progress report.\n")
+	a := extractive("what new features came in frobnicate 2.4", []graphrag.Hit{news}, 1)
+	if !strings.Contains(a.Text, "--dry-run") || strings.Contains(a.Text, "--quiet") {
+		t.Errorf("answer:\n%s\nwant 2.4's new feature", a.Text)
+	}
+	units := answerUnits("* Noteworthy changes in release 2.4\n\n** New features\n\n  The --dry-run option.\n\n* Noteworthy changes in release 2.3\n\n  The --quiet option.\n")
+	if len(units) != 2 || units[0].scope != "* Noteworthy changes in release 2.4 > New features" || units[1].scope != "* Noteworthy changes in release 2.3" {
+		t.Errorf("units = %+v\nwant each under its release, the first under its subheading", units)
+	}
+}
