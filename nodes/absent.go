@@ -2,6 +2,7 @@ package nodes
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/graphrag/graphrag"
@@ -17,18 +18,26 @@ import (
 // say redis): no refinement and no passage can answer it. A word the store
 // does hold somewhere ("defender" where the passage says "cornerback") is
 // not absent: the search may have missed it, and refining may find it. A
-// failed search says nothing is absent.
+// word the files hold only in passing is absent all the same: when the few
+// passages that hold it hold none of the question's other words ("what
+// license is fooserver under" over files that name fooserver once, in a
+// code comment about a bug), nothing says what the question asks about it.
+// A failed search says nothing is absent.
 func (p *pipeline) absentWords(ctx context.Context, s *State, words []string, best []graphrag.Hit) []string {
 	if p.deps.Searcher == nil || !isLocal(s.Plan.Route) {
 		return nil
 	}
 	var out []string
 	probes := 0
+	terms := contentTerms(s.question())
+	paths := namedPaths(s.question())
 	for _, w := range words {
-		if strings.Contains(w, ".") || stopWords[w] || probes == maxAbsenceProbes {
-			// A qualified name is a constraint (see matchConstraints); a
-			// function word written with a capital ("… in their time.
-			// Which was …") names nothing.
+		if strings.Contains(w, ".") || stopWords[w] || probes == maxAbsenceProbes || pathPart(w, paths) {
+			// A qualified name and a package path ("container/list") are
+			// constraints (see matchConstraints), and a path's words are in
+			// file names the keyword search does not read; a function word
+			// written with a capital ("… in their time. Which was …") names
+			// nothing.
 			continue
 		}
 		if nearMiss(w, best) {
@@ -36,23 +45,57 @@ func (p *pipeline) absentWords(ctx context.Context, s *State, words []string, be
 		}
 		probes++
 		forms := inflections(w)
-		res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: strings.Join(forms, " "), Mode: graphrag.ModeKeyword, K: 1, Filters: p.filters(s.Plan)})
+		res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: strings.Join(forms, " "), Mode: graphrag.ModeKeyword, K: passingMentions, Filters: p.filters(s.Plan)})
 		if err != nil {
 			s.note("evaluate: could not check whether the files hold %q: %v", w, err)
 			return nil
 		}
-		held := false
+		// More passages than passingMentions hold it: it is something the
+		// files are about, whatever the first of them say.
+		held := len(res.Hits) >= passingMentions
+		others := otherStems(terms, forms)
 		for _, h := range res.Hits {
-			text := strings.ToLower(h.Source.Title + " \n " + h.Chunk.Text)
+			hay := newHaystack(h) // "SHA-256" is held by "SHA256"
+			has := false
 			for _, f := range forms {
-				held = held || hasWord(text, f)
+				has = has || hay.holdsWord(f)
 			}
+			held = held || has && (len(others) == 0 || holdsAny(stemSet(h.Source.Title+" \n "+h.Chunk.Text), others))
 		}
 		if !held {
 			out = append(out, w)
 		}
 	}
 	return out
+}
+
+// passingMentions is how many passages absentWords reads for a word: a
+// word the files hold in fewer, none of them with another word of the
+// question, is named only in passing. Five is the number of best hits
+// evaluate measures evidence on (evidenceHits): as many passages as a
+// well-matched question is judged by.
+const passingMentions = evidenceHits
+
+// pathPart reports whether w is a part of one of the paths.
+func pathPart(w string, paths []string) bool {
+	return slices.ContainsFunc(paths, func(p string) bool { return slices.Contains(strings.Split(p, "/"), w) })
+}
+
+// otherStems are the stems of the question's terms besides the word
+// probed (any of its forms).
+func otherStems(terms []term, forms []string) []string {
+	var out []string
+	for _, t := range terms {
+		if !slices.Contains(forms, t.Word) && !slices.Contains(forms, t.Stem) && !slices.Contains(out, t.Stem) {
+			out = append(out, t.Stem)
+		}
+	}
+	return out
+}
+
+// holdsAny reports whether stems has one of want.
+func holdsAny(stems map[string]bool, want []string) bool {
+	return slices.ContainsFunc(want, func(st string) bool { return stems[st] })
 }
 
 // maxAbsenceProbes bounds the searches absentWords makes for one

@@ -127,6 +127,13 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 
 	s.Measured = measure
 	if s.Retrieval == RetrievalGood {
+		// A good match of the question's other words does not answer
+		// about a thing no file names: "the default port of fooserver"
+		// over a manual that lists default ports, none of them fooserver's.
+		if absent := p.absentWords(ctx, &s, ev.MissingSpecific, s.Hits[:min(len(s.Hits), evidenceHits)]); len(absent) > 0 {
+			s.Retrieval = RetrievalEmpty
+			s.Measured += "; no file holds " + strings.Join(absent, ", ")
+		}
 		return s, nil
 	}
 	if m := matchConstraints(s.question(), s.Hits); len(s.Hits) > 0 && (len(m.Missing) > 0 || len(m.Apart) > 0) {
