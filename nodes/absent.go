@@ -55,12 +55,12 @@ func (p *pipeline) absentWords(ctx context.Context, s *State, words []string, be
 		held := len(res.Hits) >= passingMentions
 		others := otherStems(terms, forms)
 		for _, h := range res.Hits {
-			hay := newHaystack(h) // "SHA-256" is held by "SHA256"
+			text := strings.ToLower(h.Source.Title + " \n " + h.Chunk.Text)
 			has := false
 			for _, f := range forms {
-				has = has || hay.holdsWord(f)
+				has = has || hasWord(text, f)
 			}
-			held = held || has && (len(others) == 0 || holdsAny(stemSet(h.Source.Title+" \n "+h.Chunk.Text), others))
+			held = held || has && (len(others) == 0 || holdsAny(stemSet(text), others))
 		}
 		if !held {
 			out = append(out, w)

@@ -116,8 +116,6 @@ func TestWordHeldOnlyInPassing(t *testing.T) {
 		// A word of a package path the question names is matched against
 		// file paths (matchConstraints), not searched for in passages.
 		{"what does Drain return in queue/wombat", "wombat", false},
-		// Written with its hyphen, held without: "Ed-25519" is "ed25519".
-		{"which key type is Ed-25519 in the SSH server", "ed-25519", false},
 	} {
 		s := State{Query: tc.question, Plan: graphrag.Plan{Route: graphrag.RouteVector}}
 		if got := p.absentWords(context.Background(), &s, []string{tc.word}, c.docs[:2]); (len(got) > 0) != tc.absent {
