@@ -81,6 +81,36 @@ func pathPart(w string, paths []string) bool {
 	return slices.ContainsFunc(paths, func(p string) bool { return slices.Contains(strings.Split(p, "/"), w) })
 }
 
+// passingWords are the question's specific words that the best hits hold
+// only in passing: each hit that has the word has no other word of the
+// question ("nginx" in a code comment about a bug, beside licence files
+// that never name it). Like a word no best hit holds, such a word is
+// checked against the whole store (see absentWords).
+func passingWords(terms []term, best []graphrag.Hit) []string {
+	var out []string
+	stems := make([]map[string]bool, len(best))
+	for i, h := range best {
+		stems[i] = stemSet(h.Source.Title + " \n " + h.Chunk.Text)
+	}
+	for _, t := range terms {
+		if !t.specific() || t.isNumber() {
+			continue
+		}
+		others := otherStems(terms, []string{t.Word, t.Stem})
+		holding, met := 0, false
+		for _, st := range stems {
+			if st[t.Stem] {
+				holding++
+				met = met || holdsAny(st, others)
+			}
+		}
+		if holding > 0 && !met && len(others) > 0 {
+			out = append(out, t.Word)
+		}
+	}
+	return out
+}
+
 // otherStems are the stems of the question's terms besides the word
 // probed (any of its forms).
 func otherStems(terms []term, forms []string) []string {

@@ -129,6 +129,28 @@ func TestWordHeldOnlyInPassing(t *testing.T) {
 	}
 }
 
+// A word the best hits hold only beside none of the question's other words
+// is checked against the store like a word they do not hold.
+func TestPassingWords(t *testing.T) {
+	comment := fileHit("/src/proxy/transport.go", "go", "// Skip compression for HEAD: older quokkad releases mishandle it.")
+	licence := fileHit("/usr/share/doc/libfoo/copyright", "", "License: MIT. This software may be distributed and changed freely.")
+	own := fileHit("/usr/share/doc/quokkad/copyright", "", "quokkad is distributed under the BSD license.")
+	q := "what license is quokkad distributed under"
+	if got := passingWords(contentTerms(q), []graphrag.Hit{comment, licence}); !slices.Equal(got, []string{"quokkad"}) {
+		t.Errorf("passingWords = %q, want quokkad: the one hit naming it holds no other word of the question", got)
+	}
+	if got := passingWords(contentTerms(q), []graphrag.Hit{comment, licence, own}); len(got) > 0 {
+		t.Errorf("passingWords = %q, want none: quokkad's copyright file names it with its licence", got)
+	}
+	// Through evaluate: the store names quokkad only in the comment.
+	c := newMemSearcher([]graphrag.Hit{comment, licence})
+	p, _ := newPipeline(Deps{Searcher: c}, DefaultOptions())
+	s, err := p.evaluate(context.Background(), State{Query: q, Plan: graphrag.Plan{Route: graphrag.RouteVector}, Hits: []graphrag.Hit{licence, comment}, Budget: Budget{Retrieve: 2}})
+	if err != nil || s.Retrieval != RetrievalEmpty {
+		t.Errorf("evaluate: retrieval %s (%s), err %v: want empty", s.Retrieval, s.Measured, err)
+	}
+}
+
 // A release asked about by its bare number must follow its name in a hit:
 // the manual of release 7 does not answer about release 9, and a "9" elsewhere
 // in it is no release.

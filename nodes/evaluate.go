@@ -130,9 +130,10 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 		// A good match of the question's other words does not answer
 		// about a thing no file names: "the default port of fooserver"
 		// over a manual that lists default ports, none of them fooserver's.
-		if absent := p.absentWords(ctx, &s, ev.MissingSpecific, s.Hits[:min(len(s.Hits), evidenceHits)]); len(absent) > 0 {
+		best := s.Hits[:min(len(s.Hits), evidenceHits)]
+		if absent := p.absentWords(ctx, &s, append(ev.MissingSpecific, passingWords(terms, best)...), best); len(absent) > 0 {
 			s.Retrieval = RetrievalEmpty
-			s.Measured += "; no file holds " + strings.Join(absent, ", ")
+			s.Measured += "; no file holds " + strings.Join(absent, ", ") + " with the question's other words"
 		}
 		return s, nil
 	}
