@@ -19,15 +19,28 @@ import (
 // does hold somewhere ("defender" where the passage says "cornerback") is
 // not absent: the search may have missed it, and refining may find it. A
 // word the files hold only in passing is absent all the same: when the few
-// passages that hold it hold none of the question's other words ("what
+// passages that hold it hold none of the question's other words and none
+// is about it (titled or named by it) ("what
 // license is fooserver under" over files that name fooserver once, in a
 // code comment about a bug), nothing says what the question asks about it.
 // A failed search says nothing is absent.
 func (p *pipeline) absentWords(ctx context.Context, s *State, words []string, best []graphrag.Hit) []string {
+	nowhere, passing := p.unheldWords(ctx, s, words, best)
+	return append(nowhere, passing...)
+}
+
+// unheldWords is absentWords with the words no passage holds (nowhere)
+// apart from those the files hold only in passing. When the question's
+// other words match well, only the second are decisive: a word no passage
+// spells as the question does is as often the question's own spelling or
+// wording ("headquarted", "kilowatt" where the passage says "kW") as a
+// thing the files do not cover, while a name the files do spell, in a few
+// passages that say nothing of what is asked, is a thing they know of and
+// do not cover.
+func (p *pipeline) unheldWords(ctx context.Context, s *State, words []string, best []graphrag.Hit) (nowhere, passing []string) {
 	if p.deps.Searcher == nil || !isLocal(s.Plan.Route) {
-		return nil
+		return nil, nil
 	}
-	var out []string
 	probes := 0
 	terms := contentTerms(s.question())
 	paths := namedPaths(s.question())
@@ -48,11 +61,12 @@ func (p *pipeline) absentWords(ctx context.Context, s *State, words []string, be
 		res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: strings.Join(forms, " "), Mode: graphrag.ModeKeyword, K: passingMentions, Filters: p.filters(s.Plan)})
 		if err != nil {
 			s.note("evaluate: could not check whether the files hold %q: %v", w, err)
-			return nil
+			return nil, nil
 		}
 		// More passages than passingMentions hold it: it is something the
 		// files are about, whatever the first of them say.
 		held := len(res.Hits) >= passingMentions
+		mentioned := false
 		others := otherStems(terms, forms)
 		for _, h := range res.Hits {
 			text := strings.ToLower(h.Source.Title + " \n " + h.Chunk.Text)
@@ -60,13 +74,18 @@ func (p *pipeline) absentWords(ctx context.Context, s *State, words []string, be
 			for _, f := range forms {
 				has = has || hasWord(text, f)
 			}
-			held = held || has && (len(others) == 0 || holdsAny(stemSet(text), others))
+			mentioned = mentioned || has
+			held = held || has && (len(others) == 0 || holdsAny(stemSet(text), others) || namesWord(h, forms))
 		}
-		if !held {
-			out = append(out, w)
+		switch {
+		case held:
+		case mentioned:
+			passing = append(passing, w)
+		default:
+			nowhere = append(nowhere, w)
 		}
 	}
-	return out
+	return nowhere, passing
 }
 
 // passingMentions is how many passages absentWords reads for a word: a
@@ -83,7 +102,7 @@ func pathPart(w string, paths []string) bool {
 
 // passingWords are the question's specific words that the best hits hold
 // only in passing: each hit that has the word has no other word of the
-// question ("nginx" in a code comment about a bug, beside licence files
+// question and is not about it (see namesWord) ("nginx" in a code comment about a bug, beside licence files
 // that never name it). Like a word no best hit holds, such a word is
 // checked against the whole store (see absentWords).
 func passingWords(terms []term, best []graphrag.Hit) []string {
@@ -98,10 +117,10 @@ func passingWords(terms []term, best []graphrag.Hit) []string {
 		}
 		others := otherStems(terms, []string{t.Word, t.Stem})
 		holding, met := 0, false
-		for _, st := range stems {
+		for i, st := range stems {
 			if st[t.Stem] {
 				holding++
-				met = met || holdsAny(st, others)
+				met = met || holdsAny(st, others) || namesWord(best[i], []string{t.Word})
 			}
 		}
 		if holding > 0 && !met && len(others) > 0 {
@@ -109,6 +128,18 @@ func passingWords(terms []term, best []graphrag.Hit) []string {
 		}
 	}
 	return out
+}
+
+// namesWord reports whether a hit is about one of forms: its title,
+// heading, symbol or file names it ("H. L. Mencken" for "mencken"). Such a
+// passage does not name the word in passing, whatever else it holds: it
+// is the word's own passage, and a question about two things may find the
+// other's words elsewhere.
+func namesWord(h graphrag.Hit, forms []string) bool {
+	head := strings.ToLower(h.Source.Title + " \n " + h.Chunk.Heading + " \n " + h.Chunk.Symbol)
+	return slices.ContainsFunc(forms, func(f string) bool {
+		return hasWord(head, f) || pathNamed(h.Source.Path, map[string]bool{f: true})
+	})
 }
 
 // otherStems are the stems of the question's terms besides the word

@@ -127,6 +127,12 @@ func TestWordHeldOnlyInPassing(t *testing.T) {
 	if err != nil || s.Retrieval != RetrievalEmpty {
 		t.Errorf("evaluate: retrieval %s (%s), err %v: want empty, wombat is named only in passing", s.Retrieval, s.Measured, err)
 	}
+	// A word no passage holds at all is as often the question's own
+	// wording: when the rest matches well, it does not end the search.
+	s, err = p.evaluate(context.Background(), State{Query: "which port does the SSH daemon listen on by default", Plan: graphrag.Plan{Route: graphrag.RouteVector}, Hits: c.docs[:2], Budget: Budget{Retrieve: 2}})
+	if err != nil || s.Retrieval != RetrievalGood {
+		t.Errorf("evaluate: retrieval %s (%s), err %v: want good, daemon is the question's word for server", s.Retrieval, s.Measured, err)
+	}
 }
 
 // A word the best hits hold only beside none of the question's other words
@@ -141,6 +147,14 @@ func TestPassingWords(t *testing.T) {
 	}
 	if got := passingWords(contentTerms(q), []graphrag.Hit{comment, licence, own}); len(got) > 0 {
 		t.Errorf("passingWords = %q, want none: quokkad's copyright file names it with its licence", got)
+	}
+	// A passage about the word (its title names it) is the word's own,
+	// whatever else it holds: a question about two people finds each in
+	// their own passage.
+	a := doc("a", "Quokkasson", "Quokkasson was a painter born in Perth.")
+	b := doc("b", "Wallabyne", "Wallabyne was a painter and a poet.")
+	if got := passingWords(contentTerms("what job did Quokkasson and Wallabyne share"), []graphrag.Hit{a, b}); len(got) > 0 {
+		t.Errorf("passingWords = %q, want none: each name has its own passage", got)
 	}
 	// Through evaluate: the store names quokkad only in the comment.
 	c := newMemSearcher([]graphrag.Hit{comment, licence})

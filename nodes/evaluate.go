@@ -128,12 +128,13 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 	s.Measured = measure
 	if s.Retrieval == RetrievalGood {
 		// A good match of the question's other words does not answer
-		// about a thing no file names: "the default port of fooserver"
-		// over a manual that lists default ports, none of them fooserver's.
+		// about a thing the files name only in passing: "the default port
+		// of fooserver" over a manual that lists default ports, and a
+		// changelog that names fooserver once (see unheldWords).
 		best := s.Hits[:min(len(s.Hits), evidenceHits)]
-		if absent := p.absentWords(ctx, &s, append(ev.MissingSpecific, passingWords(terms, best)...), best); len(absent) > 0 {
+		if _, passing := p.unheldWords(ctx, &s, append(ev.MissingSpecific, passingWords(terms, best)...), best); len(passing) > 0 {
 			s.Retrieval = RetrievalEmpty
-			s.Measured += "; no file holds " + strings.Join(absent, ", ") + " with the question's other words"
+			s.Measured += "; the files name " + strings.Join(passing, ", ") + " only in passing"
 		}
 		return s, nil
 	}
