@@ -20,9 +20,9 @@ import (
 // not absent: the search may have missed it, and refining may find it. A
 // word the files hold only in passing is absent all the same: when the few
 // passages that hold it hold none of the question's other words and none
-// is about it (titled or named by it) ("what
-// license is fooserver under" over files that name fooserver once, in a
-// code comment about a bug), nothing says what the question asks about it.
+// is about it (titled or named by it): "which licence covers fooserver"
+// over files that name fooserver once, in a code comment about a bug,
+// say nothing of what the question asks about it.
 // A failed search says nothing is absent.
 func (p *pipeline) absentWords(ctx context.Context, s *State, words []string, best []graphrag.Hit) []string {
 	nowhere, passing := p.unheldWords(ctx, s, words, best)
@@ -33,7 +33,7 @@ func (p *pipeline) absentWords(ctx context.Context, s *State, words []string, be
 // apart from those the files hold only in passing. When the question's
 // other words match well, only the second are decisive: a word no passage
 // spells as the question does is as often the question's own spelling or
-// wording ("headquarted", "kilowatt" where the passage says "kW") as a
+// wording (a typo, "lorry" where the passage says "truck") as a
 // thing the files do not cover, while a name the files do spell, in a few
 // passages that say nothing of what is asked, is a thing they know of and
 // do not cover.
@@ -102,9 +102,10 @@ func pathPart(w string, paths []string) bool {
 
 // passingWords are the question's specific words that the best hits hold
 // only in passing: each hit that has the word has no other word of the
-// question and is not about it (see namesWord) ("nginx" in a code comment about a bug, beside licence files
-// that never name it). Like a word no best hit holds, such a word is
-// checked against the whole store (see absentWords).
+// question and is not about it (see namesWord): "fooserver" in a code
+// comment about a bug in it, beside licence files that never name it.
+// Like a word no best hit holds, such a word is checked against the whole
+// store (see absentWords).
 func passingWords(terms []term, best []graphrag.Hit) []string {
 	var out []string
 	stems := make([]map[string]bool, len(best))
@@ -131,7 +132,7 @@ func passingWords(terms []term, best []graphrag.Hit) []string {
 }
 
 // namesWord reports whether a hit is about one of forms: its title,
-// heading, symbol or file names it ("H. L. Mencken" for "mencken"). Such a
+// heading, symbol or file names it ("Ada Lovelace" for "lovelace"). Such a
 // passage does not name the word in passing, whatever else it holds: it
 // is the word's own passage, and a question about two things may find the
 // other's words elsewhere.

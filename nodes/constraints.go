@@ -161,7 +161,7 @@ func matchConstraints(question string, hits []graphrag.Hit) constraintMatch {
 			m.Missing = append(m.Missing, p[0]+" "+p[1])
 		}
 	}
-	// A release asked about by its bare number ("PostgreSQL 19") must be
+	// A release asked about by its bare number ("Quill 9") must be
 	// written after its name in one hit: a "19" anywhere is no release.
 	for _, r := range releaseNames(question) {
 		if !slices.ContainsFunc(hits, func(h graphrag.Hit) bool { return r.heldBy(h) }) {
@@ -382,9 +382,9 @@ func versionedNames(question string) [][2]string {
 
 // releasePattern finds a name written with a capital followed by a bare
 // release number, where a release is asked about: after "in", "since",
-// "before", "after", "until", "from" or "on" ("new in PostgreSQL 19",
+// "before", "after", "until", "from" or "on" ("new in Quill 9",
 // "on Debian 12"). Elsewhere such a number is as often a code or a count
-// ("what does HTTP 418 mean", "RFC 4180"). A dotted version after a name is
+// ("what does HTTP 418 mean", "ISO 8601"). A dotted version after a name is
 // versionedNamePattern's.
 var releasePattern = regexp.MustCompile(`(?i:\b(?:in|since|before|after|until|from|on)\s+)([A-Z][\w+-]*)\s+v?(\d+)\b`)
 
@@ -406,7 +406,7 @@ func releaseNames(question string) []releaseName {
 		if stopWords[name] || nameGlue[name] || generalWords[name] || len(rest) > 1 && rest[0] == '.' && unicode.IsDigit(rune(rest[1])) {
 			continue
 		}
-		// "PostgreSQL 19", "PostgreSQL version 19", "PostgreSQL 19.2",
+		// "Quill 9", "Quill version 9", "Quill 9.2",
 		// "HTTP/2": the number right after the name, not "19" of "2019".
 		written := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(name) + `(?:\s+version)?[\s/-]+v?` + number + `\b`)
 		out = append(out, releaseName{name: name, number: number, written: written})

@@ -128,8 +128,8 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 	s.Measured = measure
 	if s.Retrieval == RetrievalGood {
 		// A good match of the question's other words does not answer
-		// about a thing the files name only in passing: "the default port
-		// of fooserver" over a manual that lists default ports, and a
+		// about a thing the files name only in passing: fooserver's
+		// listening port over a manual that lists listening ports, and a
 		// changelog that names fooserver once (see unheldWords).
 		best := s.Hits[:min(len(s.Hits), evidenceHits)]
 		if _, passing := p.unheldWords(ctx, &s, append(ev.MissingSpecific, passingWords(terms, best)...), best); len(passing) > 0 {
