@@ -2,6 +2,7 @@ package nodes
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/graphrag/graphrag"
@@ -17,18 +18,39 @@ import (
 // say redis): no refinement and no passage can answer it. A word the store
 // does hold somewhere ("defender" where the passage says "cornerback") is
 // not absent: the search may have missed it, and refining may find it. A
-// failed search says nothing is absent.
+// word the files hold only in passing is absent all the same: when the few
+// passages that hold it hold none of the question's other words and none
+// is about it (titled or named by it): "which licence covers fooserver"
+// over files that name fooserver once, in a code comment about a bug,
+// say nothing of what the question asks about it.
+// A failed search says nothing is absent.
 func (p *pipeline) absentWords(ctx context.Context, s *State, words []string, best []graphrag.Hit) []string {
+	nowhere, passing := p.unheldWords(ctx, s, words, best)
+	return append(nowhere, passing...)
+}
+
+// unheldWords is absentWords with the words no passage holds (nowhere)
+// apart from those the files hold only in passing. When the question's
+// other words match well, only the second are decisive: a word no passage
+// spells as the question does is as often the question's own spelling or
+// wording (a typo, "lorry" where the passage says "truck") as a
+// thing the files do not cover, while a name the files do spell, in a few
+// passages that say nothing of what is asked, is a thing they know of and
+// do not cover.
+func (p *pipeline) unheldWords(ctx context.Context, s *State, words []string, best []graphrag.Hit) (nowhere, passing []string) {
 	if p.deps.Searcher == nil || !isLocal(s.Plan.Route) {
-		return nil
+		return nil, nil
 	}
-	var out []string
 	probes := 0
+	terms := contentTerms(s.question())
+	paths := namedPaths(s.question())
 	for _, w := range words {
-		if strings.Contains(w, ".") || stopWords[w] || probes == maxAbsenceProbes {
-			// A qualified name is a constraint (see matchConstraints); a
-			// function word written with a capital ("… in their time.
-			// Which was …") names nothing.
+		if strings.Contains(w, ".") || stopWords[w] || probes == maxAbsenceProbes || pathPart(w, paths) {
+			// A qualified name and a package path ("container/list") are
+			// constraints (see matchConstraints), and a path's words are in
+			// file names the keyword search does not read; a function word
+			// written with a capital ("… in their time. Which was …") names
+			// nothing.
 			continue
 		}
 		if nearMiss(w, best) {
@@ -36,23 +58,106 @@ func (p *pipeline) absentWords(ctx context.Context, s *State, words []string, be
 		}
 		probes++
 		forms := inflections(w)
-		res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: strings.Join(forms, " "), Mode: graphrag.ModeKeyword, K: 1, Filters: p.filters(s.Plan)})
+		res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: strings.Join(forms, " "), Mode: graphrag.ModeKeyword, K: passingMentions, Filters: p.filters(s.Plan)})
 		if err != nil {
 			s.note("evaluate: could not check whether the files hold %q: %v", w, err)
-			return nil
+			return nil, nil
 		}
-		held := false
+		// More passages than passingMentions hold it: it is something the
+		// files are about, whatever the first of them say.
+		held := len(res.Hits) >= passingMentions
+		mentioned := false
+		others := otherStems(terms, forms)
 		for _, h := range res.Hits {
 			text := strings.ToLower(h.Source.Title + " \n " + h.Chunk.Text)
+			has := false
 			for _, f := range forms {
-				held = held || hasWord(text, f)
+				has = has || hasWord(text, f)
+			}
+			mentioned = mentioned || has
+			held = held || has && (len(others) == 0 || holdsAny(stemSet(text), others) || namesWord(h, forms))
+		}
+		switch {
+		case held:
+		case mentioned:
+			passing = append(passing, w)
+		default:
+			nowhere = append(nowhere, w)
+		}
+	}
+	return nowhere, passing
+}
+
+// passingMentions is how many passages absentWords reads for a word: a
+// word the files hold in fewer, none of them with another word of the
+// question, is named only in passing. Five is the number of best hits
+// evaluate measures evidence on (evidenceHits): as many passages as a
+// well-matched question is judged by.
+const passingMentions = evidenceHits
+
+// pathPart reports whether w is a part of one of the paths.
+func pathPart(w string, paths []string) bool {
+	return slices.ContainsFunc(paths, func(p string) bool { return slices.Contains(strings.Split(p, "/"), w) })
+}
+
+// passingWords are the question's specific words that the best hits hold
+// only in passing: each hit that has the word has no other word of the
+// question and is not about it (see namesWord): "fooserver" in a code
+// comment about a bug in it, beside licence files that never name it.
+// Like a word no best hit holds, such a word is checked against the whole
+// store (see absentWords).
+func passingWords(terms []term, best []graphrag.Hit) []string {
+	var out []string
+	stems := make([]map[string]bool, len(best))
+	for i, h := range best {
+		stems[i] = stemSet(h.Source.Title + " \n " + h.Chunk.Text)
+	}
+	for _, t := range terms {
+		if !t.specific() || t.isNumber() {
+			continue
+		}
+		others := otherStems(terms, []string{t.Word, t.Stem})
+		holding, met := 0, false
+		for i, st := range stems {
+			if st[t.Stem] {
+				holding++
+				met = met || holdsAny(st, others) || namesWord(best[i], []string{t.Word})
 			}
 		}
-		if !held {
-			out = append(out, w)
+		if holding > 0 && !met && len(others) > 0 {
+			out = append(out, t.Word)
 		}
 	}
 	return out
+}
+
+// namesWord reports whether a hit is about one of forms: its title,
+// heading, symbol or file names it ("Ada Lovelace" for "lovelace"). Such a
+// passage does not name the word in passing, whatever else it holds: it
+// is the word's own passage, and a question about two things may find the
+// other's words elsewhere.
+func namesWord(h graphrag.Hit, forms []string) bool {
+	head := strings.ToLower(h.Source.Title + " \n " + h.Chunk.Heading + " \n " + h.Chunk.Symbol)
+	return slices.ContainsFunc(forms, func(f string) bool {
+		return hasWord(head, f) || pathNamed(h.Source.Path, map[string]bool{f: true})
+	})
+}
+
+// otherStems are the stems of the question's terms besides the word
+// probed (any of its forms).
+func otherStems(terms []term, forms []string) []string {
+	var out []string
+	for _, t := range terms {
+		if !slices.Contains(forms, t.Word) && !slices.Contains(forms, t.Stem) && !slices.Contains(out, t.Stem) {
+			out = append(out, t.Stem)
+		}
+	}
+	return out
+}
+
+// holdsAny reports whether stems has one of want.
+func holdsAny(stems map[string]bool, want []string) bool {
+	return slices.ContainsFunc(want, func(st string) bool { return stems[st] })
 }
 
 // maxAbsenceProbes bounds the searches absentWords makes for one

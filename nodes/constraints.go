@@ -161,6 +161,13 @@ func matchConstraints(question string, hits []graphrag.Hit) constraintMatch {
 			m.Missing = append(m.Missing, p[0]+" "+p[1])
 		}
 	}
+	// A release asked about by its bare number ("Quill 9") must be
+	// written after its name in one hit: a "19" anywhere is no release.
+	for _, r := range releaseNames(question) {
+		if !slices.ContainsFunc(hits, func(h graphrag.Hit) bool { return r.heldBy(h) }) {
+			m.Missing = append(m.Missing, r.name+" "+r.number)
+		}
+	}
 	if an.apply() && !met && len(m.Missing) == 0 {
 		m.Apart = append(append(append([]string(nil), m.Terms...), an.named...), an.names...)
 	}
@@ -371,6 +378,45 @@ func versionedNames(question string) [][2]string {
 		out = append(out, [2]string{name, strings.ToLower(m[2])})
 	}
 	return out
+}
+
+// releasePattern finds a name written with a capital followed by a bare
+// release number, where a release is asked about: after "in", "since",
+// "before", "after", "until", "from" or "on" ("new in Quill 9",
+// "on Debian 12"). Elsewhere such a number is as often a code or a count
+// ("what does HTTP 418 mean", "ISO 8601"). A dotted version after a name is
+// versionedNamePattern's.
+var releasePattern = regexp.MustCompile(`(?i:\b(?:in|since|before|after|until|from|on)\s+)([A-Z][\w+-]*)\s+v?(\d+)\b`)
+
+// releaseName is a product and the bare release number the question
+// writes after it, lower-cased.
+type releaseName struct {
+	name, number string
+	written      *regexp.Regexp // the name, then the number as a release
+}
+
+// releaseNames returns the question's products with a bare release
+// number. A function word is no name, and a number that goes on with a dot and a
+// digit is a dotted version.
+func releaseNames(question string) []releaseName {
+	var out []releaseName
+	for _, loc := range releasePattern.FindAllStringSubmatchIndex(question, -1) {
+		name, number := strings.ToLower(question[loc[2]:loc[3]]), question[loc[4]:loc[5]]
+		rest := question[loc[5]:]
+		if stopWords[name] || nameGlue[name] || generalWords[name] || len(rest) > 1 && rest[0] == '.' && unicode.IsDigit(rune(rest[1])) {
+			continue
+		}
+		// "Quill 9", "Quill version 9", "Quill 9.2",
+		// "HTTP/2": the number right after the name, not "19" of "2019".
+		written := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(name) + `(?:\s+version)?[\s/-]+v?` + number + `\b`)
+		out = append(out, releaseName{name: name, number: number, written: written})
+	}
+	return out
+}
+
+// heldBy reports whether a hit writes the release after its name.
+func (r releaseName) heldBy(h graphrag.Hit) bool {
+	return r.written.MatchString(h.Chunk.Text + "\n" + h.Chunk.Heading + "\n" + h.Source.Title)
 }
 
 // gradeByConstraints corrects a grading by the question's constraining

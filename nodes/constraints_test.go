@@ -96,6 +96,101 @@ func TestAbsentWordsEndTheSearch(t *testing.T) {
 	}
 }
 
+// A word the files hold once, in a passage holding nothing else the
+// question asks, is not what the files are about: the whole run abstains
+// though the question's other words match a manual well.
+func TestWordHeldOnlyInPassing(t *testing.T) {
+	c := newMemSearcher([]graphrag.Hit{
+		doc("ssh", "sshd notes", "The SSH server listens on port 22 by default; set Port in sshd_config to change it."),
+		doc("ssh2", "sshd keys", "The SSH server reads its host keys at start; the default key type is ed25519."),
+		doc("chat", "README", "Thanks to the wombat forum for hosting our chat room."),
+	})
+	p, _ := newPipeline(Deps{Searcher: c}, DefaultOptions())
+	for _, tc := range []struct {
+		question, word string
+		absent         bool
+	}{
+		{"which port does the wombat SSH server listen on by default", "wombat", true},
+		{"where do the wombat developers chat", "wombat", false}, // the passage holds "developers"
+		{"which key type does the SSH server use by default", "ed25519", false},
+		// A word of a package path the question names is matched against
+		// file paths (matchConstraints), not searched for in passages.
+		{"what does Drain return in queue/wombat", "wombat", false},
+	} {
+		s := State{Query: tc.question, Plan: graphrag.Plan{Route: graphrag.RouteVector}}
+		if got := p.absentWords(context.Background(), &s, []string{tc.word}, c.docs[:2]); (len(got) > 0) != tc.absent {
+			t.Errorf("%q: absentWords(%q) = %v, want absent %v", tc.question, tc.word, got, tc.absent)
+		}
+	}
+	// Through the graph: retrieval matched well, and still nothing answers.
+	s, err := p.evaluate(context.Background(), State{Query: "which port does the wombat SSH server listen on by default", Plan: graphrag.Plan{Route: graphrag.RouteVector}, Hits: c.docs[:2], Budget: Budget{Retrieve: 2}})
+	if err != nil || s.Retrieval != RetrievalEmpty {
+		t.Errorf("evaluate: retrieval %s (%s), err %v: want empty, wombat is named only in passing", s.Retrieval, s.Measured, err)
+	}
+	// A word no passage holds at all is as often the question's own
+	// wording: when the rest matches well, it does not end the search.
+	s, err = p.evaluate(context.Background(), State{Query: "which port does the SSH daemon listen on by default", Plan: graphrag.Plan{Route: graphrag.RouteVector}, Hits: c.docs[:2], Budget: Budget{Retrieve: 2}})
+	if err != nil || s.Retrieval != RetrievalGood {
+		t.Errorf("evaluate: retrieval %s (%s), err %v: want good, daemon is the question's word for server", s.Retrieval, s.Measured, err)
+	}
+}
+
+// A word the best hits hold only beside none of the question's other words
+// is checked against the store like a word they do not hold.
+func TestPassingWords(t *testing.T) {
+	comment := fileHit("/src/proxy/transport.go", "go", "// Skip compression for HEAD: older quokkad releases mishandle it.")
+	licence := fileHit("/usr/share/doc/libfoo/copyright", "", "License: MIT. This software may be distributed and changed freely.")
+	own := fileHit("/usr/share/doc/quokkad/copyright", "", "quokkad is distributed under the BSD license.")
+	q := "what license is quokkad distributed under"
+	if got := passingWords(contentTerms(q), []graphrag.Hit{comment, licence}); !slices.Equal(got, []string{"quokkad"}) {
+		t.Errorf("passingWords = %q, want quokkad: the one hit naming it holds no other word of the question", got)
+	}
+	if got := passingWords(contentTerms(q), []graphrag.Hit{comment, licence, own}); len(got) > 0 {
+		t.Errorf("passingWords = %q, want none: quokkad's copyright file names it with its licence", got)
+	}
+	// A passage about the word (its title names it) is the word's own,
+	// whatever else it holds: a question about two people finds each in
+	// their own passage.
+	a := doc("a", "Quokkasson", "Quokkasson was a painter born in Perth.")
+	b := doc("b", "Wallabyne", "Wallabyne was a painter and a poet.")
+	if got := passingWords(contentTerms("what job did Quokkasson and Wallabyne share"), []graphrag.Hit{a, b}); len(got) > 0 {
+		t.Errorf("passingWords = %q, want none: each name has its own passage", got)
+	}
+	// Through evaluate: the store names quokkad only in the comment.
+	c := newMemSearcher([]graphrag.Hit{comment, licence})
+	p, _ := newPipeline(Deps{Searcher: c}, DefaultOptions())
+	s, err := p.evaluate(context.Background(), State{Query: q, Plan: graphrag.Plan{Route: graphrag.RouteVector}, Hits: []graphrag.Hit{licence, comment}, Budget: Budget{Retrieve: 2}})
+	if err != nil || s.Retrieval != RetrievalEmpty {
+		t.Errorf("evaluate: retrieval %s (%s), err %v: want empty", s.Retrieval, s.Measured, err)
+	}
+}
+
+// A release asked about by its bare number must follow its name in a hit:
+// the manual of release 7 does not answer about release 9, and a "9" elsewhere
+// in it is no release.
+func TestBareReleaseNumberMeetsItsName(t *testing.T) {
+	page := fileHit("/usr/share/man/man1/quillctl.1", "1", "quillctl - manage Quill queues. Quill 7 added the --drain option; 9 queues at most are kept.")
+	hits := []graphrag.Hit{page}
+	for _, tc := range []struct {
+		question, want string
+	}{
+		{"what is new in quillctl in Quill 9", RetrievalEmpty},
+		{"what is new in quillctl in Quill 7", RetrievalGood},
+		{"what changed in quillctl since Quill version 7", RetrievalGood},
+	} {
+		if _, r, why := gradeByConstraints(tc.question, hits, hits, RetrievalGood, 5); r != tc.want {
+			t.Errorf("%q: retrieval %s (%s), want %s", tc.question, r, why, tc.want)
+		}
+	}
+	// A number after a name that no release word leads to is a code or a
+	// count, not a release.
+	for _, q := range []string{"what does HTTP 418 mean", "who wrote ISO 8601", "what does Quill 7.2 fix", "how many queues in 2019"} {
+		if got := releaseNames(q); len(got) > 0 {
+			t.Errorf("releaseNames(%q) = %v, want none", q, got)
+		}
+	}
+}
+
 func TestOneEdit(t *testing.T) {
 	for _, tc := range []struct {
 		a, b string

@@ -127,6 +127,15 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 
 	s.Measured = measure
 	if s.Retrieval == RetrievalGood {
+		// A good match of the question's other words does not answer
+		// about a thing the files name only in passing: fooserver's
+		// listening port over a manual that lists listening ports, and a
+		// changelog that names fooserver once (see unheldWords).
+		best := s.Hits[:min(len(s.Hits), evidenceHits)]
+		if _, passing := p.unheldWords(ctx, &s, append(ev.MissingSpecific, passingWords(terms, best)...), best); len(passing) > 0 {
+			s.Retrieval = RetrievalEmpty
+			s.Measured += "; the files name " + strings.Join(passing, ", ") + " only in passing"
+		}
 		return s, nil
 	}
 	if m := matchConstraints(s.question(), s.Hits); len(s.Hits) > 0 && (len(m.Missing) > 0 || len(m.Apart) > 0) {
