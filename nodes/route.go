@@ -160,8 +160,8 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 		why = append(why, "time-sensitive: needs fresh information")
 	}
 	if pred.Class == classAction && !actNow {
-		// Asked as a question ("can the parser read a split archive?",
-		// "who may run the command"), a request to act is a question
+		// Asked as a question ("can the importer skip blank rows?",
+		// "besides the owner, who may rename it"), a request to act is a question
 		// about doing it: general knowledge, which a model answers and the
 		// files may hold; "graphrag only reads" would answer nothing.
 		pred.Class = classGeneral
