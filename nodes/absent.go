@@ -49,7 +49,7 @@ func (p *pipeline) unheldWords(ctx context.Context, s *State, words []string, be
 			// A qualified name and a package path ("container/list") are
 			// constraints (see matchConstraints), and a path's words are in
 			// file names the keyword search does not read; a function word
-			// written with a capital ("… in their time. Which was …") names
+			// written with a capital ("… at that point. Which one …") names
 			// nothing.
 			continue
 		}

@@ -227,7 +227,7 @@ func (hs *haystack) holdsWord(w string) bool {
 // term or a named file), one hit must hold them all: the page of pgbench
 // that never says GPU, beside a kernel changelog that does, does not
 // answer about GPU acceleration in pgbench. Questions whose names stand
-// alone ("Were Scott Derrickson and Ed Wood of the same nationality?")
+// alone ("Were Ada Lovelace and Charles Babbage born in the same city?")
 // are not held to it: their answer may span two passages.
 type anchors struct {
 	names []string // proper names, lower-cased
@@ -266,8 +266,8 @@ func questionAnchors(question string, hits []graphrag.Hit) anchors {
 // software do: a package-qualified or snake_case identifier, a
 // command-line option, a file name or a dotted version. Ordinals, long
 // numbers and capitals inside a word, which constrainingTerms also keeps,
-// are as often how prose writes names ("the 18th Independent Spirit
-// Awards", "Joseph McGrath", "Jean-Pierre") and qualify nothing.
+// are as often how prose writes names ("the 3rd Annual Book
+// Fair", "Mary McCarthy", "Jean-Luc") and qualify nothing.
 func hasExactName(question string) bool {
 	return len(qualifiedNames(question)) > 0 || snakeCase.MatchString(question) || optionPattern.MatchString(question) ||
 		fileNamePattern.MatchString(question) || versionPattern.MatchString(question)

@@ -272,7 +272,7 @@ const keywordCoverage = `(length(c.tsv) - length(ts_delete(c.tsv, (SELECT coales
 // last part, or an entry of a const or var block in its text, @entries
 // in package @entrypkgs) gains @symbolboost times the best score, and the score of a
 // document with a role (@rolekey: tests, test data, vendored, generated
-// code) is multiplied by its weight in @rolenames/@roleweights.
+// code) is scaled by its weight in @rolenames/@roleweights.
 //
 // Ranking every chunk that matches any word is what made the keyword leg
 // slow: a common word matches a large share of a big collection, and each
