@@ -21,6 +21,8 @@ test: ## every test, race detector on, against a real PostgreSQL (starts it with
 	if [ -z "$$url" ]; then url=$$(scripts/db-up.sh) || { echo "make test: scripts/db-up.sh failed; without PostgreSQL run 'make test-nodb'" >&2; exit 1; }; url=$$(printf '%s\n' "$$url" | tail -n1); fi; \
 	echo "make test: PostgreSQL at $$url" >&2; \
 	GRAPHRAG_TEST_DATABASE_URL="$$url" GRAPHRAG_REQUIRE_DB=1 $(GO) test -race -count=1 -timeout 30m ./...
+	@# The eval tests skip under the race detector (it slows them thirtyfold): run them without it.
+	$(GO) test -count=1 -timeout 30m ./evals ./retrievers/sqlite
 
 test-nodb: ## the tests without PostgreSQL (its tests skip with a message)
 	$(GO) test ./...
