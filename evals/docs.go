@@ -110,13 +110,17 @@ type DocsReport struct {
 // (other packages, pages and files of the same collections) confirms, and
 // "test" (others again, written before the second round of answer work) is
 // the split nobody tunes on: only its figure is reported, never its misses.
-// "test2" (others again, written after "test" had been run once) is the
-// same kind of split, left unrun until a round of work is over.
+// "test2" (others again, written after "test" had been run once) was the
+// same kind of split and is now tuned on too. "test3" (others again,
+// written from the documents alone after "test2" had been run) is the
+// sealed split: run only at the end, its figure reported, its misses never
+// read to fix them.
 var docsSets = map[string]struct{ collections, questions string }{
 	"dev":     {datasets.DocsCollections, datasets.DocsQuestions},
 	"heldout": {datasets.DocsHeldoutCollections, datasets.DocsHeldoutQuestions},
 	"test":    {datasets.DocsTestCollections, datasets.DocsTestQuestions},
 	"test2":   {datasets.DocsTest2Collections, datasets.DocsTest2Questions},
+	"test3":   {datasets.DocsTest3Collections, datasets.DocsTest3Questions},
 }
 
 // DocsSets are the names LoadDocsSet takes, sorted.
@@ -135,8 +139,8 @@ func LoadDocsBenchmark() ([]Collection, []DocsQuestion, error) {
 	return LoadDocsSet("dev")
 }
 
-// LoadDocsSet reads one bundled set ("dev", "heldout", "test" or
-// "test2"): its collections and questions.
+// LoadDocsSet reads one bundled set ("dev", "heldout", "test", "test2"
+// or "test3"): its collections and questions.
 func LoadDocsSet(name string) ([]Collection, []DocsQuestion, error) {
 	set, ok := docsSets[name]
 	if !ok {

@@ -67,6 +67,7 @@ func includes(patterns []string, file string) bool {
 var docsTestSplits = []struct{ set, prefix string }{
 	{"test", "t"},
 	{"test2", "t2"},
+	{"test3", "t3"},
 }
 
 // The test splits' rows are written against the files as installed: every
@@ -114,7 +115,7 @@ func TestDocsTestSetGoldStringsInGoldFiles(t *testing.T) {
 
 // Each test split keeps its id scheme: t-go-NN, t-pg-NN, t-deb-NN for the
 // first one's answerable rows and t-neg-NN for the ones to abstain on;
-// t2-... for the second.
+// t2-... for the second, t3-... for the third (the sealed one).
 func TestDocsTestSetIDs(t *testing.T) {
 	for _, split := range docsTestSplits {
 		t.Run(split.set, func(t *testing.T) {

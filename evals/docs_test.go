@@ -17,6 +17,7 @@ func TestDocsSetsLoad(t *testing.T) {
 		{"heldout", 45, 15},
 		{"test", 45, 15},
 		{"test2", 45, 15},
+		{"test3", 55, 18},
 	} {
 		t.Run(tc.set, func(t *testing.T) {
 			cols, qs, err := LoadDocsSet(tc.set)
