@@ -68,7 +68,7 @@ func TrimPlural(w string) string {
 // English irregular verbs (past and past participle) minus those.
 var irregularVerbs = map[string]string{
 	"wrote": "write", "written": "write",
-	"ran": "run",
+	"ran":   "run",
 	"began": "begin", "begun": "begin",
 	"broke": "break", "broken": "break",
 	"chose": "choose", "chosen": "choose",
@@ -81,7 +81,7 @@ var irregularVerbs = map[string]string{
 	"hid": "hide", "hidden": "hide",
 	"knew": "know", "known": "know",
 	"spoken": "speak",
-	"stole": "steal", "stolen": "steal",
+	"stole":  "steal", "stolen": "steal",
 	"took": "take", "taken": "take",
 	"threw": "throw", "thrown": "throw",
 	"woke": "wake", "woken": "wake",
