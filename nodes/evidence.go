@@ -1,6 +1,11 @@
 package nodes
 
-import "github.com/graphrag/graphrag"
+import (
+	"strings"
+
+	"github.com/graphrag/graphrag"
+	"github.com/graphrag/graphrag/internal/text"
+)
 
 // Evidence measures how well hits match a query, from the text alone, so it
 // means the same for every store and scoring (BM25, cosine, RRF).
@@ -46,17 +51,26 @@ func measureEvidence(terms []term, hits []graphrag.Hit, n int) Evidence {
 // package-qualified name in it ("strings.Reverse") is found in a hit that
 // speaks of it (qualifiedName.heldBy), not only where it is written out,
 // since a package's own files name it unqualified.
+//
+// A question that asks who made a work ("who wrote fooutil") is asked in
+// words its answer seldom holds: a copyright stanza or an authors line
+// names the maker ("Copyright: 2001, Ann Smith", "Author: …") without
+// "wrote". The asking words (authorWords) are found in a hit that names
+// someone as the one who did something (namesAgent).
 func measureQuestion(question string, terms []term, hits []graphrag.Hit, n int) Evidence {
 	qs := map[string]qualifiedName{}
 	for _, q := range qualifiedNames(question) {
 		qs[q.key()] = q
 	}
-	if len(qs) == 0 {
+	author := asksForName(question) && asksAuthor(question)
+	if len(qs) == 0 && !author {
 		return measureWith(terms, hits, n, nil)
 	}
 	return measureWith(terms, hits, n, func(t term, h graphrag.Hit) bool {
-		q, ok := qs[t.Word]
-		return ok && q.heldBy(h)
+		if q, ok := qs[t.Word]; ok {
+			return q.heldBy(h)
+		}
+		return author && authorWords[t.Word] && namesSomeone(h.Chunk.Text) && namesAgent(h.Chunk.Text)
 	})
 }
 
@@ -87,7 +101,7 @@ func measureWith(terms []term, hits []graphrag.Hit, n int, also func(term, graph
 		queryStems[t.Stem] = true
 	}
 	for _, h := range hits[:n] {
-		stems := stemSet(h.Source.Title + " \n " + h.Chunk.Text)
+		stems := hitStems(h)
 		var got float64
 		for i, t := range terms {
 			if stems[t.Stem] || also != nil && also(t, h) {
@@ -118,6 +132,18 @@ func measureWith(terms []term, hits []graphrag.Hit, n int, also func(term, graph
 	}
 	ev.Union = got / total
 	return ev
+}
+
+// hitStems are the stems of a hit's words: its text's and its title's,
+// the title also split at dots, hyphens and underscores, as a file name
+// joins its words ("README.Debian" is about Debian, "fooutil-notes.txt"
+// about fooutil).
+func hitStems(h graphrag.Hit) map[string]bool {
+	stems := stemSet(h.Source.Title + " \n " + h.Chunk.Text)
+	for _, w := range text.Words(strings.ReplaceAll(h.Source.Title, "_", " ")) {
+		stems[stem(w)] = true
+	}
+	return stems
 }
 
 // titleInQuery reports whether every content word of a title occurs in the

@@ -1,6 +1,7 @@
 package nodes
 
 import (
+	"strings"
 	"unicode"
 
 	"github.com/graphrag/graphrag/internal/text"
@@ -41,7 +42,7 @@ func contentTerms(text string) []term {
 			continue
 		}
 		w := 1.0
-		if generalWords[t.Lower] || generalWords[t.Stem] {
+		if generalWords[t.Lower] || generalWords[t.Stem] || mannerAdverb(t.Lower) {
 			w = 0.35
 		}
 		if t.Digit {
@@ -63,6 +64,26 @@ func contentTerms(text string) []term {
 		out = append(out, term{Stem: t.Stem, Word: t.Lower, Weight: w})
 	}
 	return out
+}
+
+// adverbEndings are the endings of English adverbs made from adjectives
+// and participles ("automatically", "previously", "recursively",
+// "carefully", "repeatedly", "surprisingly", "currently", "separately",
+// "possibly", "reliably"). Nouns and verbs ending in "-ly" ("family",
+// "apply", "assembly", "anomaly") end otherwise.
+var adverbEndings = [...]string{"ally", "ously", "ively", "fully", "lessly", "edly", "ingly", "ently", "antly", "ately", "ibly", "ably"}
+
+// mannerAdverb reports whether a lower-case word is an adverb of manner,
+// time or degree (adverbEndings): how the asker frames the question
+// ("does it trim automatically", "who originally wrote it"), not a thing
+// the files name, so it weighs as an everyday word.
+func mannerAdverb(w string) bool {
+	for _, e := range adverbEndings {
+		if len(w) > len(e)+2 && strings.HasSuffix(w, e) {
+			return true
+		}
+	}
+	return false
 }
 
 // term is a weighted content word of a query.

@@ -5,8 +5,12 @@ import "strings"
 // Stem is a light English suffix stripper for lower-case words: enough to
 // match "papers" with "paper" and "studies" with "study" without a
 // dictionary. It leaves "-ss", "-us" and "-is" words alone ("class",
-// "status", "analysis").
+// "status", "analysis"). An irregular verb form is its verb ("wrote",
+// "written": write; see irregularVerbs), which no suffix rule reaches.
 func Stem(w string) string {
+	if base, ok := irregularVerb(w); ok {
+		return base
+	}
 	n := len(w)
 	switch {
 	case n > 4 && strings.HasSuffix(w, "ies"):
@@ -53,4 +57,62 @@ func TrimPlural(w string) string {
 		return w[:len(w)-1]
 	}
 	return w
+}
+
+// irregularVerbs maps the past forms of common English irregular verbs to
+// the verb, so that a question's "who wrote it" meets a file's "written
+// by" and "what was taken" meets "takes". Forms that are as often another
+// word are left out: "left" (a side), "found" (to found), "saw" (a tool),
+// "lay", "lead", "bound", "wound", "ground", "fell", "rose", "felt", "lit",
+// "spoke" (of a wheel), "shot", "sat". The list is the usual table of
+// English irregular verbs (past and past participle) minus those.
+var irregularVerbs = map[string]string{
+	"wrote": "write", "written": "write",
+	"ran":   "run",
+	"began": "begin", "begun": "begin",
+	"broke": "break", "broken": "break",
+	"chose": "choose", "chosen": "choose",
+	"drove": "drive", "driven": "drive",
+	"forgot": "forget", "forgotten": "forget",
+	"froze": "freeze", "frozen": "freeze",
+	"gave": "give", "given": "give",
+	"went": "go", "gone": "go",
+	"grew": "grow", "grown": "grow",
+	"hid": "hide", "hidden": "hide",
+	"knew": "know", "known": "know",
+	"spoken": "speak",
+	"stole":  "steal", "stolen": "steal",
+	"took": "take", "taken": "take",
+	"threw": "throw", "thrown": "throw",
+	"woke": "wake", "woken": "wake",
+	"wore": "wear", "worn": "wear",
+	"bought": "buy", "brought": "bring", "built": "build", "caught": "catch",
+	"taught": "teach", "thought": "think", "sought": "seek",
+	"sent": "send", "spent": "spend", "kept": "keep", "slept": "sleep",
+	"meant": "mean", "sold": "sell", "told": "tell", "held": "hold",
+	"made": "make", "paid": "pay", "said": "say", "stood": "stand",
+	"came": "come", "became": "become", "got": "get", "gotten": "get",
+	"shown": "show", "drawn": "draw", "drew": "draw", "dealt": "deal",
+	"fought": "fight", "forbade": "forbid", "forbidden": "forbid",
+	"undid": "undo", "undone": "undo", "withdrew": "withdraw", "withdrawn": "withdraw",
+}
+
+// verbPrefixes are the prefixes an irregular verb keeps its forms under:
+// "rewrote", "overwritten", "rebuilt", "mistaken", "undertook".
+var verbPrefixes = [...]string{"re", "over", "under", "mis", "out", "up", "fore"}
+
+// irregularVerb returns the verb of an irregular past form, also under a
+// prefix ("overwritten": overwrite).
+func irregularVerb(w string) (string, bool) {
+	if base, ok := irregularVerbs[w]; ok {
+		return base, true
+	}
+	for _, p := range verbPrefixes {
+		if rest, ok := strings.CutPrefix(w, p); ok && len(rest) > 3 {
+			if base, ok := irregularVerbs[rest]; ok {
+				return p + base, true
+			}
+		}
+	}
+	return "", false
 }

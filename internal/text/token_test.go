@@ -81,6 +81,14 @@ func TestStem(t *testing.T) {
 		{"ties", "tie"},
 		{"go", "go"},
 		{"", ""},
+		// Irregular past forms are their verb, also under a prefix; a form
+		// that is as often another word is left alone.
+		{"wrote", "write"},
+		{"written", "write"},
+		{"overwritten", "overwrite"},
+		{"rebuilt", "rebuild"},
+		{"left", "left"},
+		{"found", "found"},
 	}
 	for _, tc := range tests {
 		if got := Stem(tc.in); got != tc.want {
@@ -102,6 +110,9 @@ func TestLooseStem(t *testing.T) {
 		{"stopped", "stop"},
 		{"filled", "fill"},
 		{"passed", "pass"},
+		{"wrote", "writing"},
+		{"written", "writes"},
+		{"took", "taking"},
 	}
 	for _, p := range same {
 		if a, b := LooseStem(p[0]), LooseStem(p[1]); a != b {
