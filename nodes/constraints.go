@@ -152,12 +152,10 @@ func matchConstraints(question string, hits []graphrag.Hit) constraintMatch {
 		}
 	}
 	// A name and its version ("jq 2.5", "git 2.23.0") must meet in one hit:
-	// jq's README and Python's 2.5 licence line do not answer about jq 2.5.
+	// jq's README and Python's 2.5 licence line do not answer about jq 2.5,
+	// nor does jq's NEWS where 2.5 is another library's version.
 	for _, p := range versionedNames(question) {
-		if !slices.ContainsFunc(hits, func(h graphrag.Hit) bool {
-			hay := strings.ToLower(h.Chunk.Text + "\n" + h.Source.Title + "\n" + h.Source.Path)
-			return strings.Contains(hay, p[0]) && strings.Contains(hay, p[1])
-		}) {
+		if !slices.ContainsFunc(hits, func(h graphrag.Hit) bool { return versionMeetsName(h, p[0], p[1]) }) {
 			m.Missing = append(m.Missing, p[0]+" "+p[1])
 		}
 	}

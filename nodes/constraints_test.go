@@ -272,3 +272,35 @@ func TestANamedPathIsMetByAHitUnderIt(t *testing.T) {
 		t.Errorf("terms %q missing %q: a path no hit lies under constrains nothing", m.Terms, m.Missing)
 	}
 }
+
+// A version after a name must be written as that name's version: next to
+// it, in a changelog header, as the file's own release or in the file's
+// path. Another name's version in the same file does not answer.
+func TestVersionMeetsItsName(t *testing.T) {
+	news := fileHit("/usr/share/doc/quill/NEWS.Debian.gz", "", "quill (1.8-1) unstable; urgency=low\n\n"+
+		"  quill-admin --cache now keeps its index in Gizmo DB version 4.2; an index made by an older\n"+
+		"  quill is converted on first use.")
+	gnu := fileHit("/usr/share/doc/quill/NEWS.gz", "", "* Noteworthy changes in release 3.1 (2031-02-03) [stable]\n\n"+
+		"** New features\n\n  quill --fold now folds long lines at word boundaries.")
+	notes := fileHit("/usr/share/doc/quill/notes/5.7.0.txt", "", "Fixes since the last release\n\n * quill log no longer loses the --since date.")
+	glued := fileHit("/usr/share/doc/quill/README", "", "Built and tested against quill2.6 and Wombat 7.1.")
+	for _, tc := range []struct {
+		question string
+		hits     []graphrag.Hit
+		want     string
+	}{
+		{"what changed in quill 4.2", []graphrag.Hit{news}, RetrievalEmpty},        // Gizmo DB's 4.2
+		{"what changed in quill 1.8-1", []graphrag.Hit{news}, RetrievalGood},       // its changelog header
+		{"what is new in quill 3.1", []graphrag.Hit{gnu}, RetrievalGood},           // the file's own release
+		{"what is new in quill 3.10", []graphrag.Hit{gnu}, RetrievalEmpty},         // 3.1 is not 3.10
+		{"what was fixed in quill 5.7.0", []graphrag.Hit{notes}, RetrievalGood},    // the path holds it
+		{"what was fixed in quill 5.7", []graphrag.Hit{notes}, RetrievalGood},      // 5.7.0 is a 5.7
+		{"what was fixed in quill 2.6", []graphrag.Hit{glued}, RetrievalGood},      // "quill2.6"
+		{"what was fixed in quill 7.1", []graphrag.Hit{glued}, RetrievalEmpty},     // Wombat's 7.1
+		{"what was fixed in quill 4.2", []graphrag.Hit{news, gnu}, RetrievalEmpty}, // none of them
+	} {
+		if _, r, why := gradeByConstraints(tc.question, tc.hits, tc.hits, RetrievalGood, 5); r != tc.want {
+			t.Errorf("%q: retrieval %s (%s), want %s", tc.question, r, why, tc.want)
+		}
+	}
+}
