@@ -120,9 +120,6 @@ func matchConstraints(question string, hits []graphrag.Hit) constraintMatch {
 		qualified[q.key()] = q
 	}
 	an := questionAnchors(question, hits)
-	if len(m.Terms) == 0 && !an.apply() {
-		return m
-	}
 	found := make([]bool, len(m.Terms))
 	met := false
 	for i, h := range hits {
@@ -164,6 +161,13 @@ func matchConstraints(question string, hits []graphrag.Hit) constraintMatch {
 	for _, r := range releaseNames(question) {
 		if !slices.ContainsFunc(hits, func(h graphrag.Hit) bool { return r.heldBy(h) }) {
 			m.Missing = append(m.Missing, r.name+" "+r.number)
+		}
+	}
+	// An upper-case phrase ("FOR NO KEY UPDATE") is a clause of a
+	// statement: a hit with some of its words has another clause.
+	for _, k := range keywordPhrases(question) {
+		if !slices.ContainsFunc(hits, func(h graphrag.Hit) bool { return phraseHeldBy(k, h) }) {
+			m.Missing = append(m.Missing, strings.ToLower(k))
 		}
 	}
 	if an.apply() && !met && len(m.Missing) == 0 {
@@ -422,9 +426,23 @@ func (r releaseName) heldBy(h graphrag.Hit) bool {
 // after it are in no one hit), nothing found answers the question (empty);
 // when every term is in one hit, retrieval is good whatever the overall
 // score. Questions without constraining terms keep their grading. Either
-// way the kept hits are reordered by preferHits. It returns the note for
-// the trace, "" when the grading did not change.
+// way the kept hits are reordered by preferHits. A proper name the
+// question limits its answer to ("on Zephyrix") that none of those kept
+// holds leaves nothing to answer from (see unscoped). It returns the note
+// for the trace, "" when the grading did not change.
 func gradeByConstraints(question string, hits, kept []graphrag.Hit, r string, maxKept int) ([]graphrag.Hit, string, string) {
+	kept, r, note := gradeByTerms(question, hits, kept, r, maxKept)
+	if r == RetrievalEmpty || len(kept) == 0 {
+		return kept, r, note
+	}
+	if out := unscoped(question, kept); len(out) > 0 {
+		return nil, RetrievalEmpty, "no kept hit holds " + strings.Join(out, ", ")
+	}
+	return kept, r, note
+}
+
+// gradeByTerms is gradeByConstraints without the scope names.
+func gradeByTerms(question string, hits, kept []graphrag.Hit, r string, maxKept int) ([]graphrag.Hit, string, string) {
 	m := matchConstraints(question, hits)
 	switch {
 	case len(hits) == 0:

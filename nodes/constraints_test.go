@@ -304,3 +304,48 @@ func TestVersionMeetsItsName(t *testing.T) {
 		}
 	}
 }
+
+// An upper-case phrase is a clause of a statement: a hit must hold it as
+// written, or each of its words in upper case. Some of its words, or its
+// words inside an identifier, are another clause.
+func TestKeywordPhraseIsHeldAsAPhrase(t *testing.T) {
+	synopsis := fileHit("/usr/share/postgresql/15/man/man7/PRUNE.7.gz", "", "PRUNE [ TABLE ] name [ KEEP HISTORY | DROP HISTORY ]\n\n"+
+		"WHEN UNUSED [ AND condition ] THEN { prune_action | DO NOTHING }\n\nA row is unused when its owner has not read it since the last PRUNE.")
+	notes := fileHit("/usr/share/doc/quill/RelNotes/2.4.txt", "", " * Calls to flush_ledger() no longer leak the ledger's memory.")
+	for _, tc := range []struct {
+		question string
+		hits     []graphrag.Hit
+		want     string
+	}{
+		{"what does PRUNE KEEP HISTORY do", []graphrag.Hit{synopsis}, RetrievalGood},                         // the words of one clause
+		{"how do I skip rows with PRUNE ... WHEN UNUSED BY OWNER", []graphrag.Hit{synopsis}, RetrievalEmpty}, // "BY OWNER" is another clause
+		{"what does FLUSH LEDGER clear", []graphrag.Hit{notes}, RetrievalEmpty},                              // an identifier's words
+		{"WHAT DOES PRUNE KEEP", []graphrag.Hit{synopsis}, RetrievalGood},                                    // capitals throughout say nothing
+	} {
+		if _, r, why := gradeByConstraints(tc.question, tc.hits, tc.hits, RetrievalGood, 5); r != tc.want {
+			t.Errorf("%q: retrieval %s (%s), want %s", tc.question, r, why, tc.want)
+		}
+	}
+}
+
+// A proper name the question limits its answer to ("on Zephyrix") must be
+// in a hit the answer is drawn from: the Debian way is no answer for
+// another system.
+func TestScopeNameMustBeKept(t *testing.T) {
+	readme := fileHit("/usr/share/doc/quill-spool/README.Debian", "", "Put local spool rules as single files ending in .rule into /etc/quill/spool.d/ and reload quilld.")
+	news := fileHit("/usr/share/doc/quill/NEWS.gz", "", "The Zephyrix port of quill now builds from the main tree.")
+	for _, tc := range []struct {
+		question string
+		kept     []graphrag.Hit
+		want     string
+	}{
+		{"where do I put local spool rules on Zephyrix", []graphrag.Hit{readme}, RetrievalEmpty},
+		{"where do I put local spool rules on Debian", []graphrag.Hit{readme}, RetrievalGood}, // README.Debian
+		{"where do I put local spool rules on Zephyrix", []graphrag.Hit{readme, news}, RetrievalGood},
+		{"where do I put local spool rules in The Shed", []graphrag.Hit{readme}, RetrievalGood}, // "The" names nothing
+	} {
+		if _, r, why := gradeByConstraints(tc.question, tc.kept, tc.kept, RetrievalGood, 5); r != tc.want {
+			t.Errorf("%q: retrieval %s (%s), want %s", tc.question, r, why, tc.want)
+		}
+	}
+}
