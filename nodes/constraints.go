@@ -170,6 +170,9 @@ func matchConstraints(question string, hits []graphrag.Hit) constraintMatch {
 			m.Missing = append(m.Missing, strings.ToLower(k))
 		}
 	}
+	// A proper name the question limits its answer to ("on Zephyrix"):
+	// what the hits say of other systems does not answer for it.
+	m.Missing = append(m.Missing, unscoped(question, hits)...)
 	if an.apply() && !met && len(m.Missing) == 0 {
 		m.Apart = append(append(append([]string(nil), m.Terms...), an.named...), an.names...)
 	}
@@ -426,23 +429,9 @@ func (r releaseName) heldBy(h graphrag.Hit) bool {
 // after it are in no one hit), nothing found answers the question (empty);
 // when every term is in one hit, retrieval is good whatever the overall
 // score. Questions without constraining terms keep their grading. Either
-// way the kept hits are reordered by preferHits. A proper name the
-// question limits its answer to ("on Zephyrix") that none of those kept
-// holds leaves nothing to answer from (see unscoped). It returns the note
-// for the trace, "" when the grading did not change.
+// way the kept hits are reordered by preferHits. It returns the note for
+// the trace, "" when the grading did not change.
 func gradeByConstraints(question string, hits, kept []graphrag.Hit, r string, maxKept int) ([]graphrag.Hit, string, string) {
-	kept, r, note := gradeByTerms(question, hits, kept, r, maxKept)
-	if r == RetrievalEmpty || len(kept) == 0 {
-		return kept, r, note
-	}
-	if out := unscoped(question, kept); len(out) > 0 {
-		return nil, RetrievalEmpty, "no kept hit holds " + strings.Join(out, ", ")
-	}
-	return kept, r, note
-}
-
-// gradeByTerms is gradeByConstraints without the scope names.
-func gradeByTerms(question string, hits, kept []graphrag.Hit, r string, maxKept int) ([]graphrag.Hit, string, string) {
 	m := matchConstraints(question, hits)
 	switch {
 	case len(hits) == 0:

@@ -51,9 +51,12 @@ func phraseHeldBy(phrase string, h graphrag.Hit) bool {
 }
 
 // scopePattern finds a proper name a question limits its answer to: a
-// word written with a capital after "on", "for", "in" or "under" ("on
-// Zephyrix", "for Windows", "in Python").
-var scopePattern = regexp.MustCompile(`\b(?:[oO]n|[fF]or|[iI]n|[uU]nder)\s+([A-Z][\w+-]*)`)
+// word written with a capital after "on", "for" or "under" ("on
+// Zephyrix", "for Windows", "under Linux"), the system the answer must
+// hold for. "in" is left out: "in X" names a place or a work as often,
+// which passages write as an adjective ("Norvanian ships" for "ships in
+// Norvania"); requiring the name itself cost a HotpotQA row (eval rag).
+var scopePattern = regexp.MustCompile(`\b(?:[oO]n|[fF]or|[uU]nder)\s+([A-Z][\w+-]*)`)
 
 // scopeNames are the proper names the question limits its answer to,
 // lower-cased. A function word ("in The …") is no name.
@@ -70,13 +73,13 @@ func scopeNames(question string) []string {
 }
 
 // unscoped returns the scope names of the question (see scopeNames) that
-// none of the hits to answer from holds, in its text, title or path: the
-// spool directory of a Debian README does not answer where the spool
-// directory is on another system.
-func unscoped(question string, kept []graphrag.Hit) []string {
+// none of the hits holds, in its text, title or path: the spool directory
+// of a Debian README does not answer where the spool directory is on
+// another system.
+func unscoped(question string, hits []graphrag.Hit) []string {
 	var out []string
 	for _, n := range scopeNames(question) {
-		if !slices.ContainsFunc(kept, func(h graphrag.Hit) bool { return newHaystack(h).holdsWord(n) }) {
+		if !slices.ContainsFunc(hits, func(h graphrag.Hit) bool { return newHaystack(h).holdsWord(n) }) {
 			out = append(out, n)
 		}
 	}
