@@ -120,9 +120,6 @@ func matchConstraints(question string, hits []graphrag.Hit) constraintMatch {
 		qualified[q.key()] = q
 	}
 	an := questionAnchors(question, hits)
-	if len(m.Terms) == 0 && !an.apply() {
-		return m
-	}
 	found := make([]bool, len(m.Terms))
 	met := false
 	for i, h := range hits {
@@ -152,12 +149,10 @@ func matchConstraints(question string, hits []graphrag.Hit) constraintMatch {
 		}
 	}
 	// A name and its version ("jq 2.5", "git 2.23.0") must meet in one hit:
-	// jq's README and Python's 2.5 licence line do not answer about jq 2.5.
+	// jq's README and Python's 2.5 licence line do not answer about jq 2.5,
+	// nor does jq's NEWS where 2.5 is another library's version.
 	for _, p := range versionedNames(question) {
-		if !slices.ContainsFunc(hits, func(h graphrag.Hit) bool {
-			hay := strings.ToLower(h.Chunk.Text + "\n" + h.Source.Title + "\n" + h.Source.Path)
-			return strings.Contains(hay, p[0]) && strings.Contains(hay, p[1])
-		}) {
+		if !slices.ContainsFunc(hits, func(h graphrag.Hit) bool { return versionMeetsName(h, p[0], p[1]) }) {
 			m.Missing = append(m.Missing, p[0]+" "+p[1])
 		}
 	}
@@ -168,6 +163,16 @@ func matchConstraints(question string, hits []graphrag.Hit) constraintMatch {
 			m.Missing = append(m.Missing, r.name+" "+r.number)
 		}
 	}
+	// An upper-case phrase ("FOR NO KEY UPDATE") is a clause of a
+	// statement: a hit with some of its words has another clause.
+	for _, k := range keywordPhrases(question) {
+		if !slices.ContainsFunc(hits, func(h graphrag.Hit) bool { return phraseHeldBy(k, h) }) {
+			m.Missing = append(m.Missing, strings.ToLower(k))
+		}
+	}
+	// A proper name the question limits its answer to ("on Zephyrix"):
+	// what the hits say of other systems does not answer for it.
+	m.Missing = append(m.Missing, unscoped(question, hits)...)
 	if an.apply() && !met && len(m.Missing) == 0 {
 		m.Apart = append(append(append([]string(nil), m.Terms...), an.named...), an.names...)
 	}

@@ -272,3 +272,83 @@ func TestANamedPathIsMetByAHitUnderIt(t *testing.T) {
 		t.Errorf("terms %q missing %q: a path no hit lies under constrains nothing", m.Terms, m.Missing)
 	}
 }
+
+// A version after a name must be written as that name's version: next to
+// it, in a changelog header, as the file's own release or in the file's
+// path. Another name's version in the same file does not answer.
+func TestVersionMeetsItsName(t *testing.T) {
+	news := fileHit("/usr/share/doc/quill/NEWS.Debian.gz", "", "quill (1.8-1) unstable; urgency=low\n\n"+
+		"  quill-admin --cache now keeps its index in Gizmo DB version 4.2; an index made by an older\n"+
+		"  quill is converted on first use.")
+	gnu := fileHit("/usr/share/doc/quill/NEWS.gz", "", "* Noteworthy changes in release 3.1 (2031-02-03) [stable]\n\n"+
+		"** New features\n\n  quill --fold now folds long lines at word boundaries.")
+	notes := fileHit("/usr/share/doc/quill/notes/5.7.0.txt", "", "Fixes since the last release\n\n * quill log no longer loses the --since date.")
+	glued := fileHit("/usr/share/doc/quill/README", "", "Built and tested against quill2.6 and Wombat 7.1.")
+	for _, tc := range []struct {
+		question string
+		hits     []graphrag.Hit
+		want     string
+	}{
+		{"what changed in quill 4.2", []graphrag.Hit{news}, RetrievalEmpty},        // Gizmo DB's 4.2
+		{"what changed in quill 1.8-1", []graphrag.Hit{news}, RetrievalGood},       // its changelog header
+		{"what is new in quill 3.1", []graphrag.Hit{gnu}, RetrievalGood},           // the file's own release
+		{"what is new in quill 3.10", []graphrag.Hit{gnu}, RetrievalEmpty},         // 3.1 is not 3.10
+		{"what was fixed in quill 5.7.0", []graphrag.Hit{notes}, RetrievalGood},    // the path holds it
+		{"what was fixed in quill 5.7", []graphrag.Hit{notes}, RetrievalGood},      // 5.7.0 is a 5.7
+		{"what was fixed in quill 2.6", []graphrag.Hit{glued}, RetrievalGood},      // "quill2.6"
+		{"what was fixed in quill 7.1", []graphrag.Hit{glued}, RetrievalEmpty},     // Wombat's 7.1
+		{"what was fixed in quill 4.2", []graphrag.Hit{news, gnu}, RetrievalEmpty}, // none of them
+	} {
+		if _, r, why := gradeByConstraints(tc.question, tc.hits, tc.hits, RetrievalGood, 5); r != tc.want {
+			t.Errorf("%q: retrieval %s (%s), want %s", tc.question, r, why, tc.want)
+		}
+	}
+}
+
+// An upper-case phrase is a clause of a statement: a hit must hold it as
+// written, or each of its words in upper case. Some of its words, or its
+// words inside an identifier, are another clause.
+func TestKeywordPhraseIsHeldAsAPhrase(t *testing.T) {
+	synopsis := fileHit("/usr/share/postgresql/15/man/man7/PRUNE.7.gz", "", "PRUNE [ TABLE ] name [ KEEP HISTORY | DROP HISTORY ]\n\n"+
+		"WHEN UNUSED [ AND condition ] THEN { prune_action | DO NOTHING }\n\nA row is unused when its owner has not read it since the last PRUNE.")
+	notes := fileHit("/usr/share/doc/quill/RelNotes/2.4.txt", "", " * Calls to flush_ledger() no longer leak the ledger's memory.")
+	for _, tc := range []struct {
+		question string
+		hits     []graphrag.Hit
+		want     string
+	}{
+		{"what does PRUNE KEEP HISTORY do", []graphrag.Hit{synopsis}, RetrievalGood},                         // the words of one clause
+		{"how do I skip rows with PRUNE ... WHEN UNUSED BY OWNER", []graphrag.Hit{synopsis}, RetrievalEmpty}, // "BY OWNER" is another clause
+		{"what does FLUSH LEDGER clear", []graphrag.Hit{notes}, RetrievalEmpty},                              // an identifier's words
+		{"WHAT DOES PRUNE KEEP", []graphrag.Hit{synopsis}, RetrievalGood},                                    // capitals throughout say nothing
+	} {
+		if _, r, why := gradeByConstraints(tc.question, tc.hits, tc.hits, RetrievalGood, 5); r != tc.want {
+			t.Errorf("%q: retrieval %s (%s), want %s", tc.question, r, why, tc.want)
+		}
+	}
+}
+
+// A proper name the question limits its answer to ("on Zephyrix") must be
+// in a hit: the Debian way is no answer for another system.
+func TestScopeNameMustBeHeld(t *testing.T) {
+	readme := fileHit("/usr/share/doc/quill-spool/README.Debian", "", "Put local spool rules as single files ending in .rule into /etc/quill/spool.d/ and reload quilld.")
+	news := fileHit("/usr/share/doc/quill/NEWS.gz", "", "The Zephyrix port of quill now builds from the main tree.")
+	for _, tc := range []struct {
+		question string
+		hits     []graphrag.Hit
+		want     string
+	}{
+		{"where do I put local spool rules on Zephyrix", []graphrag.Hit{readme}, RetrievalEmpty},
+		{"where do I put local spool rules on Debian", []graphrag.Hit{readme}, RetrievalGood}, // README.Debian
+		{"where do I put local spool rules on Zephyrix", []graphrag.Hit{readme, news}, RetrievalGood},
+		{"where do I put local spool rules for The Shed", []graphrag.Hit{readme}, RetrievalGood}, // "The" names nothing
+	} {
+		if _, r, why := gradeByConstraints(tc.question, tc.hits, tc.hits, RetrievalGood, 5); r != tc.want {
+			t.Errorf("%q: retrieval %s (%s), want %s", tc.question, r, why, tc.want)
+		}
+	}
+	// "in" names a place as often, which passages write as an adjective.
+	if got := scopeNames("what are the tall ships in Norvania called"); len(got) > 0 {
+		t.Errorf("scopeNames = %v, want none", got)
+	}
+}

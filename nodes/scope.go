@@ -1,0 +1,87 @@
+package nodes
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/graphrag/graphrag"
+)
+
+// keywordRunPattern finds two or more upper-case words in a row, as
+// questions write a statement's syntax ("ON CONFLICT DO NOTHING", "FOR
+// UPDATE"): words of two or more letters, digits or "_".
+var keywordRunPattern = regexp.MustCompile(`\b[A-Z][A-Z0-9_]+(?:[ \t]+[A-Z][A-Z0-9_]+)+\b`)
+
+// keywordPhrases are the question's upper-case phrases, as written. A
+// question written all in capitals has none: its capitals say nothing.
+func keywordPhrases(question string) []string {
+	if !strings.ContainsFunc(question, unicode.IsLower) {
+		return nil
+	}
+	var out []string
+	for _, p := range keywordRunPattern.FindAllString(question, -1) {
+		p = strings.Join(strings.Fields(p), " ")
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// phraseHeldBy reports whether a hit holds an upper-case phrase as syntax:
+// the phrase itself, in any case and spacing, or each of its words written
+// in upper case, as a synopsis spreads a clause's keywords over its
+// options ("TRUNCATE [ TABLE ] name [ RESTART IDENTITY ]" holds
+// "TRUNCATE RESTART IDENTITY"). A hit with some of the words only, or with
+// the words in lower case or inside an identifier ("flush_cache" for
+// "FLUSH CACHE"), has another clause or none.
+func phraseHeldBy(phrase string, h graphrag.Hit) bool {
+	raw := h.Chunk.Text + "\n" + h.Chunk.Heading + "\n" + h.Chunk.Symbol + "\n" + h.Source.Title
+	if hasWord(strings.ToLower(strings.Join(strings.Fields(raw), " ")), strings.ToLower(phrase)) {
+		return true
+	}
+	for _, w := range strings.Fields(phrase) {
+		if !hasWord(raw, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// scopePattern finds a proper name a question limits its answer to: a
+// word written with a capital after "on", "for" or "under" ("on
+// Zephyrix", "for Windows", "under Linux"), the system the answer must
+// hold for. "in" is left out: "in X" names a place or a work as often,
+// which passages write as an adjective ("Norvanian ships" for "ships in
+// Norvania"); requiring the name itself cost a HotpotQA row (eval rag).
+var scopePattern = regexp.MustCompile(`\b(?:[oO]n|[fF]or|[uU]nder)\s+([A-Z][\w+-]*)`)
+
+// scopeNames are the proper names the question limits its answer to,
+// lower-cased. A function word ("in The …") is no name.
+func scopeNames(question string) []string {
+	var out []string
+	for _, m := range scopePattern.FindAllStringSubmatch(question, -1) {
+		n := strings.ToLower(m[1])
+		if stopWords[n] || nameGlue[n] || len(n) < 2 || slices.Contains(out, n) {
+			continue
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+// unscoped returns the scope names of the question (see scopeNames) that
+// none of the hits holds, in its text, title or path: the spool directory
+// of a Debian README does not answer where the spool directory is on
+// another system.
+func unscoped(question string, hits []graphrag.Hit) []string {
+	var out []string
+	for _, n := range scopeNames(question) {
+		if !slices.ContainsFunc(hits, func(h graphrag.Hit) bool { return newHaystack(h).holdsWord(n) }) {
+			out = append(out, n)
+		}
+	}
+	return out
+}

@@ -1,0 +1,122 @@
+package nodes
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/graphrag/graphrag"
+)
+
+// versionMeetsName reports whether a hit writes version as the version of
+// name (both lower-cased), not of something else it names:
+//
+//   - right after the name: "quill 2.5", "quill (2.5-1) unstable" (a
+//     changelog's header), "quill-2.5", "quill version 2.5", "quill2.5";
+//   - with no name of its own ("changes in release 2.5", "2.5:" at a line's
+//     start, "new upstream release 2.5") in a hit that holds the name, in
+//     its text or path: the file's own release;
+//   - in the hit's path ("quill/notes/2.5.0.txt", "quill-2.5/README") when
+//     the hit holds the name.
+//
+// "now built with Gizmo DB version 2.5" in quill's NEWS is Gizmo DB's 2.5,
+// not quill's.
+func versionMeetsName(h graphrag.Hit, name, version string) bool {
+	path := strings.ToLower(strings.ReplaceAll(h.Source.Path, "\\", "/"))
+	text := h.Chunk.Text + "\n" + h.Chunk.Heading + "\n" + h.Source.Title
+	holdsName := sync.OnceValue(func() bool { return hasWord(strings.ToLower(text), name) || hasWord(path, name) })
+	if pathHoldsVersion(path, version) && holdsName() {
+		return true
+	}
+	at := versionAt(version)
+	for _, loc := range at.FindAllStringSubmatchIndex(text, -1) {
+		owner, named := versionOwner(text[:loc[2]])
+		switch {
+		case strings.EqualFold(owner, name):
+			return true
+		case !named && holdsName():
+			return true
+		}
+	}
+	return false
+}
+
+// versionAt finds version as a whole version, case-insensitively: "2.5" in
+// "2.5", "2.5.1" and "v2.5", not in "12.5" or "2.50".
+func versionAt(version string) *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(?:^|[^\d.])` + `(` + regexp.QuoteMeta(version) + `)(?:[^\d]|\.\d|$)`)
+}
+
+// pathHoldsVersion reports whether a folder or the file name of path
+// starts with version, whole: "notes/2.5.0.txt", "quill-2.5/README".
+func pathHoldsVersion(path, version string) bool {
+	for _, part := range strings.Split(path, "/") {
+		for _, at := range []int{0, strings.LastIndexAny(part, "-_") + 1} {
+			rest, ok := strings.CutPrefix(part[at:], version)
+			if ok && (rest == "" || rest[0] == '.' || rest[0] == '-') {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// versionWords are the words a version may follow in place of its name's
+// separator: "quill version 2.5", "quill release 2.5".
+var versionWords = toSet(`version release v`)
+
+// versionOwner is the word a version written right after before belongs
+// to: the last word of before, past separators ("(", "-", "/") and
+// versionWords, as written. named reports whether that word is a name: written with a capital,
+// a digit, "_", "-" or "+" ("DB", "libquill2", "quill-tools"); a plain
+// lower-case word ("upstream", "in") or none leaves the version to the
+// file's own subject. The word right before the version with no space ("quill2.5") is
+// the name all the same.
+func versionOwner(before string) (owner string, named bool) {
+	if r, _ := utf8.DecodeLastRuneInString(before); unicode.IsLetter(r) {
+		w := lastWord(before)
+		if strings.EqualFold(w, "v") {
+			before = before[:len(before)-1]
+		} else {
+			return w, true
+		}
+	}
+	for {
+		before = strings.TrimRight(before, " \t()/-:")
+		w := lastWord(before)
+		if w == "" || !versionWords[strings.ToLower(w)] {
+			if w == "" {
+				return "", false
+			}
+			return w, isNameLike(w)
+		}
+		before = before[:len(before)-len(w)]
+	}
+}
+
+// lastWord is the run of letters, digits, "_", "-" and "+" that ends s.
+func lastWord(s string) string {
+	i := len(s)
+	for i > 0 {
+		r, size := utf8.DecodeLastRuneInString(s[:i])
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '-' || r == '+') {
+			break
+		}
+		i -= size
+	}
+	return strings.TrimLeft(s[i:], "-")
+}
+
+// isNameLike reports whether a word is written as names are: with a
+// capital, a digit, "_", "-" or "+". A stop word written with a capital
+// at a sentence's start ("In 2.5 …") is no name.
+func isNameLike(w string) bool {
+	if stopWords[strings.ToLower(w)] || nameGlue[strings.ToLower(w)] {
+		return false
+	}
+	return strings.ContainsFunc(w, func(r rune) bool {
+		return unicode.IsUpper(r) || unicode.IsDigit(r) || r == '_' || r == '-' || r == '+'
+	})
+}
