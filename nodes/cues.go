@@ -2,6 +2,7 @@ package nodes
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -103,9 +104,78 @@ func modalQuestion(q string) bool {
 	return m != nil && !addressee[strings.ToLower(strings.Trim(m[2], ",.!?"))]
 }
 
-// questionCue reports whether a query is asked as a question.
+// questionCue reports whether a query is asked as a question. After a
+// lead clause the main clause decides: "if the import stops halfway, are
+// the rows kept" asks, "when you are done, move the logs" requests.
 func questionCue(q string) bool {
-	return questionPattern.MatchString(q) || modalQuestion(q) || anyMatch(questionCues, q)
+	if main, ok := mainClause(q); ok {
+		return questionCue(main)
+	}
+	return questionPattern.MatchString(q) || modalQuestion(q) || anyMatch(questionCues, q) || closingAsk(q)
+}
+
+// leadClause opens a query with a condition or a time, up to its comma:
+// "if I rename the column, ...", "once the queue is full, ...". The word
+// after the conjunction is kept to tell a clause ("when I restart it, ...")
+// from a question ("when is the next release, ...").
+var leadClause = regexp.MustCompile(`(?i)^\s*(if|when|whenever|once|after|before|unless|suppose|supposing)\s+([^\s,;:]+)[^,;:?]*[,;:]\s*`)
+
+// questionAuxiliaries open a question after "when" ("when is ...", "when
+// does ..."): such a "when" asks, it opens no lead clause.
+var questionAuxiliaries = toSet(`is are was were am be do does did can could will would shall should may might must has have had`)
+
+// mainClause returns what follows a lead clause, if the query opens with
+// one and something follows it.
+func mainClause(q string) (string, bool) {
+	m := leadClause.FindStringSubmatchIndex(q)
+	if m == nil || questionAuxiliaries[strings.ToLower(q[m[4]:m[5]])] {
+		return "", false
+	}
+	main := q[m[1]:]
+	return main, strings.TrimSpace(main) != ""
+}
+
+// closingWh is a "which" or "what" whose phrase closes the query, with
+// the word before it.
+var closingWh = regexp.MustCompile(`(?i)([^\s,;:]+)\s+(which|what)((?:\s+[^\s,;:]+){1,` + strconv.Itoa(maxAskedPhrase) + `})\s*$`)
+
+// maxAskedPhrase is how many words a closing "which ..." phrase may have:
+// a noun phrase ("which gzip level", "what file system type"); a longer
+// tail is a clause.
+const maxAskedPhrase = 4
+
+// closingAsk reports whether a query asks as a fragment, closing on
+// "which" or "what" and a phrase of content words, asked in place after a
+// preposition, a verb's auxiliary or a pronoun: "the default port,
+// shared with which service", "the daemon is started by what user". A relative "which"
+// follows its noun ("the logs which contain errors") or a conjunction
+// ("... and which are older"), and brings a subject, an auxiliary or a
+// preposition ("the folder which I made"): function words.
+func closingAsk(q string) bool {
+	m := closingWh.FindStringSubmatch(q)
+	if m == nil {
+		return false
+	}
+	if before := bareWord(m[1]); !functionWords[before] || conjunctions[before] {
+		return false
+	}
+	for _, w := range strings.Fields(m[3]) {
+		if functionWords[bareWord(w)] {
+			return false
+		}
+	}
+	return true
+}
+
+// conjunctions join a relative clause to the one before it: "... whose
+// names begin with x and which contain y".
+var conjunctions = toSet(`and or but nor`)
+
+// bareWord is w in lower case without surrounding punctuation or the
+// piece of a contraction after its apostrophe ("aren't" is "aren").
+func bareWord(w string) string {
+	w, _, _ = strings.Cut(strings.ToLower(strings.Trim(w, `.!?"'`)), "'")
+	return w
 }
 
 // asksSomething reports whether a query asks for information: a question
@@ -123,4 +193,22 @@ func anyMatch(pats []*regexp.Regexp, q string) bool {
 		}
 	}
 	return false
+}
+
+// filesOfSubject asks which files someone or something does something
+// with: "what files does the installer write", "which folders do the
+// tests create", opening the query or a clause. The subject is the word
+// after the auxiliary.
+var filesOfSubject = regexp.MustCompile(`(?i)(?:^|[,;:])\s*(?:and |but |so )?(which|what) (files?|folders?|director(?:y|ies)|paths?)\s+(does|do|did|will|would|can|could|should|may|might|must)\s+([^\s,;:?]+)`)
+
+// userSubjects are the subjects of a question about the user's files as
+// objects: "which files did I change", "what files do we keep".
+var userSubjects = toSet(`i we you u`)
+
+// programsFiles reports whether a query asks which files a program or a
+// function uses ("what folders does the updater scan"): what its code or
+// manual says, not a listing of the user's files.
+func programsFiles(q string) bool {
+	m := filesOfSubject.FindStringSubmatch(q)
+	return m != nil && !userSubjects[strings.ToLower(m[4])]
 }

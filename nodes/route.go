@@ -115,6 +115,12 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 		pred = pred.without(graphrag.RouteFilesystem)
 		why = append(why, "no word for files: not a filesystem question")
 	}
+	if pred.Best == graphrag.RouteFilesystem && programsFiles(query) {
+		// "what files does the installer write" asks what a program does:
+		// its code or manual say, the file tools cannot.
+		pred = pred.without(graphrag.RouteFilesystem)
+		why = append(why, "asks which files a program uses, not about the files")
+	}
 	// weakFiles: the classifier says filesystem, but the query has no cue
 	// about files as objects (a count, a listing, a size, a date, a folder,
 	// a name): strong local evidence may overrule it, and a procedural
@@ -133,7 +139,7 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 	// question about them.
 	actNow := pred.Class == classAction && !asksSomething(query)
 	request := actNow && pred.ClassProb >= classifierUnsure
-	filesAsObjects := mentionsFileNoun(query) && fileObjectCue(query) && !procedural.MatchString(query)
+	filesAsObjects := mentionsFileNoun(query) && fileObjectCue(query) && !procedural.MatchString(query) && !programsFiles(query)
 	if pred.Best != graphrag.RouteFilesystem && pred.Probs[graphrag.RouteFilesystem] >= filesNudge && filesAsObjects && !(actNow && anyMatch(changeCues, query)) {
 		pred = pred.toward(graphrag.RouteFilesystem, classFilesystem)
 		why = append(why, "names files and asks about them as objects")

@@ -16,6 +16,11 @@ type token = text.Token
 // function words and the words a question is framed with ("tell", "name").
 var stopWords = text.StopWords
 
+// functionWords are English function words alone (pronouns, articles,
+// auxiliaries, prepositions, conjunctions), without the question-frame
+// words ("name", "one") that stopWords adds.
+var functionWords = text.QueryStopWords
+
 func toSet(words string) map[string]bool { return text.NewSet(words) }
 func tokenize(s string) []token          { return text.Tokenize(s) }
 func stem(w string) string               { return text.Stem(w) }
