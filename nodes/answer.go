@@ -318,7 +318,7 @@ var answerWeights = struct {
 	next: 0.5, nextFresh: 0.25, step: 0.01, stepBonus: 1,
 	decl: 2, test: 0.3,
 	instructs: 2,
-	release: 2, otherRelease: 0.3,
+	release:   2, otherRelease: 0.3,
 	lessNamed: 0.5,
 	coverBase: 0.1, coverPreferred: 1, coverNear: 0.5, coverProse: 0.2, coverPos: 0.02,
 }
