@@ -335,9 +335,12 @@ func questionTerms(query string) []term {
 	for _, t := range append([]term(nil), terms...) {
 		for _, part := range compoundParts(t.Word) {
 			// "right-align" asks for a right alignment: documentation
-			// writes it "right-alignment", code AlignRight. The parts
-			// count as the compound does: a general word alone ("right")
-			// is specific within it.
+			// writes it "right-alignment" (see wholeCompounds), code
+			// AlignRight (whose words are align and right). The parts
+			// count as the compound does: a general word alone
+			// ("right") is specific within it. A unit's own hyphenated
+			// words are not split: one that writes the compound as the
+			// question does scores for it once, as before.
 			if st := stem(part); !seen[st] {
 				seen[st] = true
 				terms = append(terms, term{Stem: st, Word: part, Weight: t.Weight})
@@ -589,12 +592,6 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 		for j, u := range units {
 			sent := u.text
 			own := looseSet(sent)
-			for _, t := range tokenize(sent) {
-				// "right-alignment" speaks of a right alignment.
-				for _, part := range compoundParts(t.Lower) {
-					own[looseStem(part)] = true
-				}
-			}
 			for _, w := range wholeCompounds(sent, compounds) {
 				// The compound asked about, as one word: "right-alignment"
 				// or AlignRight for "right-align", not "right" here and
