@@ -397,26 +397,6 @@ func instructsTo(sent, verb string) bool {
 	return len(toks) > 1 && toks[0].Start < 4 && looseStem(toks[0].Lower) == looseStem(verb)
 }
 
-// symbolInProse reports whether a question names a package-level
-// declaration (symbol "pkg.Name") in words, the package's name followed
-// by the declaration's in lower case: "a tally counter" for
-// tally.Counter, as a user says it, where the code writes
-// "tally.Counter". A method ("pkg.Type.Method") is named with its type
-// and is not matched.
-func symbolInProse(query, symbol string) bool {
-	pkg, name, ok := strings.Cut(symbol, ".")
-	if !ok || pkg == "" || name == "" || strings.Contains(name, ".") {
-		return false
-	}
-	toks := tokenize(query)
-	for i := 1; i < len(toks); i++ {
-		if toks[i-1].Lower == strings.ToLower(pkg) && toks[i].Lower == strings.ToLower(name) {
-			return true
-		}
-	}
-	return false
-}
-
 // compoundParts are the words a hyphenated word is made of, when it is
 // made of words: "right-align" gives right and align, "row-level" row and
 // level; a code or version with digits ("CVE-2024-1234", "utf-8") gives
@@ -637,7 +617,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 				// crypto/sha256" declares.
 				c.declares = u.entry != "" || slices.ContainsFunc(idents, func(a askedIdent) bool {
 					return a.declaredIn(sent, h) || a.symbolOf(h) && docComment(sent) && h.Chunk.Kind != kindPackage
-				}) || docComment(sent) && h.Chunk.Kind != kindPackage && symbolInProse(query, h.Chunk.Symbol)
+				})
 			}
 
 			for _, o := range options {

@@ -50,15 +50,4 @@ func TestAnswerQuotesTheAskedForElement(t *testing.T) {
 			t.Errorf("%q: the instruction is not quoted:\n%s", q, a.Text)
 		}
 	})
-	t.Run("a declaration named in words is the one quoted", func(t *testing.T) {
-		typ := fileHit("/src/tally/tally.go", "go", "// A Counter adds up events.\n//\n// A Counter belongs to the goroutine that made it: it cannot be\n// handed to another one.\ntype Counter struct {\n\tn int64\n}\n")
-		typ.Chunk.Symbol = "tally.Counter"
-		add := fileHit("/src/tally/tally.go", "go", "// Add adds n to the counter c. Calls from several goroutines\n// share the counter and must be serialised by the caller.\nfunc (c *Counter) Add(n int64) {\n\tc.n += n\n}\n")
-		add.Chunk.Symbol = "tally.Counter.Add"
-		q := "can I share a tally counter between goroutines"
-		a := extractive(q, []graphrag.Hit{add, typ}, 1)
-		if !strings.Contains(a.Text, "type Counter struct") {
-			t.Errorf("%q: the type named in words is not quoted:\n%s", q, a.Text)
-		}
-	})
 }
