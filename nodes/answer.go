@@ -572,6 +572,15 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 		for j, u := range units {
 			sent := u.text
 			own := looseSet(sent)
+			for _, t := range tokenize(sent) {
+				// "ssh-keygen" speaks of ssh; a compound the question
+				// writes as well ("custom-format") counts once, whole.
+				if !slices.Contains(compounds, t.Lower) {
+					for _, part := range compoundParts(t.Lower) {
+						own[looseStem(part)] = true
+					}
+				}
+			}
 			for _, w := range wholeCompounds(sent, compounds) {
 				// The compound asked about, as one word: "right-alignment"
 				// or AlignRight for "right-align", not "right" here and
@@ -649,7 +658,9 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 				// postgres db.dump", not "$ pg_dump -Fc mydb").
 				c.runs = runsCommand(sent, commands) && holdsBeyond(own, qLoose, commands)
 			}
-			c.instructs = verb != "" && !u.code && instructsTo(sent, verb)
+			// A lead-in's example is weighed by the command it runs
+			// (runs), not by its opening verb.
+			c.instructs = verb != "" && !u.code && !u.lead && instructsTo(sent, verb)
 			// An instruction is a sentence, however short ("Switch it
 			// with 'setfont NAME'."), not a label.
 			c.prose = c.prose || c.instructs
