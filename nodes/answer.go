@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/graphrag/graphrag"
 	"github.com/graphrag/graphrag/internal/text"
@@ -48,6 +49,11 @@ type candidate struct {
 	// runs is true for an example that runs the command a "how do I"
 	// question names: like defines, a bonus that lets the answer go on.
 	runs bool
+	// instructs is true for a unit that tells the reader to do what a
+	// "how do I …" question asks how to do, with its verb as an
+	// imperative: "Change it by running …" for "how do I change …"
+	// (see howToVerb).
+	instructs bool
 	// naming is how many of the question's words name the unit's file or
 	// folder ("gzip" and "copyright" name gzip/copyright).
 	naming int
@@ -102,6 +108,15 @@ var askKinds = []askKind{
 	{name: "reason",
 		ask: regexp.MustCompile(`(?i)\bwhy\b`),
 		has: regexp.MustCompile(`(?i)\b(because|since|so that|due to|as a result|in order to|reason|rejected|fails?|failed)\b`)},
+	// A question that leaves something out asks what happens then: "what
+	// is the file called if I run it without a name", "which mode does it
+	// use if I don't give one", "what is the default port". The answer
+	// is the sentence that says so ("The default is …", "If no mode is
+	// specified, …"), not one that only shares the subject's words.
+	{name: "default",
+		ask:    regexp.MustCompile(`(?i)\bdefaults?\b|\bwithout (a|an|any)\b|\bif (i|you|we|one) (don't|do not|didn't|did not|never) (give|name|pass|specify|set|provide|choose|pick|say)\b|\bif (i|you|we|one) (omit|leave out|leave off)\b`),
+		has:    regexp.MustCompile(`(?i)\b(default|defaults|by default)\b|\bif (no|none)\b|\bif (it is |they are )?(not|never) (specified|given|set|supplied|provided)\b|\b(if|when|is) omitted\b|\botherwise\b`),
+		prefer: toSet(`default defaults`)},
 	{name: "steps",
 		ask: regexp.MustCompile(`(?i)^\s*(how (do|can|should|would|to) (i|we|you|one)?|how to)\b|\b(steps?|procedure|instructions?)\b`),
 		has: regexp.MustCompile("(?i)^(run|use|open|click|copy|mount|select|type|enter|install|restart|start|stop|check|go|set|add|remove|edit|create|delete)\\b|`[^`]+`")},
@@ -277,6 +292,11 @@ var answerWeights = struct {
 	// decl is the bonus of code that declares a name the question asks
 	// about; test scales a unit of a test file, test data or vendored copy.
 	decl, test float64
+	// instructs is the bonus of a unit that tells the reader to do what
+	// a "how do I" question asks, with the question's verb (see
+	// candidate.instructs): it answers the question as a declaration
+	// answers about a name, so it is set like decl, not tuned.
+	instructs float64
 	// lessNamed scales a unit of a file the question names less than
 	// another kept file ("who holds the copyright on gzip": a copyright
 	// file of another package that mentions gzip, beside gzip/copyright).
@@ -297,7 +317,8 @@ var answerWeights = struct {
 	secPos: 0.1, hitRank: 0.05,
 	next: 0.5, nextFresh: 0.25, step: 0.01, stepBonus: 1,
 	decl: 2, test: 0.3,
-	release: 2, otherRelease: 0.3,
+	instructs: 2,
+	release:   2, otherRelease: 0.3,
 	lessNamed: 0.5,
 	coverBase: 0.1, coverPreferred: 1, coverNear: 0.5, coverProse: 0.2, coverPos: 0.02,
 }
@@ -312,6 +333,19 @@ func questionTerms(query string) []term {
 		seen[t.Stem] = true
 	}
 	for _, t := range append([]term(nil), terms...) {
+		for _, part := range compoundParts(t.Word) {
+			// "right-align" asks for a right alignment: documentation
+			// writes it "right-alignment" (see wholeCompounds), code
+			// AlignRight (whose words are align and right). The parts
+			// count as the compound does: a general word alone
+			// ("right") is specific within it. A unit's own hyphenated
+			// words are not split: one that writes the compound as the
+			// question does scores for it once, as before.
+			if st := stem(part); !seen[st] {
+				seen[st] = true
+				terms = append(terms, term{Stem: st, Word: part, Weight: t.Weight})
+			}
+		}
 		if !strings.Contains(t.Word, ".") || t.isNumber() {
 			continue
 		}
@@ -327,6 +361,92 @@ func questionTerms(query string) []term {
 		}
 	}
 	return terms
+}
+
+// howToPattern finds the verb of a question that asks how to do
+// something: "how do I change …", "how can we stop …", "how to add …".
+var howToPattern = regexp.MustCompile(`(?i)^\s*how\s+(?:(?:do|can|should|would|could)\s+(?:i|we|you|one)\s+|to\s+)(\w+)`)
+
+// lightVerbs say little of what a "how do I" question asks ("how do I
+// make it …", "how do I get …"): a sentence opening with one is no
+// instruction to do the thing asked.
+var lightVerbs = toSet(`make get do have let go be use`)
+
+// howToVerb is the verb a "how do I …" question asks how to do, lower
+// case, or "" when the question is none or its verb is a light one.
+func howToVerb(query string) string {
+	m := howToPattern.FindStringSubmatch(query)
+	if m == nil {
+		return ""
+	}
+	v := strings.ToLower(m[1])
+	if lightVerbs[v] || stopWords[v] {
+		return ""
+	}
+	return v
+}
+
+// instructsTo reports whether a sentence tells the reader to do verb:
+// it opens with the verb as an imperative ("Change it by running …"),
+// or with "To <verb>" ("To change it, run …").
+func instructsTo(sent, verb string) bool {
+	toks := tokenize(sent)
+	if len(toks) > 1 && toks[0].Lower == "to" {
+		toks = toks[1:]
+	}
+	return len(toks) > 1 && toks[0].Start < 4 && looseStem(toks[0].Lower) == looseStem(verb)
+}
+
+// compoundParts are the words a hyphenated word is made of, when it is
+// made of words: "right-align" gives right and align, "row-level" row and
+// level; a code or version with digits ("CVE-2024-1234", "utf-8") gives
+// none, and neither do function words ("if" of "if-exists").
+func compoundParts(word string) []string {
+	if !strings.Contains(word, "-") || strings.IndexFunc(word, unicode.IsDigit) >= 0 {
+		return nil
+	}
+	var out []string
+	for _, part := range strings.Split(word, "-") {
+		if len(part) > 1 && !stopWords[part] {
+			out = append(out, part)
+		}
+	}
+	if len(out) < 2 {
+		return nil
+	}
+	return out
+}
+
+// wholeCompounds are the compounds (hyphenated words of the question)
+// that one word of text holds whole: every part of the compound begins
+// one of the word's parts, in any order ("right-alignment" and
+// AlignRight hold "right-align"; "row_level" holds "row-level").
+func wholeCompounds(s string, compounds []string) []string {
+	if len(compounds) == 0 {
+		return nil
+	}
+	var out []string
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_')
+	}) {
+		var parts []string
+		for _, p := range strings.FieldsFunc(f, func(r rune) bool { return r == '-' || r == '_' }) {
+			for _, w := range text.IdentWords(p) {
+				parts = append(parts, strings.ToLower(w))
+			}
+		}
+		if len(parts) < 2 {
+			continue
+		}
+		for _, c := range compounds {
+			if !slices.Contains(out, c) && slices.IndexFunc(compoundParts(c), func(q string) bool {
+				return !slices.ContainsFunc(parts, func(p string) bool { return strings.HasPrefix(p, q) })
+			}) < 0 {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
 }
 
 // qualifiedKey reports whether a dotted term of query is one of its
@@ -389,7 +509,14 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 		qAll[looseStem(t.Lower)] = true
 	}
 	steps := slices.ContainsFunc(askedKinds(query), func(k askKind) bool { return k.name == "steps" })
+	verb := howToVerb(query)
 	overview := asksOverview(query)
+	var compounds []string // the question's hyphenated words
+	for _, t := range terms {
+		if compoundParts(t.Word) != nil {
+			compounds = append(compounds, t.Word)
+		}
+	}
 	qStems := make(map[string]bool, len(terms))
 	for _, t := range terms {
 		qStems[t.Stem] = true
@@ -445,6 +572,21 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 		for j, u := range units {
 			sent := u.text
 			own := looseSet(sent)
+			for _, t := range tokenize(sent) {
+				// "ssh-keygen" speaks of ssh; a compound the question
+				// writes as well ("custom-format") counts once, whole.
+				if !slices.Contains(compounds, t.Lower) {
+					for _, part := range compoundParts(t.Lower) {
+						own[looseStem(part)] = true
+					}
+				}
+			}
+			for _, w := range wholeCompounds(sent, compounds) {
+				// The compound asked about, as one word: "right-alignment"
+				// or AlignRight for "right-align", not "right" here and
+				// "aligned" there.
+				own[looseStem(w)] = true
+			}
 			if u.code {
 				// "const BlockSize = 64" speaks of a block size.
 				for k := range identWordSet(sent) {
@@ -516,6 +658,12 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 				// postgres db.dump", not "$ pg_dump -Fc mydb").
 				c.runs = runsCommand(sent, commands) && holdsBeyond(own, qLoose, commands)
 			}
+			// A lead-in's example is weighed by the command it runs
+			// (runs), not by its opening verb.
+			c.instructs = verb != "" && !u.code && !u.lead && instructsTo(sent, verb)
+			// An instruction is a sentence, however short ("Switch it
+			// with 'setfont NAME'."), not a label.
+			c.prose = c.prose || c.instructs
 			if !c.prose && len(tokenize(sent)) < 3 {
 				// A label or a term on its own ("RPO") answers nothing.
 				continue
@@ -778,6 +926,9 @@ func (s *selection) score(c candidate) (sc, needed float64) {
 	}
 	if (c.declares || c.defines || c.runs) && sc > 0 {
 		sc += w.decl
+	}
+	if c.instructs && (sc > 0 || near) {
+		sc += w.instructs
 	}
 	switch {
 	case c.release > 0 && (own || c.subheadAsked):
