@@ -51,7 +51,25 @@ var licenceWords = toSet(`license licence licensed licences licenses licensing u
 // holdsLicence reports whether a unit names a licence: a "License:" field
 // or a licence's name.
 func holdsLicence(c candidate) bool {
-	return strings.EqualFold(c.unit.field, "License") || licenceName.MatchString(c.text)
+	return strings.EqualFold(c.unit.field, "License") || licenceName.MatchString(c.text) || namesOwnLicence(c.text)
+}
+
+// ownLicence finds a licence named after its project, which no list of
+// licence names can hold: "version 3 of the Frobnitz license", "under the
+// Wibble Licence". The name is a capitalised word (a hyphen, a dot or a
+// digit inside it allowed) right before the word licence.
+var ownLicence = regexp.MustCompile(`\b(\p{Lu}[\p{L}\d.+-]*)\s+[Ll]icen[cs]e\b`)
+
+// namesOwnLicence reports whether text names a licence by its project's
+// name. A determiner or pronoun before "license" ("This license", "The
+// licence") names none.
+func namesOwnLicence(s string) bool {
+	for _, m := range ownLicence.FindAllStringSubmatch(s, -1) {
+		if !stopWords[strings.ToLower(m[1])] {
+			return true
+		}
+	}
+	return false
 }
 
 // licenceSubject is what a licence question asks the licence of: its

@@ -50,6 +50,8 @@ func TestAnswersOfTheKindAsked(t *testing.T) {
 	changelog := fileHit("/doc/chromium/changelog.Debian.gz", "", "  * d/patches:\n    - trixie/rust-no-alloc-shim.patch: mark nightly feature 'no_mangle' as\n      unsafe to make rustc happy.")
 	ssh := stanzaHit("/doc/libssh2-1/copyright", "libssh2", "libssh2", "Files: *\nCopyright: (c) 2006-2007 The Written Word, Inc.\nLicense: BSD3", 0)
 	jq := stanzaHit("/doc/jq/copyright", "jq", "jq", "Upstream-Name: jq\n\nFiles: *\nCopyright: 2012 Stephen Dolan <mu@netsoc.tcd.ie>\nLicense: MIT", 0)
+	frob := fileHit("/doc/frobnitz/copyright", "", "This is the Debian package of frobnitz, a file shredder.\n\n"+
+		"Copyright and license:\n\nThis is version 3 of the Frobnitz license. Permission is granted to anyone to use this software for any purpose.")
 	for _, tc := range []struct {
 		q       string
 		hits    []graphrag.Hit
@@ -61,6 +63,7 @@ func TestAnswersOfTheKindAsked(t *testing.T) {
 		{"what license is Microsoft Word distributed under", []graphrag.Hit{ssh}, true, ""},
 		{"what license is jq distributed under", []graphrag.Hit{ssh, jq}, false, "License: MIT"},
 		{"who wrote jq", []graphrag.Hit{jq}, false, "Stephen Dolan"},
+		{"what licence is frobnitz under", []graphrag.Hit{frob}, false, "Frobnitz license"},
 	} {
 		t.Run(tc.q, func(t *testing.T) {
 			a := extractive(tc.q, tc.hits, 3)
@@ -68,5 +71,22 @@ func TestAnswersOfTheKindAsked(t *testing.T) {
 				t.Errorf("answer (abstained %v):\n%s\nwant abstained %v, holding %q", a.Abstained, a.Text, tc.abstain, tc.want)
 			}
 		})
+	}
+}
+
+// A licence named after its project is a licence's name though no list
+// holds it; "This license" or "The licence" names none.
+func TestNamesOwnLicence(t *testing.T) {
+	for s, want := range map[string]bool{
+		"This is version 3 of the Frobnitz license.":             true,
+		"Distributed under the Wibble-Tools Licence, see below.": true,
+		"released under the Quux2 License":                       true,
+		"This license applies to the whole package.":             false,
+		"The licence text is in /usr/share/common-licenses.":     false,
+		"see the license file for details":                       false,
+	} {
+		if got := namesOwnLicence(s); got != want {
+			t.Errorf("namesOwnLicence(%q) = %v, want %v", s, got, want)
+		}
 	}
 }
