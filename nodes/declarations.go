@@ -85,9 +85,31 @@ func (a askedIdent) is(name string) bool {
 // names one.
 func (a askedIdent) declaredIn(code string, h graphrag.Hit) bool {
 	if a.Pkg != "" && !inPackage(h, a.Pkg) {
-		return false
+		return a.fieldOf(h) && slices.ContainsFunc(strings.Split(code, "\n"), func(l string) bool { return structFieldLine(l, a) })
 	}
 	return declaresIdent(code, a)
+}
+
+// fieldOf reports whether the identifier is asked as a field of a value
+// named after the hit's type ("cmd.Env" of a Cmd: see ofNamedType), not
+// as a name of a package.
+func (a askedIdent) fieldOf(h graphrag.Hit) bool {
+	return a.Pkg != "" && !inPackage(h, a.Pkg) && ofNamedType(h, a.Pkg)
+}
+
+// structFieldLine reports whether a line of a type declares the field a: an
+// indented "Name Type" with no value ("Env []string", "Dir string").
+func structFieldLine(line string, a askedIdent) bool {
+	t := strings.TrimSpace(line)
+	if t == line || strings.HasPrefix(t, "//") {
+		return false
+	}
+	name := identPrefix(t)
+	if name == "" || !a.is(name) {
+		return false
+	}
+	rest := strings.TrimSpace(t[len(name):])
+	return rest != "" && !strings.ContainsAny(rest[:1], "=(:.,") && !strings.Contains(rest, "=")
 }
 
 // symbolOf reports whether a code hit's chunk is of the identifier's
@@ -172,15 +194,23 @@ func identPrefix(text string) string {
 // with the comment lines right above it and the lines of a value that runs
 // on: the smallest code that answers "what is the value of X", and the
 // name it declares. ok is false when code declares none of them as a block
-// entry (a func or a type is quoted whole).
+// entry (a func or a type is quoted whole). A field asked as one of a
+// value named after its type ("cmd.Env") is such an entry too.
 func entryOf(code string, ids []askedIdent, h graphrag.Hit) (string, string, bool) {
 	lines := strings.Split(code, "\n")
 	for i, line := range lines {
 		for _, a := range ids {
-			if a.Pkg != "" && !inPackage(h, a.Pkg) {
+			var entry, ok bool
+			switch {
+			case a.fieldOf(h):
+				// A field is quoted as an entry is: its line with its comment.
+				ok = structFieldLine(line, a)
+				entry = ok
+			case a.Pkg != "" && !inPackage(h, a.Pkg):
 				continue
+			default:
+				entry, ok = declarationOf(line, a)
 			}
-			entry, ok := declarationOf(line, a)
 			if !ok || !entry {
 				continue
 			}
@@ -192,7 +222,11 @@ func entryOf(code string, ids []askedIdent, h graphrag.Hit) (string, string, boo
 			for depth := bracketDepth(line); depth > 0 && to < len(lines); to++ {
 				depth += bracketDepth(lines[to])
 			}
-			return dedent(lines[from:to]), identPrefix(strings.TrimSpace(line)), true
+			name := identPrefix(strings.TrimSpace(line))
+			if a.fieldOf(h) {
+				name = strings.Split(h.Chunk.Symbol, ".")[1] + "." + name // "Cmd.Env"
+			}
+			return dedent(lines[from:to]), name, true
 		}
 	}
 	return "", "", false

@@ -51,10 +51,31 @@ func (q qualifiedName) heldBy(h graphrag.Hit) bool {
 	if strings.Contains(strings.ToLower(h.Chunk.Text+"\n"+h.Chunk.Heading), q.key()) {
 		return true
 	}
-	if !inPackage(h, q.Pkg) {
+	if !inPackage(h, q.Pkg) && !ofNamedType(h, q.Pkg) {
 		return false
 	}
 	return hasWord(h.Chunk.Text, q.Name) || hasWord(h.Chunk.Symbol, q.Name) || hasWord(h.Chunk.Heading, q.Name)
+}
+
+// minVariableName is the shortest qualifier read as a variable named after
+// its type: Go code names a value after its type ("cmd" for a Cmd, "req"
+// for a Request), and a question copies the code ("cmd.Env"). One or two
+// letters ("c", "w") would name a prefix of too many types.
+const minVariableName = 3
+
+// ofNamedType reports whether a hit is code of the type a qualifier names
+// as a variable of it: its symbol's type ("exec.Cmd", "exec.Cmd.Start")
+// is the qualifier capitalised, or begins with it ("req": Request).
+func ofNamedType(h graphrag.Hit, variable string) bool {
+	if len(variable) < minVariableName {
+		return false
+	}
+	parts := strings.Split(h.Chunk.Symbol, ".")
+	if len(parts) < 2 {
+		return false
+	}
+	typ := parts[1]
+	return strings.HasPrefix(typ, strings.ToUpper(variable[:1])+variable[1:])
 }
 
 // inPackage reports whether a hit is of package pkg: a code chunk whose
