@@ -1,6 +1,8 @@
 package evals
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -104,5 +106,40 @@ func TestScoreDocsNeedsGoldStringAndGoldFile(t *testing.T) {
 				t.Errorf("correct = %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// An answer that cites a byte-identical copy of the gold file is not
+// counted as correct; it is reported apart, and a different file is no
+// copy.
+func TestScoreDocsReportsCopiesOfTheGoldFile(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel, body string) string {
+		p := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	write("libfoo1/copyright", "License: MIT\n")
+	copyPath := write("libfoo-dev/copyright", "License: MIT\n")
+	other := write("libbar/copyright", "License: MIT, with an exception\n")
+	q := DocsQuestion{ID: "q", Collection: "c", Question: "what license is libfoo under", GoldFile: "libfoo1/copyright", Gold: "MIT"}
+	run := func(cited string) Run {
+		return Run{State: nodes.State{Answer: graphrag.Answer{Text: "License: MIT [1]",
+			Citations: []graphrag.Citation{{Hit: graphrag.Hit{Source: graphrag.Source{Path: cited}}}}}}}
+	}
+	if r := scoreDocs(q, run(copyPath), root); r.Correct || !r.CopyCited {
+		t.Errorf("copy: correct %v, copy cited %v; want false, true", r.Correct, r.CopyCited)
+	}
+	if r := scoreDocs(q, run(other), root); r.Correct || r.CopyCited {
+		t.Errorf("other file: correct %v, copy cited %v; want false, false", r.Correct, r.CopyCited)
+	}
+	f := docsFigures("all", []DocsResult{scoreDocs(q, run(copyPath), root), scoreDocs(q, run(filepath.Join(root, "libfoo1/copyright")), root)})
+	if f.Answered != 0.5 || f.AnsweredWithCopies != 1 {
+		t.Errorf("answered %v, with copies %v; want 0.5, 1", f.Answered, f.AnsweredWithCopies)
 	}
 }
