@@ -574,8 +574,9 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 			own := looseSet(sent)
 			for _, t := range tokenize(sent) {
 				// "ssh-keygen" speaks of ssh; a compound the question
-				// writes as well ("custom-format") counts once, whole.
-				if !slices.Contains(compounds, t.Lower) {
+				// writes as well ("custom-format", or "custom-formats"
+				// for it) counts once, whole.
+				if !slices.ContainsFunc(compounds, func(c string) bool { return looseStem(c) == looseStem(t.Lower) }) {
 					for _, part := range compoundParts(t.Lower) {
 						own[looseStem(part)] = true
 					}
@@ -941,7 +942,10 @@ func (s *selection) score(c candidate) (sc, needed float64) {
 	case c.release < 0:
 		sc *= w.otherRelease
 	}
-	if !c.prose {
+	if !c.prose && !c.defines {
+		// A fragment is a label, unless it defines what is asked
+		// ("SB: Static base pointer …" for "what is SB"): a glossary
+		// entry is written without a verb.
 		sc *= w.label
 	}
 	if c.test {

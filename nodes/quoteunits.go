@@ -402,13 +402,40 @@ func definedTerms(para []string, converted bool) []string {
 		}
 		out = append(out, m)
 	}
-	if len(out) > 0 || !converted || len(para) < 2 {
+	if len(out) > 0 || !converted {
 		return out
+	}
+	if label, ok := glossaryTerm(para[0]); ok {
+		return []string{label}
+	}
+	if len(para) < 2 {
+		return nil
 	}
 	if t := strings.TrimSpace(para[0]); len(strings.Fields(t)) <= maxTermWords && !strings.ContainsAny(t[len(t)-1:], ".:;,!?") {
 		return []string{t}
 	}
 	return nil
+}
+
+// maxLabelWords is the longest term a glossary line opens with before its
+// colon: "SB: Static base pointer", "Read committed: …". A longer run
+// before a colon is a sentence leading in to what follows.
+const maxLabelWords = 3
+
+// glossaryTerm finds the term of a glossary or list line that opens with it
+// and a colon ("FP: Frame pointer: arguments and locals.", an HTML list's
+// way of defining its entries), and reports whether there is one.
+func glossaryTerm(line string) (string, bool) {
+	t := strings.TrimSpace(line)
+	i := strings.Index(t, ": ")
+	if i <= 0 || strings.TrimSpace(t[i+1:]) == "" {
+		return "", false
+	}
+	term := t[:i]
+	if len(strings.Fields(term)) > maxLabelWords || strings.ContainsAny(term, ".,;!?()\"'") || strings.Contains(term, "://") {
+		return "", false
+	}
+	return term, true
 }
 
 // maxTermWords is the longest term a definition paragraph opens with:
