@@ -555,6 +555,12 @@ func preferHits(question string, hits, kept []graphrag.Hit, matching []int, maxK
 				namings[h.Chunk.ID] += max(1, weights[w])
 			}
 		}
+		if namings[h.Chunk.ID] > 0 && asksRecord(question, h.Source.Path) {
+			// The named thing's record of authorship or licence, for
+			// a question asking who made it or its licence: named as
+			// much by what the question asks as by its words.
+			namings[h.Chunk.ID]++
+		}
 		if namings[h.Chunk.ID] > 0 {
 			named = append(named, h)
 		}
