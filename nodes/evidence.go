@@ -137,9 +137,8 @@ func measureWith(terms []term, hits []graphrag.Hit, n int, also func(term, graph
 // hitWords are the words of a hit as evidence finds a question's terms
 // in them: the stems of its text's and its title's words, the title also
 // split at dots, hyphens and underscores, as a file name joins its words
-// ("README.Debian" is about Debian, "fooutil-notes.txt" about fooutil),
-// and a hyphenated word's parts ("re-index": re, index); and the loose
-// stems of them all (see has).
+// ("README.Debian" is about Debian, "fooutil-notes.txt" about fooutil);
+// and the loose stems of them all (see has).
 type hitWords struct {
 	stems, loose map[string]bool
 }
@@ -151,16 +150,11 @@ func hitWordsOf(h graphrag.Hit) hitWords {
 		w.stems[st] = true
 		w.loose[looseStem(st)] = true
 	}
+	// A hyphenated word of the hit is not split: "fooutil-dev" in a list
+	// of packages a changelog's fix breaks names fooutil only in passing.
 	for _, t := range tokenize(h.Source.Title + " \n " + h.Chunk.Text) {
 		w.stems[t.Stem] = true
 		w.loose[looseStem(t.Lower)] = true
-		if strings.Contains(t.Lower, "-") {
-			for _, part := range strings.Split(t.Lower, "-") {
-				if part != "" {
-					add(part)
-				}
-			}
-		}
 	}
 	for _, word := range text.Words(strings.ReplaceAll(h.Source.Title, "_", " ")) {
 		add(word)
