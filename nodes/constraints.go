@@ -245,7 +245,15 @@ func questionAnchors(question string, hits []graphrag.Hit) anchors {
 	if _, _, choice := choiceOptions(question); choice {
 		return a // "A or B": two passages by design
 	}
-	a.names = properNames(question)
+	// A name in the phrase that says what kind of answer the question
+	// wants ("which HTTP route does …") describes the answer, and the
+	// passage that holds the answer writes it, not its kind.
+	kinds := answerKindWords(question)
+	for _, n := range properNames(question) {
+		if !kinds[n] {
+			a.names = append(a.names, n)
+		}
+	}
 	if len(a.names) == 0 {
 		return a
 	}
@@ -478,6 +486,10 @@ func namedHits(question string, hits []graphrag.Hit) []int {
 			somewhere[k] = true
 		}
 	}
+	// The words naming the kind of answer wanted ("which HTTP route") are
+	// not the passage's to hold: it holds the answer. One it does hold
+	// ("License:" for "what license …") counts as held.
+	kinds := answerKindWords(question)
 	var out []int
 	for i, h := range hits {
 		if !pathNamed(h.Source.Path, words) {
@@ -485,7 +497,7 @@ func namedHits(question string, hits []graphrag.Hit) []int {
 		}
 		held, other := 0, 0
 		for _, t := range contentTerms(question) {
-			if pathNamed(h.Source.Path, map[string]bool{t.Word: true}) || !somewhere[t.Stem] {
+			if pathNamed(h.Source.Path, map[string]bool{t.Word: true}) || !somewhere[t.Stem] || kinds[t.Word] && !stems[i][t.Stem] {
 				continue
 			}
 			other++
@@ -542,6 +554,12 @@ func preferHits(question string, hits, kept []graphrag.Hit, matching []int, maxK
 			if pathNamed(h.Source.Path, map[string]bool{w: true}) {
 				namings[h.Chunk.ID] += max(1, weights[w])
 			}
+		}
+		if namings[h.Chunk.ID] > 0 && asksRecord(question, h.Source.Path) {
+			// The named thing's record of authorship or licence, for
+			// a question asking who made it or its licence: named as
+			// much by what the question asks as by its words.
+			namings[h.Chunk.ID]++
 		}
 		if namings[h.Chunk.ID] > 0 {
 			named = append(named, h)

@@ -32,7 +32,7 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 		return s, nil
 	}
 
-	terms := contentTerms(s.question())
+	terms := evidenceTerms(s.question())
 	ev := measureQuestion(s.question(), terms, s.Hits, evidenceHits)
 	strength := ev.Strength()
 	if len(s.Hits) == 0 {

@@ -101,10 +101,10 @@ func measureWith(terms []term, hits []graphrag.Hit, n int, also func(term, graph
 		queryStems[t.Stem] = true
 	}
 	for _, h := range hits[:n] {
-		stems := hitStems(h)
+		words := hitWordsOf(h)
 		var got float64
 		for i, t := range terms {
-			if stems[t.Stem] || also != nil && also(t, h) {
+			if words.has(t) || also != nil && also(t, h) {
 				got += t.Weight
 				found[i] = true
 			}
@@ -134,16 +134,57 @@ func measureWith(terms []term, hits []graphrag.Hit, n int, also func(term, graph
 	return ev
 }
 
-// hitStems are the stems of a hit's words: its text's and its title's,
-// the title also split at dots, hyphens and underscores, as a file name
-// joins its words ("README.Debian" is about Debian, "fooutil-notes.txt"
-// about fooutil).
-func hitStems(h graphrag.Hit) map[string]bool {
-	stems := stemSet(h.Source.Title + " \n " + h.Chunk.Text)
-	for _, w := range text.Words(strings.ReplaceAll(h.Source.Title, "_", " ")) {
-		stems[stem(w)] = true
+// hitWords are the words of a hit as evidence finds a question's terms
+// in them: the stems of its text's and its title's words, the title also
+// split at dots, hyphens and underscores, as a file name joins its words
+// ("README.Debian" is about Debian, "fooutil-notes.txt" about fooutil);
+// and the loose stems of them all (see has).
+type hitWords struct {
+	stems, loose map[string]bool
+}
+
+func hitWordsOf(h graphrag.Hit) hitWords {
+	w := hitWords{stems: map[string]bool{}, loose: map[string]bool{}}
+	add := func(lower string) {
+		st := stem(lower)
+		w.stems[st] = true
+		w.loose[looseStem(st)] = true
 	}
-	return stems
+	// A hyphenated word of the hit is not split: "fooutil-dev" in a list
+	// of packages a changelog's fix breaks names fooutil only in passing.
+	for _, t := range tokenize(h.Source.Title + " \n " + h.Chunk.Text) {
+		w.stems[t.Stem] = true
+		w.loose[looseStem(t.Lower)] = true
+	}
+	for _, word := range text.Words(strings.ReplaceAll(h.Source.Title, "_", " ")) {
+		add(word)
+	}
+	return w
+}
+
+// has reports whether the hit holds a question's term: by its stem, or
+// loosely, as an answer's sentence is matched with its question
+// ("deleted" and "deletes", "configured" and "configure"); a hyphenated
+// term also when the hit holds each of its parts, as a passage writes two
+// forms of a command at once ("deep-clean" in "zorp {quick,deep}-clean").
+func (w hitWords) has(t term) bool {
+	if w.stems[t.Stem] || w.loose[looseStem(t.Word)] {
+		return true
+	}
+	if !strings.Contains(t.Word, "-") {
+		return false
+	}
+	parts := 0
+	for _, part := range strings.Split(t.Word, "-") {
+		if part == "" {
+			continue
+		}
+		if !w.stems[stem(part)] && !w.loose[looseStem(part)] {
+			return false
+		}
+		parts++
+	}
+	return parts > 1
 }
 
 // titleInQuery reports whether every content word of a title occurs in the

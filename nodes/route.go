@@ -308,7 +308,7 @@ func (p *pipeline) localEvidence(ctx context.Context, query string, plan graphra
 	if err != nil {
 		return Evidence{}, err
 	}
-	return measureEvidence(contentTerms(query), res.Hits, p.opts.ProbeK), nil
+	return measureEvidence(evidenceTerms(query), res.Hits, p.opts.ProbeK), nil
 }
 
 // strongEvidence: the files hold the question's terms, names and rare

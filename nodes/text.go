@@ -35,7 +35,16 @@ var nameGlue = toSet(`the a an of and i in on at to`)
 // of first appearance, with a weight each: names (capitalised after the
 // first word), words with digits and long words count more, because they are
 // what makes a question specific.
-func contentTerms(text string) []term {
+func contentTerms(text string) []term { return contentTermsWith(text, nil) }
+
+// everydayWeight is the weight of an everyday word (generalWords): under
+// 1, the weight of any other word, so that a question's names and rare
+// words decide how well a passage matches it.
+const everydayWeight = 0.35
+
+// contentTermsWith is contentTerms; also (when not nil) weighs a word as
+// an everyday one when everyday says so.
+func contentTermsWith(text string, everyday func(lower string) bool) []term {
 	toks := tokenize(text)
 	seen := make(map[string]int)
 	var out []term
@@ -47,8 +56,8 @@ func contentTerms(text string) []term {
 			continue
 		}
 		w := 1.0
-		if generalWords[t.Lower] || generalWords[t.Stem] || mannerAdverb(t.Lower) {
-			w = 0.35
+		if generalWords[t.Lower] || generalWords[t.Stem] || mannerAdverb(t.Lower) || everyday != nil && everyday(t.Lower) {
+			w = everydayWeight
 		}
 		if t.Digit {
 			w += 1

@@ -1,0 +1,111 @@
+package nodes
+
+import (
+	"strings"
+	"unicode"
+)
+
+// This file finds the words with which a question names the kind of
+// answer it wants ("which port", "what file", "is there an option"): the
+// asker's description of the answer, which the passage holding it writes
+// as the answer itself ("listens on 8080", "-k keep going"), not as the
+// description. Such words are neither a thing the passage must repeat nor
+// a name that pins the question to one passage.
+
+// kindOpeners are the prepositions a "which"/"what" question may open
+// with before its kind ("on which port", "in what file").
+var kindOpeners = toSet(`in on at for from to under by with into through`)
+
+// kindSkip are the words between "what"/"which" and the kind that say
+// only that a kind follows: "what kind of option", "which sort of file".
+var kindSkip = toSet(`kind kinds sort sorts type types of`)
+
+// articles may open the subject after the auxiliary: "what port is the
+// daemon on".
+var articles = toSet(`the a an`)
+
+// maxKindWords bounds the kind phrase: "which HTTP route", "what default
+// port number". A longer run before the verb is more than a kind.
+const maxKindWords = 3
+
+// answerKindWords returns the lower-cased words of the phrase a question
+// names its answer's kind with:
+//   - after an opening "which" or "what" (also after a preposition: "in
+//     which file"), up to an auxiliary verb that a subject follows:
+//     "which port does fooserver listen on" (port); "what fooserver
+//     does on startup" is not one ("does" ends the clause, a function
+//     word follows);
+//   - after an opening "is there a/an/any" or "are there": "is there a
+//     flag to …" (flag).
+func answerKindWords(question string) map[string]bool {
+	toks := tokenize(question)
+	i := 0
+	if len(toks) > 1 && kindOpeners[toks[0].Lower] {
+		i = 1
+	}
+	if i >= len(toks) {
+		return nil
+	}
+	there := false
+	switch {
+	case toks[i].Lower == "which" || toks[i].Lower == "what":
+		i++
+	case i == 0 && len(toks) > 2 && (toks[0].Lower == "is" || toks[0].Lower == "are") && toks[1].Lower == "there":
+		there = true
+		i = 2
+		if i < len(toks) && (toks[i].Lower == "a" || toks[i].Lower == "an" || toks[i].Lower == "any" || toks[i].Lower == "some") {
+			i++
+		}
+	default:
+		return nil
+	}
+	for i < len(toks) && kindSkip[toks[i].Lower] {
+		i++
+	}
+	var words []string
+	from := i
+	for ; i < len(toks) && len(words) <= maxKindWords; i++ {
+		t := toks[i]
+		if auxiliaries[t.Lower] || stopWords[t.Lower] {
+			break
+		}
+		words = append(words, t.Lower)
+	}
+	if len(words) == 0 || len(words) > maxKindWords {
+		return nil
+	}
+	// Words with digits, dots, underscores or slashes are names, never a
+	// kind ("which quark_conf setting": the tokens split the name).
+	if strings.ContainsFunc(question[toks[from].Start:toks[i-1].End], func(r rune) bool { return r != ' ' && !unicode.IsLetter(r) }) {
+		return nil
+	}
+	if !there {
+		// The phrase must end at an auxiliary with a subject after it:
+		// "which port does fooserver …", "what port is the daemon on".
+		if i+1 >= len(toks) || !auxiliaries[toks[i].Lower] {
+			return nil
+		}
+		if next := toks[i+1].Lower; stopWords[next] && !articles[next] {
+			return nil
+		}
+	}
+	out := make(map[string]bool, len(words))
+	for _, w := range words {
+		out[w] = true
+	}
+	return out
+}
+
+// evidenceTerms are a question's content terms (contentTerms) for
+// measuring how well passages match it: the words naming the kind of
+// answer it wants (answerKindWords) weigh as everyday words, since the
+// passage that answers writes the answer, not its kind ("/stats/live",
+// not "HTTP route"). A kind word written with a capital keeps what its
+// capital adds: "HTTP" is still more telling than "route".
+func evidenceTerms(question string) []term {
+	kinds := answerKindWords(question)
+	if len(kinds) == 0 {
+		return contentTerms(question)
+	}
+	return contentTermsWith(question, func(w string) bool { return kinds[w] })
+}

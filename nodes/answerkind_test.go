@@ -1,0 +1,63 @@
+package nodes
+
+import (
+	"maps"
+	"slices"
+	"testing"
+
+	"github.com/graphrag/graphrag"
+)
+
+func TestAnswerKindWords(t *testing.T) {
+	for _, c := range []struct {
+		q    string
+		want []string
+	}{
+		{"which TCP port does quarkd listen on", []string{"port", "tcp"}},
+		{"what socket file does the quarkd daemon create", []string{"file", "socket"}},
+		{"in which folder are quarkd's logs kept", []string{"folder"}},
+		{"what kind of checksum does zorp store", []string{"checksum"}},
+		{"is there an option to make zorp skip hidden files", []string{"option"}},
+		{"are there flags for verbose output", []string{"flags"}},
+		// No kind: "what" is the subject or the object, or the phrase is
+		// a name.
+		{"what is the default port of quarkd", nil},
+		{"what quarkd does on startup", nil},
+		{"what zorp does with empty input", nil},
+		{"which of the two is faster", nil},
+		{"which quark_conf setting does quarkd read", nil},
+		{"how do I stop quarkd", nil},
+		{"which Zorp version added the prune command", nil}, // no auxiliary after the phrase
+	} {
+		got := slices.Sorted(maps.Keys(answerKindWords(c.q)))
+		if !slices.Equal(got, c.want) {
+			t.Errorf("answerKindWords(%q) = %v, want %v", c.q, got, c.want)
+		}
+	}
+}
+
+// The words that say what kind of answer is wanted are not what the
+// answering passage writes: it writes the answer.
+func TestAnAnswersKindIsNotAMissingWord(t *testing.T) {
+	q := "which HTTP route path does quarkstat expose its stats on"
+	hits := []graphrag.Hit{
+		fileHit("/src/quarkstat/quarkstat.go", "go", "// Package quarkstat exposes stats over the web at /debug/stats in JSON."),
+		fileHit("/src/quarkstat/counter.go", "go", "// Counter is an integer stat that quarkstat exposes."),
+		fileHit("/src/net/web/server.go", "go", "// A Server answers HTTP requests on a route."),
+	}
+	ev := measureEvidence(evidenceTerms(q), hits[:2], evidenceHits)
+	if s := ev.Strength(); s < DefaultOptions().EmptyEvidence {
+		t.Errorf("evidence %.2f (missing %v): the passage holds all but the kind words, want at least %.2f", s, ev.Missing, DefaultOptions().EmptyEvidence)
+	}
+	// The kind is no proper name the named package's passage must hold
+	// too: a weak score does not make the named file wrong.
+	kept, r, note := gradeByConstraints(q, hits, hits[:1], RetrievalPoor, 5)
+	if r != RetrievalGood || kept[0].Source.Path != "/src/quarkstat/quarkstat.go" {
+		t.Errorf("retrieval %s (%s), kept %v: want good with quarkstat.go first", r, note, paths(kept))
+	}
+	// A proper name outside the kind phrase still pins the question to
+	// the named package's passage.
+	if _, r, _ := gradeByConstraints("does quarkstat expose its stats over HTTP", hits, hits[:1], RetrievalPoor, 5); r == RetrievalGood {
+		t.Error("quarkstat's passages never say HTTP, a web server's does: want no promotion to good")
+	}
+}
