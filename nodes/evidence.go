@@ -1,6 +1,7 @@
 package nodes
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/graphrag/graphrag"
@@ -19,6 +20,11 @@ type Evidence struct {
 	// Title is true when a hit's title words all occur in the query: the
 	// question names the document.
 	Title bool
+	// Named is true when one of the query's specific terms is the name of
+	// a hit's file or of the folder that holds it: "dpkg" for
+	// ".../doc/dpkg/copyright", "pg_dump" for ".../man1/pg_dump.1.gz". The
+	// files hold something called what the question asks about.
+	Named bool
 	// Missing lists the heaviest query terms no hit contains;
 	// MissingSpecific those of them that are not everyday words (see
 	// term.specific): names, codes and rare words.
@@ -115,6 +121,9 @@ func measureWith(terms []term, hits []graphrag.Hit, n int, also func(term, graph
 		if titleInQuery(h.Source.Title, queryStems) {
 			ev.Title = true
 		}
+		if !ev.Named && namedByPath(h.Source.Path, terms) {
+			ev.Named = true
+		}
 	}
 	var got float64
 	for i, t := range terms {
@@ -185,6 +194,30 @@ func (w hitWords) has(t term) bool {
 		parts++
 	}
 	return parts > 1
+}
+
+// namedByPath reports whether a specific term is the name of the file at
+// path (without its extensions) or of the folder that holds it. Folders
+// further up ("usr", "share", "src") are where files are kept, not what
+// they are about.
+func namedByPath(path string, terms []term) bool {
+	elems := pathElems(path)
+	if len(elems) == 0 {
+		return false
+	}
+	names := []string{strings.ToLower(elems[len(elems)-1])}
+	if i := strings.IndexByte(names[0], '.'); i > 0 {
+		names[0] = names[0][:i]
+	}
+	if len(elems) >= 2 {
+		names = append(names, strings.ToLower(elems[len(elems)-2]))
+	}
+	for _, t := range terms {
+		if t.specific() && slices.Contains(names, t.Word) {
+			return true
+		}
+	}
+	return false
 }
 
 // titleInQuery reports whether every content word of a title occurs in the

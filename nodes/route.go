@@ -102,6 +102,10 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 	if identifier && !(ruled && r.Route == graphrag.RouteHybrid) {
 		r = rule{Route: graphrag.RouteHybrid, Reason: "an exact reference: keyword and vector search together"}
 	}
+	if !identifier && p.namesStorePath(ctx, query) {
+		identifier = true
+		r = rule{Route: graphrag.RouteHybrid, Reason: "names a path in your files: keyword and vector search together"}
+	}
 	pred := p.clf.predict(query)
 	if p.opts.Router == RouterRules {
 		// No classifier: an even prediction between local and direct, so
@@ -369,7 +373,16 @@ func (p *pipeline) combine(query string, pred prediction, ev Evidence, probed, w
 		// knowledge (the direct route could only say a model is needed):
 		// local first, unless the files hold little about it.
 		generalNoModel := best == graphrag.RouteDirect && pred.Class == classGeneral && p.deps.Writer == nil
-		override := strong && pred.Margin < 0.5 || unsure && fairEv || generalNoModel && !weak ||
+		// A definition ("what is X", "what does X stand for") is language
+		// the direct route can answer only through a model; without one it
+		// would say a model is needed. When the files clearly hold the
+		// subject, they answer it instead: fair evidence, and a file or
+		// its folder is named after one of the question's names or rare
+		// words (Evidence.Named). A common word that the files merely
+		// mention ("how do you spell ...") stays language.
+		definitionNoModel := best == graphrag.RouteDirect && pred.Class == classDirect && p.deps.Writer == nil &&
+			fairEv && ev.Named && !p.answersDirectly(query)
+		override := strong && pred.Margin < 0.5 || unsure && fairEv || generalNoModel && !weak || definitionNoModel ||
 			strong && best == graphrag.RouteWeb && conf < webSure && !anyMatch(freshCues, query)
 		if best == graphrag.RouteDirect && strong {
 			switch pred.Class {
@@ -394,6 +407,9 @@ func (p *pipeline) combine(query string, pred prediction, ev Evidence, probed, w
 				// probability of either.
 				return graphrag.RouteVector, min(1, pred.Probs[graphrag.RouteVector]+pred.Probs[graphrag.RouteHybrid]+pred.ClassProb), "probe",
 					fmt.Sprintf("general knowledge and no language model: your files hold some of it: %s; %s", evid, why)
+			}
+			if definitionNoModel && !strong {
+				return graphrag.RouteVector, strength, "probe", fmt.Sprintf("no language model to define it, and your files are named after its subject: %s; %s", evid, why)
 			}
 			return graphrag.RouteVector, strength, "probe", fmt.Sprintf("strong local evidence overrides %s: %s; %s", best, evid, why)
 		}
