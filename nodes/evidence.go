@@ -168,16 +168,24 @@ func hitWordsOf(h graphrag.Hit) hitWords {
 	for _, word := range text.Words(strings.ReplaceAll(h.Source.Title, "_", " ")) {
 		add(word)
 	}
+	// A quoted punctuation character is the word that names it: "names
+	// beginning with '.'" speaks of a dot.
+	if hasQuote(h.Chunk.Text) {
+		for _, name := range quotedPunctuation(h.Chunk.Text) {
+			add(name)
+		}
+	}
 	return w
 }
 
 // has reports whether the hit holds a question's term: by its stem, or
 // loosely, as an answer's sentence is matched with its question
-// ("deleted" and "deletes", "configured" and "configure"); a hyphenated
+// ("deleted" and "deletes", "configured" and "configure"), or by another
+// word of its meaning (sameMeaning: "skips" in "excluded"); a hyphenated
 // term also when the hit holds each of its parts, as a passage writes two
 // forms of a command at once ("deep-clean" in "zorp {quick,deep}-clean").
 func (w hitWords) has(t term) bool {
-	if w.stems[t.Stem] || w.loose[looseStem(t.Word)] {
+	if w.stems[t.Stem] || w.loose[looseStem(t.Word)] || sameMeaningIn(looseStem(t.Word), w.loose) {
 		return true
 	}
 	if !strings.Contains(t.Word, "-") {

@@ -1,0 +1,98 @@
+package nodes
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// sameMeaning groups the everyday words that manuals and questions use for
+// one another: a user asks what a tool "skips", its manual says which
+// files are "excluded"; a user asks about names "starting" with something,
+// the manual about names "beginning" with it. Evidence finds a question's
+// word in a passage that writes another word of its group (hitWords.has).
+// Each group is a handful of plain English near-synonyms, chosen by
+// reading how manuals phrase what questions ask, not from any one
+// question; a word belongs to one group at most. Keep it small: a wide
+// thesaurus would match every passage with every question.
+var sameMeaning = [][]string{
+	{"skip", "exclude", "ignore", "omit"},
+	{"start", "begin"},
+	{"remove", "delete"},
+	{"stop", "halt"},
+	{"allow", "permit"},
+	{"show", "display"},
+	{"maximum", "max"},
+	{"minimum", "min"},
+}
+
+// meaningGroup maps the loose stem of each sameMeaning word to its
+// group's loose stems.
+var meaningGroup = func() map[string][]string {
+	m := map[string][]string{}
+	for _, g := range sameMeaning {
+		stems := make([]string, len(g))
+		for i, w := range g {
+			stems[i] = looseStem(w)
+		}
+		for _, s := range stems {
+			if _, dup := m[s]; dup {
+				panic("nodes: " + s + " is in two sameMeaning groups")
+			}
+			m[s] = stems
+		}
+	}
+	return m
+}()
+
+// punctuationNames names the punctuation characters a question spells out
+// ("names starting with a dot") where a manual quotes the character
+// itself ("names beginning with '.'").
+var punctuationNames = map[rune]string{
+	'.': "dot", '_': "underscore", '-': "hyphen", '/': "slash", '\\': "backslash",
+	'*': "asterisk", '#': "hash", '~': "tilde", '@': "at", '%': "percent",
+	'$': "dollar", '&': "ampersand", '|': "pipe", ',': "comma", ';': "semicolon",
+	':': "colon", '!': "exclamation",
+}
+
+// quotePairs are the quotes around a character a text writes as itself:
+// '.', ".", `.`, ‘.’ and “.”.
+var quotePairs = map[rune]rune{'\'': '\'', '"': '"', '`': '`', '‘': '’', '“': '”'}
+
+// quotedPunctuation returns the names (punctuationNames) of the punctuation
+// characters s quotes alone ("'.'", "‘_’").
+func quotedPunctuation(s string) []string {
+	var out []string
+	for i := 0; i < len(s); {
+		open, n := utf8.DecodeRuneInString(s[i:])
+		i += n
+		closing, ok := quotePairs[open]
+		if !ok {
+			continue
+		}
+		c, cn := utf8.DecodeRuneInString(s[i:])
+		name, ok := punctuationNames[c]
+		if !ok {
+			continue
+		}
+		if end, en := utf8.DecodeRuneInString(s[i+cn:]); end == closing {
+			out = append(out, name)
+			i += cn + en
+		}
+	}
+	return out
+}
+
+// sameMeaningIn reports whether loose, a set of loose stems, holds a word
+// of the group of the loose stem ls (not ls itself).
+func sameMeaningIn(ls string, loose map[string]bool) bool {
+	for _, s := range meaningGroup[ls] {
+		if s != ls && loose[s] {
+			return true
+		}
+	}
+	return false
+}
+
+// hasQuote reports whether s may quote a character (a cheap test before
+// quotedPunctuation).
+func hasQuote(s string) bool { return strings.ContainsAny(s, "'\"`‘“") }
