@@ -34,8 +34,8 @@ func TestRequirementQuestionQuotesTheCondition(t *testing.T) {
 	for q, want := range map[string]bool{
 		"what does a mirror need before I can sync it live": true,
 		"which privilege is required to sync a mirror":      true,
-		"what is a mirror":                                  false,
-		"how much space do I need to sync a mirror":         false,
+		"what is a mirror":                          false,
+		"how much space do I need to sync a mirror": false,
 	} {
 		got := false
 		for _, k := range askedKinds(q) {
@@ -84,7 +84,7 @@ func TestHowDoIPrefersTheActionsPageAndTheOptionToUse(t *testing.T) {
 	}
 	other := graphrag.Hit{
 		Source: graphrag.Source{Path: "/usr/share/man/man7/PING_VAULT.7.gz", Type: "7", Title: "PING_VAULT"},
-		Chunk: graphrag.Chunk{Heading: "DESCRIPTION", Text: "Whenever a ping is sent, by this client or another one attached to the same vault, every client attached to the vault answers it."},
+		Chunk:  graphrag.Chunk{Heading: "DESCRIPTION", Text: "Whenever a ping is sent, by this client or another one attached to the same vault, every client attached to the vault answers it."},
 	}
 	q := "how can I shred a vault while other clients are still attached to it"
 	a := extractive(q, []graphrag.Hit{page, other}, 2)
