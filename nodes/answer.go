@@ -124,7 +124,7 @@ var askKinds = []askKind{
 	// comes after the one that describes the thing itself.
 	{name: "requirement",
 		ask: regexp.MustCompile(`(?i)^\s*(what|which)\b[^?]*\b(needs?|needed|requires?|required|prerequisites?)\b`),
-		has: regexp.MustCompile(`(?i)\bonly (be )?(allowed|possible|permitted|supported|accepted|works?|succeeds?) (if|when)\b|\bonly if\b|\bmust (be|have|hold|own)\b|\b(requires|required|prerequisites?)\b|\bneeds? (to|a|an|the)\b|\bat least one\b`)},
+		has: regexp.MustCompile(`(?i)\bonly (be )?(allowed|possible|permitted|supported|accepted|works?|succeeds?) (if|when)\b|\bonly if\b|\bmust (be|have|hold|own)\b|\b(requires|required|prerequisites?)\b|\b(needs?|needed)\b|\bat least one\b`)},
 	// A question that asks what happens (when, if) asks for a
 	// consequence: "what happens when two writers lock the same page".
 	// The answer says what follows ("… will cause an error", "… is

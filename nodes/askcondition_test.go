@@ -29,6 +29,13 @@ func TestRequirementQuestionQuotesTheCondition(t *testing.T) {
 	if a.Abstained || !strings.Contains(a.Text, "checksum on every page") {
 		t.Errorf("answer:\n%s\nwant the sentence saying what the option requires", a.Text)
 	}
+	// "… you'll need a saw and glue" states a requirement too, a list of
+	// things after "need".
+	for _, k := range askKinds {
+		if k.name == "requirement" && !k.in("To build it you'll need flint, tallow and a saw.") {
+			t.Error("a list after need not read as a requirement")
+		}
+	}
 	// A question that asks no requirement is not given one: the kind is
 	// asked by "what … need", not by any question.
 	for q, want := range map[string]bool{
