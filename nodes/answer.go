@@ -117,10 +117,33 @@ var askKinds = []askKind{
 		ask:    regexp.MustCompile(`(?i)\bdefaults?\b|\bwithout (a|an|any)\b|\bif (i|you|we|one) (don't|do not|didn't|did not|never) (give|name|pass|specify|set|provide|choose|pick|say)\b|\bif (i|you|we|one) (omit|leave out|leave off)\b`),
 		has:    regexp.MustCompile(`(?i)\b(default|defaults|by default)\b|\bif (no|none)\b|\bif (it is |they are )?(not|never) (specified|given|set|supplied|provided)\b|\b(if|when|is) omitted\b|\botherwise\b`),
 		prefer: toSet(`default defaults`)},
+	// A question that asks what something needs asks for a condition:
+	// "what does the mirror need before I can sync it", "which privilege
+	// is required to …". The answer is the sentence that states the
+	// condition ("… is only allowed if …", "… must have …"), which often
+	// comes after the one that describes the thing itself.
+	{name: "requirement",
+		ask: regexp.MustCompile(`(?i)^\s*(what|which)\b[^?]*\b(needs?|needed|requires?|required|prerequisites?)\b`),
+		has: regexp.MustCompile(`(?i)\bonly (be )?(allowed|possible|permitted|supported|accepted|works?|succeeds?) (if|when)\b|\bonly if\b|\bmust (be|have|hold|own)\b|\b(requires|required|prerequisites?)\b|\b(needs?|needed)\b|\bat least one\b`)},
+	// A question that asks what happens (when, if) asks for a
+	// consequence: "what happens when two writers lock the same page".
+	// The answer says what follows ("… will cause an error", "… is
+	// ignored", "nothing is done"), not one that only restates the
+	// situation the question describes.
+	{name: "consequence",
+		ask: whatHappens,
+		has: regexp.MustCompile(`(?i)\b(will|would|may|can) (cause|raise|fail|abort|result in|be (ignored|skipped|rejected|discarded|lost|raised|reported))\b|\b(causes|caused|results in|is raised|fails|is (ignored|skipped|rejected|discarded|lost|reported))\b|\bnothing (is done|happens)\b|\bno effect\b|\b(errors?|violations?)\b`)},
 	{name: "steps",
 		ask: regexp.MustCompile(`(?i)^\s*(how (do|can|should|would|to) (i|we|you|one)?|how to)\b|\b(steps?|procedure|instructions?)\b`),
-		has: regexp.MustCompile("(?i)^(run|use|open|click|copy|mount|select|type|enter|install|restart|start|stop|check|go|set|add|remove|edit|create|delete)\\b|`[^`]+`")},
+		// An instruction opens with its verb, quotes a command, or names
+		// the option to use ("… fails unless you use the FORCE option").
+		has: regexp.MustCompile("(?i)^(run|use|open|click|copy|mount|select|type|enter|install|restart|start|stop|check|go|set|add|remove|edit|create|delete)\\b|`[^`]+`|\\b(use|pass|give|add|specify) (the |a )?[\\w-]+ (option|flag|switch)\\b")},
 }
+
+// whatHappens finds a question that asks what happens: "what happens
+// when …", "what will happen if …". Its "when" opens a condition, not a
+// question for a time (see askedKinds).
+var whatHappens = regexp.MustCompile(`(?i)\bwhat (happens|will happen|would happen|happened)\b`)
 
 // in reports whether text holds this kind of answer.
 func (k askKind) in(text string) bool {
@@ -137,10 +160,18 @@ func askedKinds(query string) []askKind {
 		pos int
 	}
 	var found []at
+	happens := whatHappens.FindStringIndex(query)
 	for _, k := range askKinds {
-		if loc := k.ask.FindStringIndex(query); loc != nil {
-			found = append(found, at{k, loc[0]})
+		loc := k.ask.FindStringIndex(query)
+		if loc == nil {
+			continue
 		}
+		if k.name == "time" && happens != nil && loc[0] > happens[0] && strings.EqualFold(query[loc[0]:loc[1]], "when") {
+			// "what happens when a writer dies": the condition of a
+			// consequence, not a question for a time.
+			continue
+		}
+		found = append(found, at{k, loc[0]})
 	}
 	slices.SortStableFunc(found, func(a, b at) int { return a.pos - b.pos })
 	out := make([]askKind, len(found))
@@ -394,7 +425,36 @@ func instructsTo(sent, verb string) bool {
 	if len(toks) > 1 && toks[0].Lower == "to" {
 		toks = toks[1:]
 	}
-	return len(toks) > 1 && toks[0].Start < 4 && looseStem(toks[0].Lower) == looseStem(verb)
+	if len(toks) < 2 || toks[0].Start >= 4 || looseStem(toks[0].Lower) != looseStem(verb) {
+		return false
+	}
+	// A verb in capitals names a command ("DROP TABLE drops a table",
+	// "COPY moves data"): the sentence's subject, not an imperative.
+	word := sent[toks[0].Start:toks[0].End]
+	return len(word) < 2 || strings.ToUpper(word) != word
+}
+
+// actionNames adds to a question's name words (nameWordsWeighted) the
+// action it asks about, a verb and its object across an article, joined
+// as a manual names a command's page: "how can I drop a database" names
+// DROP_DATABASE.7, the page of what the question wants to do, over pages
+// that only mention databases. Each counts two words, as a pair of words
+// side by side does.
+func actionNames(query string, named []string, weights map[string]int) []string {
+	toks := tokenize(query)
+	for i := 0; i+2 < len(toks); i++ {
+		v, art, obj := toks[i].Lower, toks[i+1].Lower, toks[i+2].Lower
+		if !articles[art] || stopWords[v] || stopWords[obj] || len(v) < 2 || len(obj) < 2 {
+			continue
+		}
+		for _, w := range []string{v + "_" + obj, v + "-" + obj} {
+			if _, ok := weights[w]; !ok {
+				named = append(named, w)
+				weights[w] = 2
+			}
+		}
+	}
+	return named
 }
 
 // compoundParts are the words a hyphenated word is made of, when it is
@@ -503,6 +563,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 	options := optionPattern.FindAllStringSubmatch(query, -1)
 	releases := versionPattern.FindAllString(query, -1)
 	named, nameWeights := nameWordsWeighted(query)
+	named = actionNames(query, named, nameWeights)
 	qLoose := looseSet(query)
 	qAll := looseSet(query) // with function words: "only", "no"
 	for _, t := range tokenize(query) {

@@ -1,0 +1,115 @@
+package nodes
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/graphrag/graphrag"
+)
+
+// The hits below are made-up manual pages of a made-up database, zapdb.
+
+// "what does X need before …" asks for a requirement: the answer goes on
+// past the option's description to the sentence that states the
+// condition, which shares fewer of the question's words.
+func TestRequirementQuestionQuotesTheCondition(t *testing.T) {
+	option := graphrag.Hit{
+		Source: graphrag.Source{Path: "/usr/share/man/man7/SYNC_MIRROR.7.gz", Type: "7", Title: "SYNC_MIRROR"},
+		Chunk: graphrag.Chunk{Heading: "PARAMETERS", Text: "LIVE\n" +
+			"Sync the mirror without blocking readers of the mirror. A sync of the mirror that rewrites many pages is faster without this option.\n\n" +
+			"This option is only allowed if the source volume carries a checksum on every page.\n\n" +
+			"Syncing a mirror that is already current does nothing."},
+	}
+	synopsis := graphrag.Hit{
+		Source: graphrag.Source{Path: "/usr/share/man/man7/SYNC_MIRROR.7.gz", Type: "7", Title: "SYNC_MIRROR"},
+		Chunk:  graphrag.Chunk{Heading: "DESCRIPTION", Text: "SYNC MIRROR replaces the pages of a mirror with those of its source volume."},
+	}
+	q := "what does a mirror need before I can sync it live"
+	a := extractive(q, []graphrag.Hit{option, synopsis}, 2)
+	if a.Abstained || !strings.Contains(a.Text, "checksum on every page") {
+		t.Errorf("answer:\n%s\nwant the sentence saying what the option requires", a.Text)
+	}
+	// "… you'll need a saw and glue" states a requirement too, a list of
+	// things after "need".
+	for _, k := range askKinds {
+		if k.name == "requirement" && !k.in("To build it you'll need flint, tallow and a saw.") {
+			t.Error("a list after need not read as a requirement")
+		}
+	}
+	// A question that asks no requirement is not given one: the kind is
+	// asked by "what … need", not by any question.
+	for q, want := range map[string]bool{
+		"what does a mirror need before I can sync it live": true,
+		"which privilege is required to sync a mirror":      true,
+		"what is a mirror":                          false,
+		"how much space do I need to sync a mirror": false,
+	} {
+		got := false
+		for _, k := range askedKinds(q) {
+			got = got || k.name == "requirement"
+		}
+		if got != want {
+			t.Errorf("%q asks for a requirement: %v, want %v", q, got, want)
+		}
+	}
+}
+
+// "what happens when …" asks for a consequence, and its "when" opens a
+// condition: it asks for no time.
+func TestWhatHappensAsksForTheConsequence(t *testing.T) {
+	notes := graphrag.Hit{
+		Source: graphrag.Source{Path: "/usr/share/man/man7/SPLICE.7.gz", Type: "7", Title: "SPLICE"},
+		Chunk: graphrag.Chunk{Heading: "NOTES", Text: "Each ledger entry should match at most one journal line during a splice.\n\n" +
+			"In short, a journal line should not match more than one ledger entry every day.\n\n" +
+			"If it does, the splice stops and the second match raises an error.\n\n" +
+			"Splices run in the order of their ledgers."},
+	}
+	q := "what happens in a splice when one journal line matches more than one ledger entry"
+	kinds := askedKinds(q)
+	if len(kinds) != 1 || kinds[0].name != "consequence" {
+		t.Fatalf("kinds of %q: %v, want only a consequence", q, kindList(kinds))
+	}
+	a := extractive(q, []graphrag.Hit{notes}, 2)
+	if a.Abstained || !strings.Contains(a.Text, "raises an error") {
+		t.Errorf("answer:\n%s\nwant the sentence saying what follows", a.Text)
+	}
+	if k := askedKinds("when does the splice run"); len(k) != 1 || k[0].name != "time" {
+		t.Errorf("kinds of a question for a time: %v", kindList(k))
+	}
+}
+
+// "how can I <verb> a <thing> while …": the page of the command that does
+// it (VERB_THING) is the one the question names, and a sentence naming the
+// option to use is an instruction; a sentence opening with the command's
+// name in capitals is no imperative of the question's verb.
+func TestHowDoIPrefersTheActionsPageAndTheOptionToUse(t *testing.T) {
+	page := graphrag.Hit{
+		Source: graphrag.Source{Path: "/usr/share/man/man7/SHRED_VAULT.7.gz", Type: "7", Title: "SHRED_VAULT"},
+		Chunk: graphrag.Chunk{Heading: "DESCRIPTION", Text: "SHRED VAULT shreds a vault. It removes the vault's keys and wipes its blocks. " +
+			"It cannot be run while you are attached to the vault. " +
+			"Also, if any other client is attached to the vault, this command will fail unless you use the EVICT option described below."},
+	}
+	other := graphrag.Hit{
+		Source: graphrag.Source{Path: "/usr/share/man/man7/PING_VAULT.7.gz", Type: "7", Title: "PING_VAULT"},
+		Chunk:  graphrag.Chunk{Heading: "DESCRIPTION", Text: "Whenever a ping is sent, by this client or another one attached to the same vault, every client attached to the vault answers it."},
+	}
+	q := "how can I shred a vault while other clients are still attached to it"
+	a := extractive(q, []graphrag.Hit{page, other}, 2)
+	if a.Abstained || !strings.Contains(a.Text, "EVICT option") {
+		t.Errorf("answer:\n%s\nwant the sentence naming the option to use", a.Text)
+	}
+	if instructsTo("SHRED VAULT shreds a vault.", "shred") {
+		t.Error("a command's name in capitals read as an imperative")
+	}
+	if !instructsTo("Shred it with the EVICT option.", "shred") {
+		t.Error("an imperative not read as one")
+	}
+}
+
+func kindList(ks []askKind) []string {
+	var out []string
+	for _, k := range ks {
+		out = append(out, k.name)
+	}
+	return out
+}
