@@ -564,6 +564,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 			}
 		} else if h.Chunk.Kind == kindFields {
 			units = fieldUnits(h.Chunk.Text)
+			markStanzas(units, h.Chunk.Heading)
 		} else {
 			units = splitUnits(h.Chunk.Text, convertedText(h))
 		}
@@ -610,6 +611,16 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 			for k := range title {
 				if st[k] == 0 {
 					st[k] = answerWeights.title
+				}
+			}
+			if u.stanza == stanzaWhole {
+				// A copyright file's stanza of the whole work is about the
+				// work its path names ("quux/copyright"), though its
+				// Copyright field names only people and years.
+				for _, w := range named {
+					if k := looseStem(w); st[k] == 0 && pathNamed(h.Source.Path, map[string]bool{w: true}) {
+						st[k] = answerWeights.heading
+					}
 				}
 			}
 			kindText := sent
@@ -844,6 +855,10 @@ type selection struct {
 	licence bool // the question asks for a licence (licenceQuestion)
 	changes bool // the question asks what a release changed (asksChanges)
 	author  bool // the question asks who made or owns a work (asksAuthor)
+	// whole is true when the answer opens with a field of a copyright
+	// file's stanza of the whole work, for a question asking its licence
+	// or author: the other stanzas' units are not more of the answer.
+	whole bool
 	// released are the loose stems of the names the question gives a
 	// version ("sed" of "sed 4.9": see versionedNames).
 	released  map[string]bool
@@ -994,8 +1009,23 @@ func (s *selection) pick(cands []candidate, limit int) {
 	// who did something, when one does: "Written by Jim Meyering" over
 	// "the GNU Savannah Git server", a name too.
 	agent := who && s.author && slices.ContainsFunc(cands, func(c candidate) bool { return c.agent })
-	// A licence question, by a unit that names a licence.
+	// A licence question, by a unit that names a licence; by the whole
+	// work's License field when a copyright file's stanza gives one: the
+	// stanzas of a few vendored files name the package in their paths.
 	licence := s.licence && slices.ContainsFunc(cands, holdsLicence)
+	wholeLicence := licence && slices.ContainsFunc(cands, wholeLicenceField)
+	// Asked who wrote a work, by a field recording authorship of the work
+	// (or a part of it) when a copyright file's stanza gives one: the
+	// header's comment names who packaged it, "by" and all.
+	// The whole work's stanza first, a part's when no whole one says.
+	record := stanzaNone
+	if who && s.author {
+		for _, scope := range []stanzaScope{stanzaPart, stanzaWhole} {
+			if slices.ContainsFunc(cands, func(c candidate) bool { return authorshipField(c, scope) }) {
+				record = scope
+			}
+		}
+	}
 	for len(s.chosen) < limit {
 		best, bestScore, bestNeeded := -1, 0.0, 0.0
 		for i, c := range cands {
@@ -1005,7 +1035,8 @@ func (s *selection) pick(cands []candidate, limit int) {
 			if s.quoted(c.text) {
 				continue // the same words from another copy of the file
 			}
-			if len(s.chosen) == 0 && (declared && !c.declares || who && !c.name || agent && !c.agent || licence && !holdsLicence(c)) {
+			if len(s.chosen) == 0 && (declared && !c.declares || who && !c.name || agent && !c.agent || licence && !holdsLicence(c) ||
+				wholeLicence && !wholeLicenceField(c) || record != stanzaNone && !authorshipField(c, record)) {
 				continue
 			}
 			if len(s.chosen) > 0 && s.chosen[0].declares && !c.declares && !(c.pkgDoc && s.bringsAsked(c)) {
@@ -1017,6 +1048,12 @@ func (s *selection) pick(cands []candidate, limit int) {
 				// name is looked up in $PATH).
 				continue
 			}
+			if s.whole && (c.unit.stanza == stanzaPart || c.unit.stanza == stanzaPackaging) {
+				// The licence or authors of the whole work answer: those
+				// of its vendored files and its packaging are other
+				// answers.
+				continue
+			}
 			if sc, needed := s.score(c); sc > bestScore {
 				best, bestScore, bestNeeded = i, sc, needed
 			}
@@ -1025,10 +1062,27 @@ func (s *selection) pick(cands []candidate, limit int) {
 			break
 		}
 		s.take(cands[best])
+		s.whole = s.whole || wholeLicence && wholeLicenceField(cands[best]) || record == stanzaWhole && authorshipField(cands[best], record)
 	}
 	if len(s.chosen) == 0 && len(cands) > 0 {
 		s.chosen = append(s.chosen, cands[0])
 	}
+}
+
+// authorshipFields are the fields of a copyright file that record who
+// made a work, lower case.
+var authorshipFields = toSet(`copyright author authors upstream-author`)
+
+// authorshipField reports whether c is a field of a stanza of scope
+// that records who made the work and names someone.
+func authorshipField(c candidate, scope stanzaScope) bool {
+	return c.unit.stanza == scope && authorshipFields[strings.ToLower(c.unit.field)] && c.name
+}
+
+// wholeLicenceField reports whether c is the License field of a copyright
+// file's stanza of the whole work.
+func wholeLicenceField(c candidate) bool {
+	return c.unit.stanza == stanzaWhole && strings.EqualFold(c.unit.field, "License")
 }
 
 // cover is the cover step: each kind of answer asked for and not yet in
