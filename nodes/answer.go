@@ -61,6 +61,8 @@ type candidate struct {
 	// the question asks about is in (os/exec's package doc for
 	// "exec.Command"): what the declaration's own doc leaves to it.
 	pkgDoc bool
+	// source is true for a unit of a source file (isCodeHit).
+	source bool
 	// name is true when the unit names a person or an organisation
 	// (namesSomeone): what a "who" question asks for.
 	name bool
@@ -112,9 +114,10 @@ var askKinds = []askKind{
 	// is the file called if I run it without a name", "which mode does it
 	// use if I don't give one", "what is the default port". The answer
 	// is the sentence that says so ("The default is …", "If no mode is
-	// specified, …"), not one that only shares the subject's words.
+	// specified, …"), not one that only shares the subject's words. "Does
+	// it do X automatically" asks the same: whether X is done unasked.
 	{name: "default",
-		ask:    regexp.MustCompile(`(?i)\bdefaults?\b|\bwithout (a|an|any)\b|\bif (i|you|we|one) (don't|do not|didn't|did not|never) (give|name|pass|specify|set|provide|choose|pick|say)\b|\bif (i|you|we|one) (omit|leave out|leave off)\b`),
+		ask:    regexp.MustCompile(`(?i)\bdefaults?\b|\bautomatic(ally)?\b|\bwithout (a|an|any)\b|\bif (i|you|we|one) (don't|do not|didn't|did not|never) (give|name|pass|specify|set|provide|choose|pick|say)\b|\bif (i|you|we|one) (omit|leave out|leave off)\b`),
 		has:    regexp.MustCompile(`(?i)\b(default|defaults|by default)\b|\bif (no|none)\b|\bif (it is |they are )?(not|never) (specified|given|set|supplied|provided)\b|\b(if|when|is) omitted\b|\botherwise\b`),
 		prefer: toSet(`default defaults`)},
 	{name: "steps",
@@ -203,6 +206,7 @@ func extractiveWhy(query string, kept []graphrag.Hit, limit int) (graphrag.Answe
 	sel, cands := newSelection(query, kept)
 	sel.pick(cands, limit)
 	sel.cover(cands)
+	sel.examples(cands, limit)
 	if ok, why := answersAsked(query, sel.chosen, kept); !ok {
 		// Quotes of another kind than asked for.
 		return graphrag.Answer{Text: NoAnswer, Abstained: true, By: "abstain"}, why
@@ -630,7 +634,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 				kindText = strings.TrimSpace(strings.TrimPrefix(sent, u.field+":"))
 			}
 			c := candidate{text: sent, hit: i, pos: j, stems: st, loose: own, prose: code || u.lead || u.field != "" || isProse(sent) && !usageLine(sent), masked: maskIdentifiers(kindText),
-				section: u.section, secPos: u.secPos, item: u.item, unit: u, test: test, release: releaseScope(releases, scopeOf(u, heading)), naming: naming, pkgDoc: pkgDoc}
+				section: u.section, secPos: u.secPos, item: u.item, unit: u, test: test, release: releaseScope(releases, scopeOf(u, heading)), naming: naming, pkgDoc: pkgDoc, source: code}
 			if u.code {
 				// The doc comment of a declaration cut in parts (a long
 				// doc above "func Search") is of the declaration too; a
@@ -981,6 +985,24 @@ func (s *selection) score(c candidate) (sc, needed float64) {
 	return sc, needed
 }
 
+// examples is the last step: a quoted sentence that holds a kind of
+// answer the question asks for takes along the lead-in that follows it in
+// its section, with its example ("… is not enabled by default." and "To
+// enable it, run: systemctl enable …"), while the answer has room: the
+// example shows how to do what the sentence says.
+func (s *selection) examples(cands []candidate, limit int) {
+	for _, x := range append([]candidate(nil), s.chosen...) {
+		if x.unit.lead || !slices.ContainsFunc(s.kinds, func(k askKind) bool { return k.in(x.masked) }) {
+			continue
+		}
+		for _, c := range cands {
+			if len(s.chosen) < limit && c.hit == x.hit && c.pos == x.pos+1 && c.section == x.section && c.unit.lead && !s.isChosen(c) {
+				s.take(c)
+			}
+		}
+	}
+}
+
 // bringsAsked reports whether c holds a word of the question the answer
 // does not hold yet, besides the names asked about (the package's doc
 // names its package everywhere): not a general word ("use", "way": see
@@ -1046,6 +1068,13 @@ func (s *selection) pick(cands []candidate, limit int) {
 				// out: a function's doc says what it does, the package's
 				// what all of it assumes (that no shell is run, that a
 				// name is looked up in $PATH).
+				continue
+			}
+			if len(s.chosen) > 0 && len(s.named) == 0 && !s.chosen[0].source && c.source && !c.declares {
+				// A question that names no identifier, answered from a
+				// document: source code that shares a word with it
+				// ("func Trim" for trimming a disk) is about something
+				// else.
 				continue
 			}
 			if s.whole && (c.unit.stanza == stanzaPart || c.unit.stanza == stanzaPackaging) {
