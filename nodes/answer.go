@@ -61,6 +61,8 @@ type candidate struct {
 	// the question asks about is in (os/exec's package doc for
 	// "exec.Command"): what the declaration's own doc leaves to it.
 	pkgDoc bool
+	// source is true for a unit of a source file (isCodeHit).
+	source bool
 	// name is true when the unit names a person or an organisation
 	// (namesSomeone): what a "who" question asks for.
 	name bool
@@ -112,9 +114,10 @@ var askKinds = []askKind{
 	// is the file called if I run it without a name", "which mode does it
 	// use if I don't give one", "what is the default port". The answer
 	// is the sentence that says so ("The default is …", "If no mode is
-	// specified, …"), not one that only shares the subject's words.
+	// specified, …"), not one that only shares the subject's words. "Does
+	// it do X automatically" asks the same: whether X is done unasked.
 	{name: "default",
-		ask:    regexp.MustCompile(`(?i)\bdefaults?\b|\bwithout (a|an|any)\b|\bif (i|you|we|one) (don't|do not|didn't|did not|never) (give|name|pass|specify|set|provide|choose|pick|say)\b|\bif (i|you|we|one) (omit|leave out|leave off)\b`),
+		ask:    regexp.MustCompile(`(?i)\bdefaults?\b|\bautomatic(ally)?\b|\bwithout (a|an|any)\b|\bif (i|you|we|one) (don't|do not|didn't|did not|never) (give|name|pass|specify|set|provide|choose|pick|say)\b|\bif (i|you|we|one) (omit|leave out|leave off)\b`),
 		has:    regexp.MustCompile(`(?i)\b(default|defaults|by default)\b|\bif (no|none)\b|\bif (it is |they are )?(not|never) (specified|given|set|supplied|provided)\b|\b(if|when|is) omitted\b|\botherwise\b`),
 		prefer: toSet(`default defaults`)},
 	// A question that asks what something needs asks for a condition:
@@ -234,6 +237,7 @@ func extractiveWhy(query string, kept []graphrag.Hit, limit int) (graphrag.Answe
 	sel, cands := newSelection(query, kept)
 	sel.pick(cands, limit)
 	sel.cover(cands)
+	sel.examples(cands, limit)
 	if ok, why := answersAsked(query, sel.chosen, kept); !ok {
 		// Quotes of another kind than asked for.
 		return graphrag.Answer{Text: NoAnswer, Abstained: true, By: "abstain"}, why
@@ -625,6 +629,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 			}
 		} else if h.Chunk.Kind == kindFields {
 			units = fieldUnits(h.Chunk.Text)
+			markStanzas(units, h.Chunk.Heading)
 		} else {
 			units = splitUnits(h.Chunk.Text, convertedText(h))
 		}
@@ -673,6 +678,16 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 					st[k] = answerWeights.title
 				}
 			}
+			if u.stanza == stanzaWhole {
+				// A copyright file's stanza of the whole work is about the
+				// work its path names ("quux/copyright"), though its
+				// Copyright field names only people and years.
+				for _, w := range named {
+					if k := looseStem(w); st[k] == 0 && pathNamed(h.Source.Path, map[string]bool{w: true}) {
+						st[k] = answerWeights.heading
+					}
+				}
+			}
 			kindText := sent
 			if u.field != "" {
 				// A field's kind of answer is in its value: "Copyright:"
@@ -680,7 +695,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 				kindText = strings.TrimSpace(strings.TrimPrefix(sent, u.field+":"))
 			}
 			c := candidate{text: sent, hit: i, pos: j, stems: st, loose: own, prose: code || u.lead || u.field != "" || isProse(sent) && !usageLine(sent), masked: maskIdentifiers(kindText),
-				section: u.section, secPos: u.secPos, item: u.item, unit: u, test: test, release: releaseScope(releases, scopeOf(u, heading)), naming: naming, pkgDoc: pkgDoc}
+				section: u.section, secPos: u.secPos, item: u.item, unit: u, test: test, release: releaseScope(releases, scopeOf(u, heading)), naming: naming, pkgDoc: pkgDoc, source: code}
 			if u.code {
 				// The doc comment of a declaration cut in parts (a long
 				// doc above "func Search") is of the declaration too; a
@@ -905,6 +920,10 @@ type selection struct {
 	licence bool // the question asks for a licence (licenceQuestion)
 	changes bool // the question asks what a release changed (asksChanges)
 	author  bool // the question asks who made or owns a work (asksAuthor)
+	// whole is true when the answer opens with a field of a copyright
+	// file's stanza of the whole work, for a question asking its licence
+	// or author: the other stanzas' units are not more of the answer.
+	whole bool
 	// released are the loose stems of the names the question gives a
 	// version ("sed" of "sed 4.9": see versionedNames).
 	released  map[string]bool
@@ -1027,6 +1046,24 @@ func (s *selection) score(c candidate) (sc, needed float64) {
 	return sc, needed
 }
 
+// examples is the last step: a quoted sentence that holds a kind of
+// answer the question asks for takes along the lead-in that follows it in
+// its section, with its example ("… is not enabled by default." and "To
+// enable it, run: systemctl enable …"), while the answer has room: the
+// example shows how to do what the sentence says.
+func (s *selection) examples(cands []candidate, limit int) {
+	for _, x := range append([]candidate(nil), s.chosen...) {
+		if x.unit.lead || !slices.ContainsFunc(s.kinds, func(k askKind) bool { return k.in(x.masked) }) {
+			continue
+		}
+		for _, c := range cands {
+			if len(s.chosen) < limit && c.hit == x.hit && c.pos == x.pos+1 && c.section == x.section && c.unit.lead && !s.isChosen(c) {
+				s.take(c)
+			}
+		}
+	}
+}
+
 // bringsAsked reports whether c holds a word of the question the answer
 // does not hold yet, besides the names asked about (the package's doc
 // names its package everywhere): not a general word ("use", "way": see
@@ -1055,8 +1092,23 @@ func (s *selection) pick(cands []candidate, limit int) {
 	// who did something, when one does: "Written by Jim Meyering" over
 	// "the GNU Savannah Git server", a name too.
 	agent := who && s.author && slices.ContainsFunc(cands, func(c candidate) bool { return c.agent })
-	// A licence question, by a unit that names a licence.
+	// A licence question, by a unit that names a licence; by the whole
+	// work's License field when a copyright file's stanza gives one: the
+	// stanzas of a few vendored files name the package in their paths.
 	licence := s.licence && slices.ContainsFunc(cands, holdsLicence)
+	wholeLicence := licence && slices.ContainsFunc(cands, wholeLicenceField)
+	// Asked who wrote a work, by a field recording authorship of the work
+	// (or a part of it) when a copyright file's stanza gives one: the
+	// header's comment names who packaged it, "by" and all.
+	// The whole work's stanza first, a part's when no whole one says.
+	record := stanzaNone
+	if who && s.author {
+		for _, scope := range []stanzaScope{stanzaPart, stanzaWhole} {
+			if slices.ContainsFunc(cands, func(c candidate) bool { return authorshipField(c, scope) }) {
+				record = scope
+			}
+		}
+	}
 	for len(s.chosen) < limit {
 		best, bestScore, bestNeeded := -1, 0.0, 0.0
 		for i, c := range cands {
@@ -1066,7 +1118,8 @@ func (s *selection) pick(cands []candidate, limit int) {
 			if s.quoted(c.text) {
 				continue // the same words from another copy of the file
 			}
-			if len(s.chosen) == 0 && (declared && !c.declares || who && !c.name || agent && !c.agent || licence && !holdsLicence(c)) {
+			if len(s.chosen) == 0 && (declared && !c.declares || who && !c.name || agent && !c.agent || licence && !holdsLicence(c) ||
+				wholeLicence && !wholeLicenceField(c) || record != stanzaNone && !authorshipField(c, record)) {
 				continue
 			}
 			if len(s.chosen) > 0 && s.chosen[0].declares && !c.declares && !(c.pkgDoc && s.bringsAsked(c)) {
@@ -1078,6 +1131,19 @@ func (s *selection) pick(cands []candidate, limit int) {
 				// name is looked up in $PATH).
 				continue
 			}
+			if len(s.chosen) > 0 && len(s.named) == 0 && !s.chosen[0].source && c.source && !c.declares {
+				// A question that names no identifier, answered from a
+				// document: source code that shares a word with it
+				// ("func Trim" for trimming a disk) is about something
+				// else.
+				continue
+			}
+			if s.whole && (c.unit.stanza == stanzaPart || c.unit.stanza == stanzaPackaging) {
+				// The licence or authors of the whole work answer: those
+				// of its vendored files and its packaging are other
+				// answers.
+				continue
+			}
 			if sc, needed := s.score(c); sc > bestScore {
 				best, bestScore, bestNeeded = i, sc, needed
 			}
@@ -1086,10 +1152,27 @@ func (s *selection) pick(cands []candidate, limit int) {
 			break
 		}
 		s.take(cands[best])
+		s.whole = s.whole || wholeLicence && wholeLicenceField(cands[best]) || record == stanzaWhole && authorshipField(cands[best], record)
 	}
 	if len(s.chosen) == 0 && len(cands) > 0 {
 		s.chosen = append(s.chosen, cands[0])
 	}
+}
+
+// authorshipFields are the fields of a copyright file that record who
+// made a work, lower case.
+var authorshipFields = toSet(`copyright author authors upstream-author`)
+
+// authorshipField reports whether c is a field of a stanza of scope
+// that records who made the work and names someone.
+func authorshipField(c candidate, scope stanzaScope) bool {
+	return c.unit.stanza == scope && authorshipFields[strings.ToLower(c.unit.field)] && c.name
+}
+
+// wholeLicenceField reports whether c is the License field of a copyright
+// file's stanza of the whole work.
+func wholeLicenceField(c candidate) bool {
+	return c.unit.stanza == stanzaWhole && strings.EqualFold(c.unit.field, "License")
 }
 
 // cover is the cover step: each kind of answer asked for and not yet in

@@ -76,3 +76,46 @@ func TestCopyrightFieldsAnswer(t *testing.T) {
 		})
 	}
 }
+
+// A Debian copyright file's stanzas are of the work as a whole ("Files:
+// *", or the header), of parts of it, or of the packaging ("Files:
+// debian/*"). Asked who wrote the work, or its licence, the answer is the
+// whole work's field: not the header's comment on who packaged it, nor
+// the licence of a few of its files that the question's words match
+// better.
+func TestCopyrightWholeWorkStanza(t *testing.T) {
+	const path = "/doc/quillsort/copyright"
+	head := stanzaHit(path, "Header", "", "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"+
+		"Comment: This is the Debian build of quillsort, a sorting tool for ledgers.\n"+
+		" The package was assembled by Petra Lindqvist <petra@example.org>.\n"+
+		"Upstream-Contact: Oskar Brandt <oskar@example.net>\n\n"+
+		"Files: *\nCopyright: 2001, Oskar M. Brandt.\n 2015-2021, Ines Carvalho.\nLicense: ISC\n\n"+
+		"Files: debian/*\nCopyright: 2003 Petra Lindqvist\nLicense: ISC", 0)
+	parts := stanzaHit(path, "Files: src/quillsort/vendor/fastcmp.c", "", "Files: src/quillsort/vendor/fastcmp.c\n src/quillsort/vendor/fastcmp.h\n"+
+		"Copyright: 2009 Hale Werner\nLicense: BSD-2-clause", 3)
+	more := stanzaHit(path, "Files: src/quillsort/ref/radix.c", "", "Files: src/quillsort/ref/radix.c\n src/quillsort/ref/radix.h\n"+
+		"Copyright: no copyright claimed\nLicense: public-domain", 4)
+	for _, tc := range []struct {
+		q     string
+		hits  []graphrag.Hit
+		first string
+		not   string
+	}{
+		// The header's comment names the packager, and the words
+		// "quillsort" and "by": the upstream Copyright names the author.
+		{"who originally wrote quillsort", []graphrag.Hit{head}, "Copyright: 2001, Oskar M. Brandt.", "Petra"},
+		// The stanzas of vendored files name the package in their paths
+		// and rank first: the whole work's licence is ISC.
+		{"what license does quillsort have", []graphrag.Hit{parts, more, head}, "License: ISC", "public-domain"},
+	} {
+		t.Run(tc.q, func(t *testing.T) {
+			a := extractive(tc.q, tc.hits, 3)
+			if !strings.HasPrefix(a.Text, tc.first) {
+				t.Errorf("answer:\n%s\nwant it to open with %q", a.Text, tc.first)
+			}
+			if strings.Contains(a.Text, tc.not) {
+				t.Errorf("answer quotes %q:\n%s", tc.not, a.Text)
+			}
+		})
+	}
+}

@@ -43,6 +43,9 @@ type quoteUnit struct {
 	// "Copyright: 1999-2022 Free Software Foundation, Inc."), in a chunk
 	// of fields (see fieldUnits); "" else.
 	field string
+	// stanza is what the unit's stanza of a Debian copyright file is
+	// about (see markStanzas): the whole work, a part, the packaging.
+	stanza stanzaScope
 }
 
 // multiline reports whether the unit is shown on lines of its own rather
@@ -722,4 +725,63 @@ func fieldUnits(text string) []quoteUnit {
 		}
 	}
 	return units
+}
+
+// A stanzaScope is what a stanza of a Debian copyright file (DEP-5) is
+// about: its Files field names the files its Copyright and License are
+// of. "Files: *" and the header (Format, Upstream-Name, with no Files of
+// its own) are of the work as a whole; "Files: debian/*" of the Debian
+// packaging, whose copyright holders packaged the work and did not write
+// it; any other Files of a part (vendored code, a test's data).
+type stanzaScope int
+
+const (
+	stanzaNone      stanzaScope = iota // no stanza of a copyright file: a licence's text, prose
+	stanzaWhole                        // "Files: *", or the header
+	stanzaPart                         // "Files: src/vendor/*"
+	stanzaPackaging                    // "Files: debian/*"
+)
+
+// filesScope is the scope of a stanza whose Files field is files (the
+// field's value, or a chunk's heading "Files: …").
+func filesScope(files string) stanzaScope {
+	patterns := strings.Fields(strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(files, "Files:"), "files:")))
+	switch {
+	case len(patterns) == 0:
+		return stanzaNone
+	case slices.Contains(patterns, "*"):
+		return stanzaWhole
+	case !slices.ContainsFunc(patterns, func(p string) bool { return !strings.HasPrefix(p, "debian/") }):
+		return stanzaPackaging
+	}
+	return stanzaPart
+}
+
+// headerFields are the fields only a copyright file's header stanza has.
+var headerFields = toSet(`format upstream-name upstream-contact`)
+
+// markStanzas sets the stanza scope of each unit of a chunk of fields
+// (fieldUnits): by its stanza's Files field, or the header's fields. A
+// chunk that begins inside a stanza has the stanza's Files as its
+// heading (ingest), which scopes its first section.
+func markStanzas(units []quoteUnit, heading string) {
+	scopes := map[int]stanzaScope{}
+	first := -1
+	for _, u := range units {
+		if first < 0 {
+			first = u.section
+		}
+		switch {
+		case strings.EqualFold(u.field, "Files"):
+			scopes[u.section] = filesScope(u.text)
+		case headerFields[strings.ToLower(u.field)] && scopes[u.section] == stanzaNone:
+			scopes[u.section] = stanzaWhole
+		}
+	}
+	if _, ok := scopes[first]; !ok && first >= 0 && strings.HasPrefix(strings.ToLower(heading), "files:") {
+		scopes[first] = filesScope(heading)
+	}
+	for i := range units {
+		units[i].stanza = scopes[units[i].section]
+	}
 }
