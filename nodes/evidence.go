@@ -3,6 +3,7 @@ package nodes
 import (
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/graphrag/graphrag"
 	"github.com/graphrag/graphrag/internal/text"
@@ -152,6 +153,11 @@ type hitWords struct {
 	stems, loose map[string]bool
 }
 
+// notIdentRune reports whether r cannot be part of an identifier.
+func notIdentRune(r rune) bool {
+	return !(r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r))
+}
+
 func hitWordsOf(h graphrag.Hit) hitWords {
 	w := hitWords{stems: map[string]bool{}, loose: map[string]bool{}}
 	add := func(lower string) {
@@ -167,6 +173,27 @@ func hitWordsOf(h graphrag.Hit) hitWords {
 	}
 	for _, word := range text.Words(strings.ReplaceAll(h.Source.Title, "_", " ")) {
 		add(word)
+	}
+	if isCodeHit(h) {
+		// Code names what it declares in identifiers: the chunk whose
+		// symbol is strconv.ParseFloat or goexperiment.GoroutineLeakProfile
+		// speaks of parsing a float or of a goroutine leak. Names used in
+		// its body are not split: a test table's "canadaRoot" does not
+		// make a chunk about Canada.
+		for _, f := range strings.FieldsFunc(h.Chunk.Symbol+" "+h.Chunk.Heading, notIdentRune) {
+			if len(f) < 2 {
+				continue
+			}
+			words := text.IdentWords(f)
+			if words == nil {
+				words = []string{f} // one word: "strconv", "Walk"
+			}
+			for _, word := range words {
+				if len(word) > 1 {
+					add(strings.ToLower(word))
+				}
+			}
+		}
 	}
 	// A quoted punctuation character is the word that names it: "names
 	// beginning with '.'" speaks of a dot.

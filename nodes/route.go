@@ -141,7 +141,7 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 	// not unsure of it.
 	// Naming files, a document or an identifier does not make a request a
 	// question about them.
-	actNow := pred.Class == classAction && !asksSomething(query)
+	actNow := pred.Class == classAction && !asksSomething(query) && opensLikeRequest(query)
 	request := actNow && pred.ClassProb >= classifierUnsure
 	filesAsObjects := mentionsFileNoun(query) && fileObjectCue(query) && !procedural.MatchString(query) && !programsFiles(query)
 	if pred.Best != graphrag.RouteFilesystem && pred.Probs[graphrag.RouteFilesystem] >= filesNudge && filesAsObjects && !(actNow && anyMatch(changeCues, query)) {
@@ -168,6 +168,11 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 	case !owned && (pred.Class == classLocal || pred.Class == classGeneral) && anyMatch(freshCues, query):
 		pred = pred.toward(graphrag.RouteWeb, classWeb)
 		why = append(why, "time-sensitive: needs fresh information")
+	}
+	if pred.Class == classAction && !asksSomething(query) && !actNow {
+		// "gzip writer", "http server shutdown": search words, not a
+		// request; no request to act opens with "http".
+		why = append(why, "opens with no verb of a request: search words")
 	}
 	if pred.Class == classAction && !actNow {
 		// Asked as a question ("can the importer skip blank rows?",

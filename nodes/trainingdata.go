@@ -103,3 +103,50 @@ func loadTrainingRows() ([]trainingRow, error) {
 	}
 	return rows, sc.Err()
 }
+
+// minRequestOpenings is how many requests to act of the training data a
+// word must open to count as a request's verb (see opensLikeRequest): a
+// word that opens one row is that row's quirk ("gzip" opens one NL2Bash
+// command), not how requests are put.
+const minRequestOpenings = 2
+
+// requestOpeners are the first words of the training data's requests to
+// act ("delete", "archive", "please", "i"), read once, when a query the
+// classifier takes for a request is first checked. Nil when the training
+// data cannot be read: then every query opens like a request, as before.
+var requestOpeners = sync.OnceValue(func() map[string]bool {
+	rows, err := loadTrainingRows()
+	if err != nil {
+		return nil
+	}
+	n := map[string]int{}
+	for _, r := range rows {
+		if f := strings.Fields(strings.ToLower(r.Query)); len(f) > 0 && r.Class == classAction {
+			n[f[0]]++
+		}
+	}
+	out := map[string]bool{}
+	for w, c := range n {
+		if c >= minRequestOpenings {
+			out[w] = true
+		}
+	}
+	return out
+})
+
+// opensLikeRequest reports whether a query opens as requests to act do in
+// the training data: with a verb ("archive the logs"), a courtesy
+// ("please …") or the asker ("i need …"). Search words ("http server
+// shutdown", "filepath walk") open with a noun that opens no request: the
+// classifier's "action" for them is its reading of a rare word as a verb.
+func opensLikeRequest(query string) bool {
+	openers := requestOpeners()
+	if openers == nil {
+		return true
+	}
+	f := strings.Fields(strings.ToLower(query))
+	if len(f) == 0 {
+		return true
+	}
+	return openers[strings.Trim(f[0], ".,;:!?\"'()")]
+}
