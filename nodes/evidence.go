@@ -177,11 +177,12 @@ func hitWordsOf(h graphrag.Hit) hitWords {
 	if isCodeHit(h) {
 		// Code names what it declares in identifiers: the chunk whose
 		// symbol is strconv.ParseFloat or goexperiment.GoroutineLeakProfile
-		// speaks of parsing a float or of a goroutine leak. Names used in
-		// its body are not split: a test table's "canadaRoot" does not
-		// make a chunk about Canada.
-		for _, f := range strings.FieldsFunc(h.Chunk.Symbol+" "+h.Chunk.Heading, notIdentRune) {
-			if len(f) < 2 {
+		// speaks of parsing a float or of a goroutine leak. Only what it
+		// exports, and its package, count: names used in its body, or an
+		// unexported test table's "canadaRoot", do not make a chunk about
+		// Canada.
+		for i, f := range strings.FieldsFunc(h.Chunk.Symbol, notIdentRune) {
+			if len(f) < 2 || i > 0 && !unicode.IsUpper(rune(f[0])) {
 				continue
 			}
 			words := text.IdentWords(f)
