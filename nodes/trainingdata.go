@@ -7,6 +7,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -139,14 +140,23 @@ var requestOpeners = sync.OnceValue(func() map[string]bool {
 // ("please …") or the asker ("i need …"). Search words ("http server
 // shutdown", "filepath walk") open with a noun that opens no request: the
 // classifier's "action" for them is its reading of a rare word as a verb.
+//
+// Only search words are checked: a query of a few words with no article or
+// pronoun. A request names what to act on with one ("roll a die", "delete
+// the cache", "book me a table"), whatever word it opens with.
 func opensLikeRequest(query string) bool {
-	openers := requestOpeners()
-	if openers == nil {
-		return true
-	}
 	f := strings.Fields(strings.ToLower(query))
-	if len(f) == 0 {
+	if len(f) == 0 || len(f) > maxSearchWords || slices.ContainsFunc(f, func(w string) bool { return objectMarkers[strings.Trim(w, ".,;:!?\"'()")] }) {
 		return true
 	}
-	return openers[strings.Trim(f[0], ".,;:!?\"'()")]
+	openers := requestOpeners()
+	return openers == nil || openers[strings.Trim(f[0], ".,;:!?\"'()")]
 }
+
+// maxSearchWords is the most words opensLikeRequest reads as search words;
+// a longer query is a sentence.
+const maxSearchWords = 5
+
+// objectMarkers are the articles and pronouns by which a request names
+// what to act on.
+var objectMarkers = toSet(`a an the my me our us your you it its this that these those i we them his her their`)
