@@ -111,8 +111,8 @@ var askKinds = []askKind{
 		ask: regexp.MustCompile(`(?i)\bwhy\b`),
 		has: regexp.MustCompile(`(?i)\b(because|since|so that|due to|as a result|in order to|reason|rejected|fails?|failed)\b`)},
 	// A question that leaves something out asks what happens then: "what
-	// is the file called if I run it without a name", "which mode does it
-	// use if I don't give one", "what is the default port". The answer
+	// does the archiver name its output when I pass no name", "which mode
+	// does the tool pick if I don't set one", "the default timeout". The answer
 	// is the sentence that says so ("The default is …", "If no mode is
 	// specified, …"), not one that only shares the subject's words. "Does
 	// it do X automatically" asks the same: whether X is done unasked.
@@ -121,7 +121,7 @@ var askKinds = []askKind{
 		has:    regexp.MustCompile(`(?i)\b(default|defaults|by default)\b|\bif (no|none)\b|\bif (it is |they are )?(not|never) (specified|given|set|supplied|provided)\b|\b(if|when|is) omitted\b|\botherwise\b`),
 		prefer: toSet(`default defaults`)},
 	// A question that asks what something needs asks for a condition:
-	// "what does the mirror need before I can sync it", "which privilege
+	// "what must the mirror have so that syncing works", "which privilege
 	// is required to …". The answer is the sentence that states the
 	// condition ("… is only allowed if …", "… must have …"), which often
 	// comes after the one that describes the thing itself.
@@ -440,9 +440,9 @@ func instructsTo(sent, verb string) bool {
 
 // actionNames adds to a question's name words (nameWordsWeighted) the
 // action it asks about, a verb and its object across an article, joined
-// as a manual names a command's page: "how can I drop a database" names
-// DROP_DATABASE.7, the page of what the question wants to do, over pages
-// that only mention databases. Each counts two words, as a pair of words
+// as a manual names a command's page: "how do I shred a vault" names
+// SHRED_VAULT.7, the page of what the question wants to do, over pages
+// that only mention vaults. Each counts two words, as a pair of words
 // side by side does.
 func actionNames(query string, named []string, weights map[string]int) []string {
 	toks := tokenize(query)

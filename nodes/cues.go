@@ -146,7 +146,7 @@ const maxAskedPhrase = 4
 
 // closingAsk reports whether a query asks as a fragment, closing on
 // "which" or "what" and a phrase of content words, asked in place after a
-// preposition, a verb's auxiliary or a pronoun: "the default port,
+// preposition, a verb's auxiliary or a pronoun: "the spool folder,
 // shared with which service", "the daemon is started by what user". A relative "which"
 // follows its noun ("the logs which contain errors") or a conjunction
 // ("... and which are older"), and brings a subject, an auxiliary or a

@@ -91,7 +91,7 @@ func (a askedIdent) declaredIn(code string, h graphrag.Hit) bool {
 }
 
 // fieldOf reports whether the identifier is asked as a field of a value
-// named after the hit's type ("cmd.Env" of a Cmd: see ofNamedType), not
+// named after the hit's type ("job.Retries" of a Job: see ofNamedType), not
 // as a name of a package.
 func (a askedIdent) fieldOf(h graphrag.Hit) bool {
 	return a.Pkg != "" && !inPackage(h, a.Pkg) && ofNamedType(h, a.Pkg)
@@ -195,7 +195,7 @@ func identPrefix(text string) string {
 // on: the smallest code that answers "what is the value of X", and the
 // name it declares. ok is false when code declares none of them as a block
 // entry (a func or a type is quoted whole). A field asked as one of a
-// value named after its type ("cmd.Env") is such an entry too.
+// value named after its type ("job.Retries") is such an entry too.
 func entryOf(code string, ids []askedIdent, h graphrag.Hit) (string, string, bool) {
 	lines := strings.Split(code, "\n")
 	for i, line := range lines {
@@ -224,7 +224,7 @@ func entryOf(code string, ids []askedIdent, h graphrag.Hit) (string, string, boo
 			}
 			name := identPrefix(strings.TrimSpace(line))
 			if a.fieldOf(h) {
-				name = strings.Split(h.Chunk.Symbol, ".")[1] + "." + name // "Cmd.Env"
+				name = strings.Split(h.Chunk.Symbol, ".")[1] + "." + name // "Job.Retries"
 			}
 			return dedent(lines[from:to]), name, true
 		}

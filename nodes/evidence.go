@@ -179,8 +179,8 @@ func hitWordsOf(h graphrag.Hit) hitWords {
 		// symbol is strconv.ParseFloat or goexperiment.GoroutineLeakProfile
 		// speaks of parsing a float or of a goroutine leak. Only what it
 		// exports, and its package, count: names used in its body, or an
-		// unexported test table's "canadaRoot", do not make a chunk about
-		// Canada.
+		// unexported test table named after a place ("norwayTable"), do not
+		// make a chunk about the place.
 		for i, f := range strings.FieldsFunc(h.Chunk.Symbol, notIdentRune) {
 			if len(f) < 2 || i > 0 && !unicode.IsUpper(rune(f[0])) {
 				continue

@@ -59,7 +59,7 @@ func (q qualifiedName) heldBy(h graphrag.Hit) bool {
 
 // minVariableName is the shortest qualifier read as a variable named after
 // its type: Go code names a value after its type ("cmd" for a Cmd, "req"
-// for a Request), and a question copies the code ("cmd.Env"). One or two
+// for a Request), and a question copies the code ("job.Retries"). One or two
 // letters ("c", "w") would name a prefix of too many types.
 const minVariableName = 3
 

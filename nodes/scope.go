@@ -10,8 +10,8 @@ import (
 )
 
 // keywordRunPattern finds two or more upper-case words in a row, as
-// questions write a statement's syntax ("ON CONFLICT DO NOTHING", "FOR
-// UPDATE"): words of two or more letters, digits or "_".
+// questions write a statement's syntax ("SPLICE WITH MIRROR", "FOR
+// SHARE"): words of two or more letters, digits or "_".
 var keywordRunPattern = regexp.MustCompile(`\b[A-Z][A-Z0-9_]+(?:[ \t]+[A-Z][A-Z0-9_]+)+\b`)
 
 // keywordPhrases are the question's upper-case phrases, as written. A

@@ -89,7 +89,7 @@ var adverbEndings = [...]string{"ally", "ously", "ively", "fully", "lessly", "ed
 
 // mannerAdverb reports whether a lower-case word is an adverb of manner,
 // time or degree (adverbEndings): how the asker frames the question
-// ("does it trim automatically", "who originally wrote it"), not a thing
+// ("does it rotate logs automatically", "who first packaged it"), not a thing
 // the files name, so it weighs as an everyday word.
 func mannerAdverb(w string) bool {
 	for _, e := range adverbEndings {

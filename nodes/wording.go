@@ -45,7 +45,7 @@ var meaningGroup = func() map[string][]string {
 }()
 
 // punctuationNames names the punctuation characters a question spells out
-// ("names starting with a dot") where a manual quotes the character
+// ("files whose names start with a tilde") where a manual quotes the character
 // itself ("names beginning with '.'").
 var punctuationNames = map[rune]string{
 	'.': "dot", '_': "underscore", '-': "hyphen", '/': "slash", '\\': "backslash",
