@@ -557,7 +557,7 @@ func preferHits(question string, hits, kept []graphrag.Hit, matching []int, maxK
 		}
 		if namings[h.Chunk.ID] > 0 && asksRecord(question, h.Source.Path) {
 			// The named thing's record of authorship or licence, for
-			// a question asking who made it or its licence: named as
+			// a question for its author or its licence: named as
 			// much by what the question asks as by its words.
 			namings[h.Chunk.ID]++
 		}

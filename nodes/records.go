@@ -31,7 +31,7 @@ func recordBase(p string) string {
 }
 
 // asksRecord reports whether a hit's file is the record that answers a
-// question asking who made a thing (asksForName and asksAuthor) or under
+// question for the author of a thing (asksForName and asksAuthor) or under
 // which licence it is (licenceQuestion).
 func asksRecord(question, p string) bool {
 	base := recordBase(p)
