@@ -76,6 +76,15 @@ type DocsResult struct {
 	GoldFound  bool   `json:"gold_string"`
 	GoldCited  bool   `json:"gold_file_cited"`
 	GoldInHits bool   `json:"gold_file_in_hits"`
+	// PassageInHits and PassageKept are set when a passage of the gold
+	// file holding the gold string was among the hits, and among the hits
+	// evaluate kept to answer from: they split a miss into retrieval
+	// (the answering passage never found), keeping (found, then dropped)
+	// and answering (kept, another part quoted).
+	PassageInHits bool `json:"gold_passage_in_hits"`
+	PassageKept   bool `json:"gold_passage_kept"`
+	// Words is the length of the answer in words (0 when it abstained).
+	Words int `json:"words"`
 	// CopyCited is set on an answer with the gold string that cites,
 	// instead of the gold file, a file with the same bytes (Debian ships
 	// one copyright file or changelog in several packages'
@@ -99,6 +108,15 @@ type DocsFigures struct {
 	// Retrieved is the share whose gold file was among the hits: how much
 	// of a miss is retrieval's.
 	Retrieved float64 `json:"retrieved"`
+	// PassageRetrieved and PassageKept are the shares whose answering
+	// passage (of the gold file, holding the gold string) was among the
+	// hits, and among the kept hits.
+	PassageRetrieved float64 `json:"passage_retrieved"`
+	PassageKept      float64 `json:"passage_kept"`
+	// MedianWords is the median length in words of the answers given to
+	// answerable questions (abstentions left out): a longer answer holds
+	// the gold string more often, so the figure keeps that honest.
+	MedianWords int `json:"median_words"`
 	// AnsweredWithCopies is Answered with the answers that cite a
 	// byte-identical copy of the gold file (DocsResult.CopyCited) counted
 	// as correct: how much of the gap is which of two equal files is cited.
@@ -320,12 +338,21 @@ func scoreDocs(q DocsQuestion, run Run, root string) DocsResult {
 	// /usr/share/postgresql/15/man): compare real paths.
 	gold := realPath(filepath.Join(root, filepath.FromSlash(q.GoldFile)))
 	isGold := func(p string) bool { return relTo(root, p) == q.GoldFile || realPath(p) == gold }
+	goldText := normalizeDocs(q.Gold)
+	answers := func(h graphrag.Hit) bool {
+		return isGold(h.Source.Path) && strings.Contains(normalizeDocs(h.Chunk.Text), goldText)
+	}
 	for _, h := range s.Hits {
 		if isGold(h.Source.Path) {
 			r.GoldInHits = true
 		}
 	}
-	r.GoldFound = strings.Contains(normalizeDocs(s.Answer.Text), normalizeDocs(q.Gold))
+	r.PassageInHits = slices.ContainsFunc(s.Hits, answers)
+	r.PassageKept = slices.ContainsFunc(s.Kept, answers)
+	if !r.Abstained {
+		r.Words = len(strings.Fields(s.Answer.Text))
+	}
+	r.GoldFound = strings.Contains(normalizeDocs(s.Answer.Text), goldText)
 	r.GoldCited = slices.ContainsFunc(s.Answer.Citations, func(c graphrag.Citation) bool { return isGold(c.Hit.Source.Path) })
 	r.Correct = !r.Abstained && r.GoldFound && r.GoldCited
 	if !r.Abstained && r.GoldFound && !r.GoldCited {
@@ -384,7 +411,8 @@ func normalizeDocs(s string) string {
 
 func docsFigures(name string, results []DocsResult) DocsFigures {
 	f := DocsFigures{Collection: name}
-	var answered, copies, retrieved, abstained, falseAbstains int
+	var answered, copies, retrieved, passages, kept, abstained, falseAbstains int
+	var words []int
 	for _, r := range results {
 		if name != "all" && r.Collection != name {
 			continue
@@ -406,8 +434,16 @@ func docsFigures(name string, results []DocsResult) DocsFigures {
 		if r.GoldInHits {
 			retrieved++
 		}
+		if r.PassageInHits {
+			passages++
+		}
+		if r.PassageKept {
+			kept++
+		}
 		if r.Abstained {
 			falseAbstains++
+		} else {
+			words = append(words, r.Words)
 		}
 	}
 	share := func(n, of int) float64 {
@@ -417,7 +453,12 @@ func docsFigures(name string, results []DocsResult) DocsFigures {
 		return float64(n) / float64(of)
 	}
 	f.Answered, f.Retrieved, f.FalseAbstains = share(answered, f.Answerable), share(retrieved, f.Answerable), share(falseAbstains, f.Answerable)
+	f.PassageRetrieved, f.PassageKept = share(passages, f.Answerable), share(kept, f.Answerable)
 	f.Abstained = share(abstained, f.Unanswerable)
+	if len(words) > 0 {
+		slices.Sort(words)
+		f.MedianWords = words[len(words)/2]
+	}
 	f.AnsweredWithCopies = share(answered+copies, f.Answerable)
 	return f
 }
@@ -425,10 +466,11 @@ func docsFigures(name string, results []DocsResult) DocsFigures {
 // WriteDocsTable prints the figures, then every miss with what went wrong.
 func WriteDocsTable(w io.Writer, rep *DocsReport, all bool) error {
 	fmt.Fprintf(w, "Real-documents benchmark: %d paths ingested, query p50 %.0f ms, p95 %.0f ms\n\n", rep.Paths, rep.P50MS, rep.P95MS)
-	fmt.Fprintf(w, "%-12s %10s %9s %9s %12s %10s %14s\n", "collection", "answerable", "answered", "gold hit", "unanswerable", "abstained", "false abstain")
+	fmt.Fprintf(w, "%-12s %10s %9s %9s %12s %10s %14s %9s %9s %6s\n", "collection", "answerable", "answered", "gold hit", "unanswerable", "abstained", "false abstain", "passage", "kept", "words")
 	for _, f := range rep.Figures {
-		fmt.Fprintf(w, "%-12s %10d %8.0f%% %8.0f%% %12d %9.0f%% %13.0f%%\n", f.Collection, f.Answerable, 100*f.Answered, 100*f.Retrieved, f.Unanswerable, 100*f.Abstained, 100*f.FalseAbstains)
+		fmt.Fprintf(w, "%-12s %10d %8.0f%% %8.0f%% %12d %9.0f%% %13.0f%% %8.0f%% %8.0f%% %6d\n", f.Collection, f.Answerable, 100*f.Answered, 100*f.Retrieved, f.Unanswerable, 100*f.Abstained, 100*f.FalseAbstains, 100*f.PassageRetrieved, 100*f.PassageKept, f.MedianWords)
 	}
+	fmt.Fprintln(w, "(passage: a passage of the gold file holding the gold string was among the hits; kept: among the hits answered from; words: median answer length)")
 	if n := len(rep.Figures); n > 0 && rep.Figures[n-1].AnsweredWithCopies > rep.Figures[n-1].Answered {
 		all := rep.Figures[n-1]
 		fmt.Fprintf(w, "(answered %.0f%% counting answers that cite a byte-identical copy of the gold file)\n", 100*all.AnsweredWithCopies)

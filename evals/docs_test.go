@@ -143,3 +143,41 @@ func TestScoreDocsReportsCopiesOfTheGoldFile(t *testing.T) {
 		t.Errorf("answered %v, with copies %v; want 0.5, 1", f.Answered, f.AnsweredWithCopies)
 	}
 }
+
+// A miss is split by where the answering passage was lost: never among
+// the hits, among the hits but not kept, or kept and another part quoted.
+func TestScoreDocsSplitsTheLoss(t *testing.T) {
+	q := DocsQuestion{ID: "q", Collection: "c", Question: "which port does quokkad listen on", GoldFile: "quokkad/README", Gold: "port 7411"}
+	gold := graphrag.Hit{Source: graphrag.Source{Path: "/usr/share/doc/quokkad/README"}, Chunk: graphrag.Chunk{Text: "quokkad listens on\nPort  7411 by default."}}
+	otherPart := graphrag.Hit{Source: graphrag.Source{Path: "/usr/share/doc/quokkad/README"}, Chunk: graphrag.Chunk{Text: "Install quokkad with apt."}}
+	otherFile := graphrag.Hit{Source: graphrag.Source{Path: "/usr/share/doc/wombat/README"}, Chunk: graphrag.Chunk{Text: "wombat uses port 7411."}}
+	for _, tc := range []struct {
+		name                string
+		hits, kept          []graphrag.Hit
+		answer              string
+		inHits, inKept, won bool
+		words               int
+	}{
+		{"never found", []graphrag.Hit{otherPart, otherFile}, []graphrag.Hit{otherPart}, "Install quokkad with apt. [1]", false, false, false, 5},
+		{"found, not kept", []graphrag.Hit{otherPart, gold}, []graphrag.Hit{otherPart}, "Install quokkad with apt. [1]", true, false, false, 5},
+		{"kept, other part quoted", []graphrag.Hit{gold, otherPart}, []graphrag.Hit{otherPart, gold}, "Install quokkad with apt. [1]", true, true, false, 5},
+		{"answered", []graphrag.Hit{gold}, []graphrag.Hit{gold}, "quokkad listens on port 7411 by default. [1]", true, true, true, 8},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			run := Run{State: nodes.State{Hits: tc.hits, Kept: tc.kept, Answer: graphrag.Answer{Text: tc.answer,
+				Citations: []graphrag.Citation{{Hit: tc.kept[0]}, {Hit: gold}}}}}
+			r := scoreDocs(q, run, "/usr/share/doc")
+			if r.PassageInHits != tc.inHits || r.PassageKept != tc.inKept || r.Correct != tc.won || r.Words != tc.words {
+				t.Errorf("in hits %v, kept %v, correct %v, words %d; want %v, %v, %v, %d", r.PassageInHits, r.PassageKept, r.Correct, r.Words, tc.inHits, tc.inKept, tc.won, tc.words)
+			}
+		})
+	}
+	abstained := scoreDocs(q, Run{State: nodes.State{Hits: []graphrag.Hit{gold}, Answer: graphrag.Answer{Text: "No relevant information found in your files.", Abstained: true}}}, "/usr/share/doc")
+	if abstained.Words != 0 {
+		t.Errorf("an abstention counts %d words, want 0", abstained.Words)
+	}
+	f := docsFigures("all", []DocsResult{{PassageInHits: true, PassageKept: true, Words: 10}, {PassageInHits: true, Words: 30}, {Words: 20}, {Abstained: true}})
+	if f.PassageRetrieved != 0.5 || f.PassageKept != 0.25 || f.MedianWords != 20 {
+		t.Errorf("passage retrieved %v, kept %v, median words %d; want 0.5, 0.25, 20", f.PassageRetrieved, f.PassageKept, f.MedianWords)
+	}
+}
