@@ -64,7 +64,24 @@ type DocsConfig struct {
 	Options     *nodes.Options
 	Concurrency int
 	Progress    ProgressFunc
+	// States, when set, is a directory RunDocs writes each question's
+	// final graph state to, as JSON beside its row (StatesFile): what the
+	// nodes kept and measured, to study a miss or to train on.
+	States string
 }
+
+// DocsState is one file of DocsConfig.States: a question's row and the
+// state its run ended in.
+type DocsState struct {
+	Question DocsQuestion `json:"question"`
+	// Root is the question's collection root, which gold_file is under.
+	Root  string      `json:"root"`
+	State nodes.State `json:"state"`
+}
+
+// StatesFile is the file RunDocs writes a question's DocsState to in
+// DocsConfig.States.
+func StatesFile(dir, id string) string { return filepath.Join(dir, id+".json") }
 
 // DocsResult is the outcome of one question.
 type DocsResult struct {
@@ -285,6 +302,11 @@ func RunDocs(ctx context.Context, cfg DocsConfig, files []string) (*DocsReport, 
 	if err != nil {
 		return nil, fmt.Errorf("eval docs: build graph: %w", err)
 	}
+	if cfg.States != "" {
+		if err := os.MkdirAll(cfg.States, 0o755); err != nil {
+			return nil, fmt.Errorf("eval docs: states: %w", err)
+		}
+	}
 	results := make([]DocsResult, len(qs))
 	err = forEach(ctx, len(qs), cfg.Concurrency, "questions", cfg.Progress, func(ctx context.Context, i int) error {
 		run := RunOne(ctx, g, qs[i].Question)
@@ -292,6 +314,15 @@ func RunDocs(ctx context.Context, cfg DocsConfig, files []string) (*DocsReport, 
 			return ctx.Err()
 		}
 		results[i] = scoreDocs(qs[i], run, roots[qs[i].Collection])
+		if cfg.States != "" {
+			data, err := json.Marshal(DocsState{Question: qs[i], Root: roots[qs[i].Collection], State: run.State})
+			if err != nil {
+				return fmt.Errorf("%s: state: %w", qs[i].ID, err)
+			}
+			if err := os.WriteFile(StatesFile(cfg.States, qs[i].ID), data, 0o644); err != nil {
+				return fmt.Errorf("%s: state: %w", qs[i].ID, err)
+			}
+		}
 		return nil
 	})
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 func (a *app) evalDocsCmd() *cobra.Command {
 	var (
 		keep, questions, set string
+		states               string
 		roots, only          []string
 		all, asJSON          bool
 		minAnswered, minAbst float64
@@ -85,7 +86,7 @@ installed are left out, with their questions.`,
 			if err != nil {
 				return err
 			}
-			cfg := evals.DocsConfig{Collections: kept, Questions: qs, Concurrency: concurrency}
+			cfg := evals.DocsConfig{Collections: kept, Questions: qs, Concurrency: concurrency, States: states}
 			modelDeps(m, &cfg.Deps)
 			bar := a.evalProgress()
 			cfg.Progress = bar.update
@@ -154,6 +155,7 @@ installed are left out, with their questions.`,
 	cmd.Flags().Float64Var(&minAnswered, "min-answered", -1, "fail when the share of answerable questions answered is below this")
 	cmd.Flags().Float64Var(&minAbst, "min-abstained", -1, "fail when the share of unanswerable questions abstained is below this")
 	cmd.Flags().IntVar(&concurrency, "concurrency", 0, "questions in flight (default: the number of CPUs)")
+	cmd.Flags().StringVar(&states, "states", "", "write each question's final graph state (hits, kept passages, measurements) as JSON into this directory, ID.json")
 	return cmd
 }
 
