@@ -68,6 +68,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test", "t"},
 	{"test2", "t2"},
 	{"test3", "t3"},
+	{"test4", "t4"},
 }
 
 // The test splits' rows are written against the files as installed: every
@@ -115,7 +116,8 @@ func TestDocsTestSetGoldStringsInGoldFiles(t *testing.T) {
 
 // Each test split keeps its id scheme: t-go-NN, t-pg-NN, t-deb-NN for the
 // first one's answerable rows and t-neg-NN for the ones to abstain on;
-// t2-... for the second, t3-... for the third (the sealed one).
+// t2-... for the second, t3-... for the third and t4-... for the fourth
+// (the sealed ones).
 func TestDocsTestSetIDs(t *testing.T) {
 	for _, split := range docsTestSplits {
 		t.Run(split.set, func(t *testing.T) {

@@ -20,6 +20,7 @@ func TestDocsSetsLoad(t *testing.T) {
 		{"test", 45, 15},
 		{"test2", 45, 15},
 		{"test3", 55, 18},
+		{"test4", 70, 22},
 	} {
 		t.Run(tc.set, func(t *testing.T) {
 			cols, qs, err := LoadDocsSet(tc.set)
