@@ -161,7 +161,10 @@ type DocsReport struct {
 // written from the documents alone after "test2" had been run) is the
 // sealed split: run only at the end, its figure reported, its misses never
 // read to fix them. "test4" (others again, written from the documents alone
-// after "test3") is sealed by the same rules.
+// after "test3") is sealed by the same rules. "tune1" to "tune3" (others
+// again, written from the documents alone by three writers at once, each
+// over its own part of the collections) are development data, read and
+// trained on.
 var docsSets = map[string]struct{ collections, questions string }{
 	"dev":     {datasets.DocsCollections, datasets.DocsQuestions},
 	"heldout": {datasets.DocsHeldoutCollections, datasets.DocsHeldoutQuestions},
@@ -169,6 +172,9 @@ var docsSets = map[string]struct{ collections, questions string }{
 	"test2":   {datasets.DocsTest2Collections, datasets.DocsTest2Questions},
 	"test3":   {datasets.DocsTest3Collections, datasets.DocsTest3Questions},
 	"test4":   {datasets.DocsTest4Collections, datasets.DocsTest4Questions},
+	"tune1":   {datasets.DocsTune1Collections, datasets.DocsTune1Questions},
+	"tune2":   {datasets.DocsTune2Collections, datasets.DocsTune2Questions},
+	"tune3":   {datasets.DocsTune3Collections, datasets.DocsTune3Questions},
 }
 
 // DocsSets are the names LoadDocsSet takes, sorted.

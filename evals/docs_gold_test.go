@@ -69,6 +69,9 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test2", "t2"},
 	{"test3", "t3"},
 	{"test4", "t4"},
+	{"tune1", "tn1"},
+	{"tune2", "tn2"},
+	{"tune3", "tn3"},
 }
 
 // The test splits' rows are written against the files as installed: every

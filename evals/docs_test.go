@@ -20,6 +20,9 @@ func TestDocsSetsLoad(t *testing.T) {
 		{"test", 45, 15},
 		{"test2", 45, 15},
 		{"test3", 55, 18},
+		{"tune1", 65, 20},
+		{"tune2", 55, 18},
+		{"tune3", 50, 18},
 		{"test4", 70, 22},
 	} {
 		t.Run(tc.set, func(t *testing.T) {

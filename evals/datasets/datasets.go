@@ -63,4 +63,17 @@ const (
 	// one reported; never read its misses to fix them, never edit it.
 	DocsTest4Collections = "docs/test4.collections.json"
 	DocsTest4Questions   = "docs/test4.jsonl"
+
+	// DocsTune1..3 are tuning sets, written from the documents alone
+	// by three writers who had not seen how graphrag answers, each over
+	// its own part of the collections, and with the rows on pages and
+	// packages the sealed test4 asks about taken out. They are
+	// development data: their misses are read, and the answer models are
+	// trained on them (see nodes/answerdata).
+	DocsTune1Collections = "docs/tune1.collections.json"
+	DocsTune1Questions   = "docs/tune1.jsonl"
+	DocsTune2Collections = "docs/tune2.collections.json"
+	DocsTune2Questions   = "docs/tune2.jsonl"
+	DocsTune3Collections = "docs/tune3.collections.json"
+	DocsTune3Questions   = "docs/tune3.jsonl"
 )
