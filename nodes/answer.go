@@ -1122,13 +1122,16 @@ func (s *selection) pick(cands []candidate, limit int) {
 				wholeLicence && !wholeLicenceField(c) || record != stanzaNone && !authorshipField(c, record)) {
 				continue
 			}
-			if len(s.chosen) > 0 && s.chosen[0].declares && !c.declares && !(c.pkgDoc && s.bringsAsked(c)) {
-				// The declaration asked about answers: its neighbours and
-				// callers are not more of the answer. Its package's doc
-				// is, for a word of the question the declaration leaves
-				// out: a function's doc says what it does, the package's
-				// what all of it assumes (that no shell is run, that a
-				// name is looked up in $PATH).
+			if len(s.chosen) > 0 && s.chosen[0].declares && !c.declares && !(c.hit != s.chosen[0].hit && s.bringsAsked(c)) {
+				// The declaration asked about answers: its neighbours are
+				// not more of the answer, and another passage is only when
+				// it holds a word of the question the declaration leaves
+				// out. A function's doc says what it does; its package's
+				// doc what all of it assumes (that no shell is run, that a
+				// name is looked up in $PATH), the constant it falls back
+				// to what it does when an option is left out (an encoder's
+				// DefaultQuality, for "which quality if I pass no
+				// options").
 				continue
 			}
 			if len(s.chosen) > 0 && len(s.named) == 0 && !s.chosen[0].source && c.source && !c.declares {

@@ -97,6 +97,30 @@ func TestPackageDocCompletesDeclaration(t *testing.T) {
 	}
 }
 
+// TestDeclarationFallsBackToAConstant: the function a question names
+// answers first, and a passage of another declaration follows when it
+// holds a word of the question the function's own doc leaves out: the
+// constant it falls back to when an option is left out. A passage that
+// holds no such word is still left out.
+func TestDeclarationFallsBackToAConstant(t *testing.T) {
+	decl := fileHit("/src/tally/encode.go", "go", "// Encode writes the tally t to w. The options may be nil.\n"+
+		"func Encode(w io.Writer, t *Tally, o *Options) error {\n\tif o == nil {\n\t\to = &Options{Level: DefaultLevel}\n\t}\n\treturn t.write(w, o)\n}")
+	decl.Chunk.Kind, decl.Chunk.Symbol = "func", "tally.Encode"
+	level := fileHit("/src/tally/options.go", "go", "// DefaultLevel is the compression level used when no options are given.\nconst DefaultLevel = 6")
+	level.Chunk.Kind, level.Chunk.Symbol = "const", "tally.DefaultLevel"
+	other := fileHit("/src/tally/decode.go", "go", "// Decode reads a tally written by Encode.\nfunc Decode(r io.Reader) (*Tally, error) {\n\treturn read(r)\n}")
+	other.Chunk.Kind, other.Chunk.Symbol = "func", "tally.Decode"
+	a := extractive("which compression level does tally.Encode use if I pass nil options", []graphrag.Hit{decl, other, level}, 3)
+	for _, want := range []string{"func Encode(", "const DefaultLevel = 6"} {
+		if !strings.Contains(a.Text, want) {
+			t.Errorf("answer lacks %q:\n%s", want, a.Text)
+		}
+	}
+	if strings.Contains(a.Text, "func Decode") {
+		t.Errorf("answer quotes a declaration that holds no word of the question the answer lacks:\n%s", a.Text)
+	}
+}
+
 // TestLongDocCutByParagraphs: a declaration too long to quote is cut by
 // its doc's paragraphs: the first one, and the one that answers whole,
 // even when its answer is further from its best line than a window of
