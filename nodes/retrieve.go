@@ -220,6 +220,11 @@ func (p *pipeline) selectSearch(ctx context.Context, r retrieval) (retrieval, er
 		// mean, and the search runs over those documents only.
 		ids, err := sel.Select(ctx, plan)
 		switch {
+		case errors.Is(err, graphrag.ErrNotFound) && plan.Time == graphrag.TimeAny:
+			// A file type or source named by the wording is a guess (see
+			// fuse): search all files, and say so.
+			r.Filters.Types, r.Filters.Source = nil, ""
+			r.fallback(ctx, "retrieve: no file matches the question's filters (%v): searched all files", err)
 		case errors.Is(err, graphrag.ErrNotFound):
 			r.fallback(ctx, "retrieve: no file matches the question's filters (%v)", err)
 			r.Skip = true
@@ -360,11 +365,14 @@ func (p *pipeline) fuse(ctx context.Context, r retrieval) (retrieval, error) {
 	if r.Fused {
 		graph.Emit(ctx, EventQueries, queries)
 	}
-	if len(res.Hits) == 0 && r.Filters.Source != "" {
-		// The source hint is a guess from the wording; a file type or a
-		// time window the user said is not.
+	if len(res.Hits) == 0 && (r.Filters.Source != "" || len(r.Filters.Types) > 0) {
+		// The source hint is a guess from the wording, and so is a file
+		// type named as the subject of the question ("my COPY of a huge
+		// CSV failed" asks about loading CSV data, not for CSV files):
+		// when nothing matches, all files are searched, and the note says
+		// so. A time window the user said is kept.
 		f := r.Filters
-		f.Source, f.DocIDs = "", nil
+		f.Source, f.Types, f.DocIDs = "", nil, nil
 		var err error
 		if res, err = p.deps.Searcher.Search(ctx, graphrag.Query{Text: r.Plan.Query, Mode: r.Mode, K: p.opts.K, Filters: f}); err != nil {
 			return r, fmt.Errorf("%s search %q: %w", r.Mode, r.Plan.Query, err)
@@ -372,7 +380,11 @@ func (p *pipeline) fuse(ctx context.Context, r retrieval) (retrieval, error) {
 		if res.Mode == "" {
 			res.Mode = r.Mode
 		}
-		r.fallback(ctx, "retrieve: nothing matched in %q: searched all files", r.Plan.SourceHint)
+		what := fmt.Sprintf("in %q", r.Plan.SourceHint)
+		if r.Filters.Source == "" {
+			what = "among your " + strings.Join(r.Filters.Types, ", ") + " files"
+		}
+		r.fallback(ctx, "retrieve: nothing matched %s: searched all files", what)
 		r.Fused = false
 	}
 	r.Hits, r.SearchMode, r.SearchNote = res.Hits, res.Mode, res.Note

@@ -56,7 +56,10 @@ func TestRetrieveNarrowsWithSelectedFiles(t *testing.T) {
 		{"type filter narrows", graphrag.Plan{Route: graphrag.RouteVector, Query: "what do my pdfs say about ospreys", FileTypes: []string{"pdf"}}, []string{"osprey"}, nil, true, []string{"osprey"}, true, ""},
 		{"time filter narrows", graphrag.Plan{Route: graphrag.RouteHybrid, Query: "ospreys nest", Time: graphrag.TimeThisWeek}, []string{"kestrel"}, nil, true, []string{"kestrel"}, true, ""},
 		{"nil selection does not narrow", graphrag.Plan{Route: graphrag.RouteVector, Query: "ospreys nest", SourceHint: "birds"}, nil, nil, true, nil, true, ""},
-		{"nothing matches", graphrag.Plan{Route: graphrag.RouteVector, Query: "ospreys nest", FileTypes: []string{"pdf"}}, nil, fmt.Errorf("no pdf files this week: %w", graphrag.ErrNotFound), true, nil, false, "no file matches"},
+		// A file type the wording names is a guess: when no file has it,
+		// all files are searched (the note says so); a time window stands.
+		{"no file of the type", graphrag.Plan{Route: graphrag.RouteVector, Query: "ospreys nest", FileTypes: []string{"pdf"}}, nil, fmt.Errorf("no pdf files: %w", graphrag.ErrNotFound), true, nil, true, "searched all files"},
+		{"nothing in the time window", graphrag.Plan{Route: graphrag.RouteVector, Query: "ospreys nest", FileTypes: []string{"pdf"}, Time: graphrag.TimeThisWeek}, nil, fmt.Errorf("no pdf files this week: %w", graphrag.ErrNotFound), true, nil, false, "no file matches"},
 		{"selection fails", graphrag.Plan{Route: graphrag.RouteVector, Query: "ospreys nest", FileTypes: []string{"pdf"}}, nil, errBoom, true, nil, true, "file selection failed"},
 		{"no filter: no selection", graphrag.Plan{Route: graphrag.RouteVector, Query: "ospreys nest"}, []string{"kestrel"}, nil, false, nil, true, ""},
 	}
@@ -94,5 +97,25 @@ func TestRetrieveNarrowsWithSelectedFiles(t *testing.T) {
 				t.Errorf("notes %q lack %q", s.Notes, tt.note)
 			}
 		})
+	}
+}
+
+// A file type the wording names ("my COPY of a huge CSV failed") is a
+// guess like a source hint: when no file of that type matches, the store
+// search runs again over all files and the notes say so.
+func TestFileTypeNamedAsSubjectSearchesAllFiles(t *testing.T) {
+	p, err := newPipeline(Deps{Searcher: smallCorpus()}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := p.retrieve(context.Background(), State{Plan: graphrag.Plan{Route: graphrag.RouteVector, Query: "where do ospreys nest", FileTypes: []string{"csv"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Hits) == 0 || s.Hits[0].Chunk.DocID != "osprey" {
+		t.Errorf("hits %v, want the osprey passage first", s.Hits)
+	}
+	if !strings.Contains(strings.Join(s.Notes, "\n"), "nothing matched among your csv files: searched all files") {
+		t.Errorf("notes %q do not say all files were searched", s.Notes)
 	}
 }
