@@ -47,6 +47,9 @@ func afterValidate(s State) graph.Decision {
 		why += "; judge: " + s.Judged
 	}
 	switch {
+	case s.Plan.Route == graphrag.RouteDirect && s.Refined != "" && s.Alone.Text != "":
+		// No model to answer it alone: not a model's failure either.
+		return graph.Decision{To: NodeRoute, Reason: fmt.Sprintf("%s (%d retries left)", reasonSearchAlone, s.Budget.Route)}
 	case s.Plan.Route == graphrag.RouteDirect && s.Refined != "":
 		// Not a rejected answer: the model had none for a question it was
 		// to answer alone.
@@ -70,6 +73,11 @@ func afterValidate(s State) graph.Decision {
 // failed, or said it does not know): the files are searched, as without a
 // model. It is a fallback, not a rejected answer; evals count it apart.
 const ReasonSearchTheFiles = "no answer from the model: search the files"
+
+// reasonSearchAlone is the reason of validate's back-edge to route when no
+// language model could answer a general-knowledge question: the files are
+// searched, and evaluate judges what they hold as for any question.
+const reasonSearchAlone = "no model to answer it alone: search the files"
 
 // router adapts a pure edge function to the engine.
 func router(edge func(State) graph.Decision) graph.RouterFunc[State] {

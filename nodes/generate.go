@@ -44,6 +44,9 @@ func (p *pipeline) generate(ctx context.Context, s State) (State, error) {
 			p.phraseToolAnswer(ctx, &s)
 		}
 		return s, nil
+	case (s.Retrieval == RetrievalEmpty || len(s.Kept) == 0) && s.Alone.Text != "":
+		s.Answer = s.Alone
+		return s, nil
 	case s.Retrieval == RetrievalEmpty || len(s.Kept) == 0:
 		s.Answer = graphrag.Answer{Text: nothingFound(s.Plan), Abstained: true, By: "abstain"}
 		return s, nil

@@ -52,6 +52,10 @@ type State struct {
 	// the web (Options.ConfirmWeb): the run searched the local files
 	// instead, and a later web route in the run does too without asking.
 	WebDeclined bool
+	// Alone is the direct route's answer to a general-knowledge question
+	// no language model could answer, after which the files were
+	// searched: the run gives it when they hold no answer either.
+	Alone graphrag.Answer
 	// ToolText is the answer a tool gave (filesystem, or a route whose
 	// capability is not configured); generate returns it as the answer.
 	ToolText string

@@ -48,7 +48,9 @@ func TestToolRoutes(t *testing.T) {
 		{"web search answers with citations", Deps{Searcher: smallCorpus(), Web: &fakeWeb{}}, "what's the weather in Oslo tomorrow", graphrag.RouteWeb, "light rain", false, false},
 		{"web search off searches the files", Deps{Searcher: smallCorpus()}, "what's the weather in Oslo tomorrow", graphrag.RouteVector, "", true, false},
 		{"direct arithmetic", Deps{Searcher: smallCorpus()}, "what is 12 times 7", graphrag.RouteDirect, "84", false, false},
-		{"direct without a model abstains", Deps{Searcher: smallCorpus()}, "what does ubiquitous mean", graphrag.RouteDirect, "no language model is configured", true, false},
+		// Without a model, general knowledge is looked for in the files;
+		// when they do not answer either, the run says a model is needed.
+		{"direct without a model searches the files, then abstains", Deps{Searcher: smallCorpus()}, "what does ubiquitous mean", graphrag.RouteVector, "no language model is configured", true, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

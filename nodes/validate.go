@@ -38,6 +38,20 @@ func (p *pipeline) validate(ctx context.Context, s State) (State, error) {
 		s.fallback(ctx, "validate: %s to a question for it alone: searched your files instead", why)
 		return s, nil
 	}
+	if unanswered(s.Plan.Route, a) && s.Budget.Route > 0 && p.deps.Searcher != nil {
+		// Without a model to answer it alone, the question may still be
+		// answered by the files: search them, and let evaluate judge what
+		// they hold as for any question. The route's probe, a few hits of
+		// one keyword search, found little; a whole search with its
+		// corrective loop may find more.
+		s.Budget.Route--
+		s.Loops.Route++
+		s.Refined = s.question()
+		s.Alone = a
+		s.Verdict = graphrag.VerdictOffQuestion
+		s.note("validate: no language model to answer it alone: searched your files")
+		return s, nil
+	}
 	if a.Abstained || s.Plan.Route == graphrag.RouteDirect || s.ToolText != "" {
 		// Abstentions, tool, web-off and direct answers are what they are.
 		s.Verdict = graphrag.VerdictOK
@@ -228,6 +242,17 @@ func quotedHeadings(a graphrag.Answer) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// unanswered reports whether a direct answer is graphrag's own refusal of
+// a general-knowledge question it has no model to answer. The files may
+// hold the answer all the same ("who designed the X protocol" over the
+// protocol's README). A request to act is refused as it is: on the
+// real-documents tuning sets, searching the files for one answered a
+// request phrased as a search ("list all open cursors") with an unrelated
+// passage and answered none right.
+func unanswered(route graphrag.Route, a graphrag.Answer) bool {
+	return route == graphrag.RouteDirect && a.Text == msgNeedsModel
 }
 
 // modelGaveNoAnswer says why a direct answer is no answer from the model
