@@ -152,19 +152,17 @@ type DocsReport struct {
 	Paths   int           `json:"paths"`
 }
 
-// The bundled question sets of the benchmark: "dev" is tuned on, "heldout"
-// (other packages, pages and files of the same collections) confirms, and
-// "test" (others again, written before the second round of answer work) is
-// the split nobody tunes on: only its figure is reported, never its misses.
-// "test2" (others again, written after "test" had been run once) was the
-// same kind of split and is now tuned on too. "test3" (others again,
-// written from the documents alone after "test2" had been run) is the
-// sealed split: run only at the end, its figure reported, its misses never
-// read to fix them. "test4" (others again, written from the documents alone
-// after "test3") is sealed by the same rules. "tune1" to "tune3" (others
-// again, written from the documents alone by three writers at once, each
-// over its own part of the collections) are development data, read and
-// trained on.
+// The bundled question sets of the benchmark. "dev", "heldout" (other
+// packages, pages and files of the same collections), "test" and "test2"
+// (others again, each written before a round of answer work) have all
+// been tuned on. "test3" (others again, written from the documents alone
+// after "test2" had been run) was sealed in round 6 and is now a
+// validation split: only its figure is read. "test4" (others again,
+// written the same way before round 7) is sealed: run only at the end of a
+// round, its figure reported, its misses never read to fix them. "tune1"
+// to "tune3" (others again, written from the documents alone by three
+// writers at once, each over its own part of the collections) are
+// development data: their misses are read.
 var docsSets = map[string]struct{ collections, questions string }{
 	"dev":     {datasets.DocsCollections, datasets.DocsQuestions},
 	"heldout": {datasets.DocsHeldoutCollections, datasets.DocsHeldoutQuestions},

