@@ -7,11 +7,11 @@ import (
 	"github.com/graphrag/graphrag"
 )
 
-// TestVersionQuestionKeepsReleaseLine: a changelog's entry is quoted under
+// TestChangelogEntryKeepsReleaseLine: a changelog's entry is quoted under
 // its release line, which holds the version: asked which release fixed
 // something, and asked what the fix was (the reader wants to know when it
 // came too).
-func TestVersionQuestionKeepsReleaseLine(t *testing.T) {
+func TestChangelogEntryKeepsReleaseLine(t *testing.T) {
 	log := fileHit("/usr/share/doc/frobnicate/changelog.Debian.gz", "", "frobnicate (2.4-1) unstable; urgency=medium\n\n"+
 		"  * New upstream release.\n  * Fix a crash when the spool directory is missing (Closes: #700001)\n\n"+
 		" -- Ada Quill <ada@example.org>  Mon, 02 Jan 2023 10:00:00 +0100\n\n"+
