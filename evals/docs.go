@@ -191,8 +191,8 @@ func LoadDocsBenchmark() ([]Collection, []DocsQuestion, error) {
 	return LoadDocsSet("dev")
 }
 
-// LoadDocsSet reads one bundled set ("dev", "heldout", "test", "test2",
-// "test3" or "test4"): its collections and questions.
+// LoadDocsSet reads one bundled set (one of DocsSets): its collections
+// and questions.
 func LoadDocsSet(name string) ([]Collection, []DocsQuestion, error) {
 	set, ok := docsSets[name]
 	if !ok {

@@ -26,29 +26,24 @@ var citationMark = regexp.MustCompile(`\[\d+\]`)
 func (p *pipeline) validate(ctx context.Context, s State) (State, error) {
 	s.Check, s.Judged = Check{}, ""
 	a := s.Answer
-	if why := modelGaveNoAnswer(s.Plan.Route, a); why != "" && s.Budget.Route > 0 && p.deps.Searcher != nil {
+	canSearch := s.Budget.Route > 0 && p.deps.Searcher != nil
+	if why := modelGaveNoAnswer(s.Plan.Route, a); why != "" && canSearch {
 		// The model failed, or did not know, a question it was to answer
 		// alone: search the files, as the run without a model does, rather
 		// than give up. A model makes graphrag better, never worse.
-		s.Budget.Route--
-		s.Loops.Route++
-		s.Refined = s.question()
-		s.Verdict = graphrag.VerdictOffQuestion
+		searchTheFilesInstead(&s)
 		s.Check.Fallback = why
 		s.fallback(ctx, "validate: %s to a question for it alone: searched your files instead", why)
 		return s, nil
 	}
-	if unanswered(s.Plan.Route, a) && s.Budget.Route > 0 && p.deps.Searcher != nil {
+	if unanswered(s.Plan.Route, a) && canSearch {
 		// Without a model to answer it alone, the question may still be
 		// answered by the files: search them, and let evaluate judge what
 		// they hold as for any question. The route's probe, a few hits of
 		// one keyword search, found little; a whole search with its
 		// corrective loop may find more.
-		s.Budget.Route--
-		s.Loops.Route++
-		s.Refined = s.question()
+		searchTheFilesInstead(&s)
 		s.Alone = a
-		s.Verdict = graphrag.VerdictOffQuestion
 		s.note("validate: no language model to answer it alone: searched your files")
 		return s, nil
 	}
@@ -242,6 +237,16 @@ func quotedHeadings(a graphrag.Answer) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// searchTheFilesInstead sends a question the direct route gave no answer
+// to back to route, to search the files with the question, from the route
+// budget.
+func searchTheFilesInstead(s *State) {
+	s.Budget.Route--
+	s.Loops.Route++
+	s.Refined = s.question()
+	s.Verdict = graphrag.VerdictOffQuestion
 }
 
 // unanswered reports whether a direct answer is graphrag's own refusal of
