@@ -6,8 +6,11 @@ import "strings"
 // match "papers" with "paper" and "studies" with "study" without a
 // dictionary. It leaves "-ss", "-us" and "-is" words alone ("class",
 // "status", "analysis"). An irregular verb form is its verb ("wrote",
-// "written": write; see irregularVerbs), which no suffix rule reaches.
+// "written": write; see irregularVerbs), which no suffix rule reaches. A
+// British spelling is its American one first ("licences": license; see
+// AmericanSpelling).
 func Stem(w string) string {
+	w = AmericanSpelling(w)
 	if base, ok := irregularVerb(w); ok {
 		return base
 	}

@@ -56,7 +56,9 @@ func capText(s string, n int) string {
 // queryWords splits a query into the distinct lower-case words it searches
 // for: runs of letters, digits and marks (text.Words, diacritics kept as
 // the "simple" configuration keeps them), function words
-// (text.QueryStopWords) dropped, at most maxQueryWords. Operators, quotes
+// (text.QueryStopWords) dropped, at most maxQueryWords; a word spelt the
+// British way brings its American spelling (text.AmericanSpelling), as the
+// index holds the files' words as written. Operators, quotes
 // and punctuation are never passed on, so any text is searched as plain
 // words. A query of function words only has no keyword words: matching
 // every chunk that holds "the" is what makes the keyword leg slow on a big
@@ -72,6 +74,10 @@ func queryWords(q string) []string {
 		}
 		seen[w] = true
 		out = append(out, w)
+		if v := text.AmericanSpelling(w); v != w && !seen[v] && len(out) < maxQueryWords {
+			seen[v] = true
+			out = append(out, v)
+		}
 		if len(out) == maxQueryWords {
 			break
 		}

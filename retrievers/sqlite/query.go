@@ -14,8 +14,10 @@ const maxQueryTerms = 48
 // unicode61 tokenizer makes of it (text.FoldedWords: lower case,
 // diacritics removed, as the index holds them; the index does not stem,
 // so neither does the query), function words (text.QueryStopWords) and
-// duplicates dropped, at most maxQueryTerms. When every word is a function
-// word ("The Who"), they are kept.
+// duplicates dropped, at most maxQueryTerms. A word spelt the British way
+// brings its American spelling (text.AmericanSpelling): the index holds
+// the files' words as written.
+// When every word is a function word ("The Who"), they are kept.
 func terms(q string) []string {
 	names := text.QualifiedNames(q)
 	var out, stops []string
@@ -30,6 +32,10 @@ func terms(q string) []string {
 			continue
 		}
 		out = append(out, w)
+		if v := text.AmericanSpelling(w); v != w && !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
 	}
 	if len(out) == 0 {
 		out = stops

@@ -1,0 +1,58 @@
+package nodes
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/graphrag/graphrag"
+	"github.com/graphrag/graphrag/retrievers/sqlite"
+)
+
+// TestBritishSpellingFindsTheAmericanWord: "licence" asks what a copyright
+// file calls "License"; before spelling was folded, the word was missing
+// from every hit and the run abstained (issue 11: "yq licence").
+func TestBritishSpellingFindsTheAmericanWord(t *testing.T) {
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "doc.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	docs := map[string]string{
+		"/usr/share/doc/yq/copyright":      "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\nUpstream-Name: yq\nUpstream-Contact: Andrey Kislyuk\n\nFiles: *\nCopyright: 2012 Andrey Kislyuk\nLicense: Apache-2.0",
+		"/usr/share/doc/yq/README.rst":     "yq: Command-line YAML/XML/TOML processor. yq takes YAML input, converts it to JSON, and pipes it to jq.",
+		"/usr/share/doc/jq/copyright":      "Upstream-Name: jq\n\nFiles: *\nCopyright: 2012 Stephen Dolan\nLicense: MIT",
+		"/usr/share/doc/bash/copyright":    "Upstream-Name: bash\n\nFiles: *\nCopyright: 1987-2022 Free Software Foundation\nLicense: GPL-3+",
+		"/usr/share/doc/yq/changelog.gz":   "yq (3.1.0-3) unstable; urgency=medium\n\n  * Team upload.\n  * Remove the XML test that fails with newer xmltodict.",
+		"/usr/share/doc/less/copyright":    "Upstream-Name: less\n\nFiles: *\nCopyright: 1984-2023 Mark Nudelman\nLicense: GPL-3+ or BSD-2-clause",
+		"/usr/share/doc/python3/copyright": "Upstream-Name: python\n\nFiles: *\nLicense: PSF-2",
+	}
+	var recs []graphrag.Record
+	for path, body := range docs {
+		id := path
+		recs = append(recs, graphrag.Record{
+			Doc:    graphrag.Document{ID: id, Path: path, Title: filepath.Base(path), Type: "txt", ModTime: time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC), Hash: id},
+			Chunks: []graphrag.Chunk{{ID: graphrag.ChunkID(id, 0), DocID: id, Text: body}},
+		})
+	}
+	if err := st.Put(ctx, recs...); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Build(Deps{Searcher: st}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"yq licence", "what licence is yq distributed under"} {
+		s, err := r.Invoke(ctx, State{Query: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cited := len(s.Answer.Citations) > 0 && s.Answer.Citations[0].Hit.Source.Path == "/usr/share/doc/yq/copyright"
+		if s.Answer.Abstained || !strings.Contains(s.Answer.Text, "Apache-2.0") || !cited {
+			t.Errorf("%q: answer %q (abstained %v; %s), want yq's License: Apache-2.0 cited", q, s.Answer.Text, s.Answer.Abstained, s.Measured)
+		}
+	}
+}
