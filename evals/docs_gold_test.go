@@ -69,6 +69,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test2", "t2"},
 	{"test3", "t3"},
 	{"test4", "t4"},
+	{"test5", "t5"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},

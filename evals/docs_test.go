@@ -24,6 +24,7 @@ func TestDocsSetsLoad(t *testing.T) {
 		{"tune2", 55, 18},
 		{"tune3", 50, 18},
 		{"test4", 70, 22},
+		{"test5", 70, 21},
 	} {
 		t.Run(tc.set, func(t *testing.T) {
 			cols, qs, err := LoadDocsSet(tc.set)
