@@ -293,12 +293,18 @@ var snakeCase = regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*[A-Za-z0
 // apply reports whether the question is held to its anchors.
 func (a anchors) apply() bool { return len(a.names) > 0 && (a.terms || len(a.named) > 0) }
 
-// heldBy reports whether a hit holds every proper name and named word.
+// heldBy reports whether a hit holds every proper name and one of the
+// named words, when there are any. A question may name its subject's file
+// or folder by several words ("Go's DES package": go and des; "postgres …
+// psql"), and in a large collection an everyday word names some folder too
+// ("net", "file", "go"): the passage that answers lies under one of them
+// and need not repeat the others. The proper names are what it must hold:
+// pgbench's page never says GPU.
 func (a anchors) heldBy(h graphrag.Hit, hs *haystack) bool {
-	for _, w := range a.named {
-		if !pathNamed(h.Source.Path, map[string]bool{w: true}) && !hs.holdsWord(w) {
-			return false
-		}
+	if len(a.named) > 0 && !slices.ContainsFunc(a.named, func(w string) bool {
+		return pathNamed(h.Source.Path, map[string]bool{w: true}) || hs.holdsWord(w)
+	}) {
+		return false
 	}
 	for _, n := range a.names {
 		if !hs.holdsWord(n) {

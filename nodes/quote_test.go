@@ -167,6 +167,29 @@ func TestNamedFileIsGoodDespiteAWeakScore(t *testing.T) {
 	}
 }
 
+// TestAnchorsNeedOneNamedWord: a question that names its subject's
+// folder by several words ("Go's DES package") is answered by a passage
+// under one of them that holds its proper names; a proper name no passage
+// about the subject holds still empties the grading.
+func TestAnchorsNeedOneNamedWord(t *testing.T) {
+	des := []graphrag.Hit{
+		fileHit("/go/src/crypto/des/const.go", "go", "// Package des implements the Data Encryption Standard (DES) and the\n// Triple Data Encryption Algorithm (TDEA) as defined\n// in U.S. Federal Information Processing Standards Publication 46-3.\npackage des"),
+		fileHit("/go/src/crypto/internal/fips/cast.go", "go", "// CAST runs the named Cryptographic Algorithm Self-Test for FIPS 140-3."),
+		fileHit("/go/doc/go1.22.html", "", "The crypto/des package is unchanged in Go 1.22."),
+	}
+	if _, r, note := gradeByConstraints("Which FIPS publication does Go's DES / Triple DES package implement?", des, des, RetrievalPoor, 5); r == RetrievalEmpty {
+		t.Errorf("grading empty (%s): des/const.go holds Triple and lies under des", note)
+	}
+	rust := []graphrag.Hit{
+		fileHit("/go/src/net/http/server.go", "go", "// A Server defines parameters for running an HTTP server."),
+		fileHit("/go/doc/go_faq.html", "", "Go was designed for writing servers."),
+		fileHit("/doc/rustc/changelog", "", "rustc (1.63.0+dfsg1-2) unstable; urgency=medium\n  * Rust: new upstream release."),
+	}
+	if _, r, _ := gradeByConstraints("Is Go faster than Rust for writing HTTP servers?", rust, rust, RetrievalPoor, 5); r != RetrievalEmpty {
+		t.Error("Rust only in rustc's changelog, which is under neither go nor http: want empty")
+	}
+}
+
 // BenchmarkAnswerFromCode measures what grading and the extractive answer
 // add to a query over ten chunk-sized Go hits (the store's search aside).
 func BenchmarkAnswerFromCode(b *testing.B) {
