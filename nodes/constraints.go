@@ -314,9 +314,9 @@ func (a anchors) heldBy(h graphrag.Hit, hs *haystack) bool {
 	return true
 }
 
-// properNames are the words a question writes with a capital after its
-// first word, lower-cased: "Python", "GPU", "SHA-256". Function words
-// ("I", "The") are not names.
+// properNames are the words a question writes with a capital inside a
+// sentence (see text.Token.Opens), lower-cased: "Python", "GPU",
+// "SHA-256". Function words ("I", "The") are not names.
 func properNames(question string) []string {
 	var out []string
 	// A name written with underscores is one name ("XDG_CONFIG_HOME"), not
@@ -330,8 +330,8 @@ func properNames(question string) []string {
 			out = append(out, strings.ToLower(w))
 		}
 	}
-	for i, t := range tokenize(question) {
-		if i == 0 || !t.Capital || stopWords[t.Lower] || nameGlue[t.Lower] || len(t.Lower) < 2 || slices.Contains(out, t.Lower) || inSnake(t.Start) {
+	for _, t := range tokenize(question) {
+		if t.Opens || !t.Capital || stopWords[t.Lower] || nameGlue[t.Lower] || len(t.Lower) < 2 || slices.Contains(out, t.Lower) || inSnake(t.Start) {
 			continue
 		}
 		out = append(out, t.Lower)

@@ -48,10 +48,12 @@ func contentTermsWith(text string, everyday func(lower string) bool) []term {
 	toks := tokenize(text)
 	seen := make(map[string]int)
 	var out []term
-	for i, t := range toks {
+	for _, t := range toks {
 		// A capitalised function word inside a question is part of a name
-		// ("For Against", "The Who" aside from the article itself).
-		nameWord := t.Capital && i > 0 && !nameGlue[t.Lower]
+		// ("For Against", "The Who" aside from the article itself); one
+		// that opens a sentence is not ("… the old location. How do I fix
+		// that?").
+		nameWord := t.Capital && !t.Opens && !nameGlue[t.Lower]
 		if (stopWords[t.Lower] && !nameWord) || (len(t.Lower) < 2 && !t.Digit) {
 			continue
 		}
@@ -62,7 +64,7 @@ func contentTermsWith(text string, everyday func(lower string) bool) []term {
 		if t.Digit {
 			w += 1
 		}
-		if t.Capital && i > 0 {
+		if t.Capital && !t.Opens {
 			w += 0.75
 		}
 		if len(t.Lower) >= 8 {

@@ -18,6 +18,11 @@ type Token struct {
 	// question specific.
 	Capital bool
 	Digit   bool
+	// Opens says the word opens a sentence: it is the text's first word or
+	// follows a full stop, a question mark or an exclamation mark. Such a
+	// word is written with a capital whatever it is ("… the old location.
+	// How do I fix that?"), so its capital says nothing of a name.
+	Opens bool
 	// Start and End are the byte offsets of the word in the text; End is
 	// before a possessive "'s".
 	Start, End int
@@ -37,25 +42,34 @@ const bytesPerWord = 6
 func Tokenize(s string) []Token {
 	out := make([]Token, 0, len(s)/bytesPerWord+1)
 	start := -1
+	opens := true // the next word opens a sentence
+	emit := func(end int) {
+		out = appendToken(out, s, start, end)
+		out[len(out)-1].Opens = opens
+		start, opens = -1, false
+	}
 	for i, r := range s {
 		switch {
 		case isWordRune(r):
 			if start < 0 {
 				start = i
 			}
+			continue
 		case start >= 0 && isInnerRune(r):
 			// Kept only when a letter or digit follows.
-			if next, _ := utf8.DecodeRuneInString(s[i+utf8.RuneLen(r):]); !isWordRune(next) {
-				out = appendToken(out, s, start, i)
-				start = -1
+			if next, _ := utf8.DecodeRuneInString(s[i+utf8.RuneLen(r):]); isWordRune(next) {
+				continue
 			}
+			emit(i)
 		case start >= 0:
-			out = appendToken(out, s, start, i)
-			start = -1
+			emit(i)
+		}
+		if r == '.' || r == '?' || r == '!' {
+			opens = true
 		}
 	}
 	if start >= 0 {
-		out = appendToken(out, s, start, len(s))
+		emit(len(s))
 	}
 	return out
 }
