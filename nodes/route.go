@@ -208,6 +208,19 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 		}
 	}
 	plan.Route, plan.Confidence, plan.By, plan.Reason = p.combine(query, pred, ev, probed, weakFiles && !filesAsObjects, owned || identifier, filesAsObjects)
+	if plan.Route == graphrag.RouteFilesystem && !asksForFiles(query) && !fileMetadataPattern.MatchString(query) && p.deps.Searcher != nil && p.opts.ProbeK > 0 {
+		if content, err := p.contentEvidence(ctx, query, plan); err == nil && p.opts.strongEvidence(content) {
+			// "the output file go tool link writes", "where is git-daemon's
+			// base directory configured": the words beside those for files
+			// are what one passage says, names and rare words included. The
+			// file tools would list files; the passage answers. Not when it
+			// asks for files (asksForFiles) or for what only the file tools
+			// know (a count, a size, a date: fileMetadataPattern).
+			plan.Route, plan.Confidence, plan.By = graphrag.RouteVector, content.Strength(), "probe"
+			plan.Reason = fmt.Sprintf("asks what your files say of it: its words besides those for files are in them: evidence %.2f (specific %.1f); %s", content.Strength(), content.Specific, plan.Reason)
+			pred = pred.toward(graphrag.RouteVector, classLocal)
+		}
+	}
 	plan.Kind = requestKind(plan.Route, pred)
 	if plan.Route == graphrag.RouteWeb && p.deps.Web == nil {
 		// Never route to a disabled web search: the files are searched,
@@ -318,6 +331,56 @@ func (p *pipeline) localEvidence(ctx context.Context, query string, plan graphra
 		return Evidence{}, err
 	}
 	return measureEvidence(evidenceTerms(query), res.Hits, p.opts.ProbeK), nil
+}
+
+// fileAskers are the words that, right before a noun for files (with
+// "my", "the", "of" or "all" between), make files what a question asks
+// for: "which files talk about X", "any PDFs from May", "list all my notes".
+var fileAskers = toSet(`which what any all list show find count many every`)
+
+// asksForFiles reports whether files or folders are the answer a query
+// asks for (fileAskers before one of fileNouns), not what it asks about:
+// "which files mention Kubernetes" against "what's the name of the output
+// file the linker writes".
+func asksForFiles(query string) bool {
+	toks := tokenize(query)
+	for i, t := range toks {
+		if !fileNouns[t.Lower] && !fileNouns[t.Stem] {
+			continue
+		}
+		for j := i - 1; j >= 0 && j >= i-3; j-- {
+			w := toks[j].Lower
+			if fileAskers[w] {
+				return true
+			}
+			if w != "my" && w != "the" && w != "of" && w != "all" && w != "our" && w != "your" {
+				break
+			}
+		}
+	}
+	return false
+}
+
+// contentEvidence is localEvidence for the question's words that are not
+// words for files and folders (fileWords): how well one passage holds what
+// a question the classifier takes for one about files asks besides files.
+// A question about files as objects ("the largest PDFs in Downloads") has
+// few such words, and passages hold them only in passing.
+func (p *pipeline) contentEvidence(ctx context.Context, query string, plan graphrag.Plan) (Evidence, error) {
+	res, err := p.probe(ctx, query, plan)
+	if err != nil {
+		return Evidence{}, err
+	}
+	var terms []term
+	for _, t := range evidenceTerms(query) {
+		if !fileWords[t.Word] && !fileWords[t.Stem] {
+			terms = append(terms, t)
+		}
+	}
+	if len(terms) == 0 {
+		return Evidence{}, nil
+	}
+	return measureEvidence(terms, res.Hits, p.opts.ProbeK), nil
 }
 
 // strongEvidence: the files hold the question's terms, names and rare
@@ -546,9 +609,14 @@ func mentionsFileNoun(query string) bool {
 }
 
 var (
-	// fileObjectPattern is a cue that a question is about files as objects:
-	// counting, listing, sizes, dates, folders, names, where a file is.
-	fileObjectPattern = regexp.MustCompile(`(?i)\b(how many|count|number of|list|listing|show( me)?|display|sizes?|how (big|large)|large|larger|largest|big|bigger|biggest|small|smaller|smallest|newest|oldest|latest|recent|recently|modified|edited|changed|created|saved|added|downloaded|folders?|director(y|ies)|named|called|tree|where is|where are|where did i|which files|what files|any files|ls|du|find|locate|extensions?|bytes|[kmg]b|empty|hidden|permissions?|owner|owned|duplicates?|sorted|storage|space|room|eating|taking up|take up|since|this week|today|yesterday|last (week|month|year))\b`)
+	// A cue that a question is about files as objects comes in two kinds.
+	// fileMetadataPattern asks what only the file tools know: a count, a
+	// size, a date, the space taken, permissions. fileLocationPattern asks
+	// where a file is or for a listing: folders, names, "where is", "show":
+	// words a question about a program's files uses too ("where is the
+	// daemon's base directory configured").
+	fileMetadataPattern = regexp.MustCompile(`(?i)\b(how many|count|number of|sizes?|how (big|large)|large|larger|largest|big|bigger|biggest|small|smaller|smallest|newest|oldest|latest|recent|recently|modified|edited|changed|created|saved|added|downloaded|du|extensions?|bytes|[kmg]b|empty|hidden|permissions?|owner|owned|duplicates?|sorted|storage|space|room|eating|taking up|take up|since|this week|today|yesterday|last (week|month|year))\b`)
+	fileLocationPattern = regexp.MustCompile(`(?i)\b(list|listing|show( me)?|display|folders?|director(y|ies)|named|called|tree|where is|where are|where did i|which files|what files|any files|ls|find|locate)\b`)
 	// procedural is a how-to question: about what the files say.
 	procedural = regexp.MustCompile(`(?i)^\s*(how (do|can|should|would|could|to) (i|we|you|one)\b|how to\b|what (are|is) the steps?\b|steps to\b)`)
 )
@@ -556,5 +624,5 @@ var (
 // fileObjectCue reports whether a query treats files as objects rather
 // than asking about their content.
 func fileObjectCue(query string) bool {
-	return fileObjectPattern.MatchString(query) || fileNamePattern.MatchString(query)
+	return fileMetadataPattern.MatchString(query) || fileLocationPattern.MatchString(query) || fileNamePattern.MatchString(query)
 }
