@@ -61,6 +61,8 @@ func TestInterpretEverydayWording(t *testing.T) {
 		{"when was report.pdf last modified?", ToolStat, func(in Intent) bool { return in.Target == "report.pdf" }, "target"},
 		{"how big is budget.xlsx", ToolStat, func(in Intent) bool { return in.Target == "budget.xlsx" }, "target"},
 		{"when was notes.md created", ToolStat, func(in Intent) bool { return in.Target == "notes.md" }, "target"},
+		{`find 'tax 2024*' files`, ToolFind, func(in Intent) bool { return in.Filter.Name == "tax 2024*" }, "single-quoted glob"},
+		{"what's the newest file I didn't open", ToolList, func(in Intent) bool { return in.Filter.Name == "" }, "apostrophes quote nothing"},
 		{`when was "my report.pdf" modified`, ToolStat, func(in Intent) bool { return in.Target == "my report.pdf" }, "quoted target with a space"},
 		{"metadata of docs/report.pdf", ToolStat, func(in Intent) bool { return in.Target == "docs/report.pdf" }, "path target"},
 		{"what are my biggest folders", ToolFolderSizes, nil, ""},

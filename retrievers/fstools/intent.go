@@ -172,7 +172,10 @@ type parsed struct {
 	norm   string   // " " + lower-case words joined by spaces + " "
 }
 
-var quoteRe = regexp.MustCompile(`"([^"]+)"|“([^”]+)”|'([^']+)'|` + "`([^`]+)`")
+// quoteRe finds quoted text. A single quote quotes only from the start of
+// a word to the end of one: the apostrophes of "What's the name … I don't"
+// quote nothing.
+var quoteRe = regexp.MustCompile(`"([^"]+)"|“([^”]+)”|(?:^|[^\pL\pN])'([^']+)'(?:[^\pL\pN]|$)|` + "`([^`]+)`")
 
 func parse(q string) parsed {
 	var p parsed
