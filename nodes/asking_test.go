@@ -26,6 +26,26 @@ func TestAskedAfterALeadClause(t *testing.T) {
 	}
 }
 
+// TestAskedAfterWhatWasDone: a query that tells what was done and closes
+// with a question asks it; one that closes with a request requests.
+func TestAskedAfterWhatWasDone(t *testing.T) {
+	for _, tc := range []struct {
+		q    string
+		want bool
+	}{
+		{"I switched a column to lz4 with ALTER TABLE SET COMPRESSION, are the existing rows recompressed", true},
+		{"I moved the archive to the NAS last night. Does the nightly job still find it", true},
+		{"I exported the ledger to CSV, what encoding does it use", true},
+		{"I finished the report, now email it to the whole team", false},
+		{"archive the old invoices, then delete the drafts", false},
+		{"upgrade git to 2.43.0", false},
+	} {
+		if got := asksSomething(tc.q); got != tc.want {
+			t.Errorf("asksSomething(%q) = %v, want %v", tc.q, got, tc.want)
+		}
+	}
+}
+
 // TestFragmentAskingWhich: a fragment that closes on "which ..." or "what
 // ..." with a noun phrase asks for it; a relative "which" with its verb
 // does not make a request a question.

@@ -111,7 +111,21 @@ func questionCue(q string) bool {
 	if main, ok := mainClause(q); ok {
 		return questionCue(main)
 	}
-	return questionPattern.MatchString(q) || modalQuestion(q) || anyMatch(questionCues, q) || closingAsk(q)
+	return questionPattern.MatchString(q) || modalQuestion(q) || anyMatch(questionCues, q) || closingAsk(q) || closingQuestion(q)
+}
+
+// closingQuestion reports whether a query that tells what was done ends
+// with a clause asked as a question: "I switched the column to lz4 with
+// SET COMPRESSION, are the existing rows recompressed", "I ran LISTEN in a
+// transaction. When does it start working". The story before it is the
+// question's context, not a request.
+func closingQuestion(q string) bool {
+	i := strings.LastIndexAny(strings.TrimRight(q, " ?"), ",;.")
+	if i < 0 {
+		return false
+	}
+	last := q[i+1:]
+	return (last == "" || last[0] == ' ') && questionPattern.MatchString(last) && len(strings.Fields(last)) >= 3
 }
 
 // leadClause opens a query with a condition or a time, up to its comma:
