@@ -238,6 +238,7 @@ func extractiveWhy(query string, kept []graphrag.Hit, limit int) (graphrag.Answe
 	sel.pick(cands, limit)
 	sel.cover(cands)
 	sel.examples(cands, limit)
+	sel.references(cands)
 	if ok, why := answersAsked(query, sel.chosen, kept); !ok {
 		// Quotes of another kind than asked for.
 		return graphrag.Answer{Text: NoAnswer, Abstained: true, By: "abstain"}, why
@@ -269,13 +270,15 @@ func newSelection(query string, kept []graphrag.Hit) (*selection, []candidate) {
 		released[looseStem(n[0])] = true
 	}
 	named := map[string]bool{}
+	var asked []string
 	for _, a := range askedIdents(query) {
+		asked = append(asked, strings.ToLower(a.Name))
 		named[looseStem(strings.ToLower(a.Name))] = true
 		if a.Pkg != "" {
 			named[looseStem(strings.ToLower(a.Pkg))] = true
 		}
 	}
-	return &selection{terms: terms, kinds: kinds, df: df, kept: len(kept), mostNamed: mostNamed, named: named,
+	return &selection{terms: terms, kinds: kinds, df: df, kept: len(kept), mostNamed: mostNamed, named: named, asked: asked,
 		steps:     slices.ContainsFunc(kinds, func(k askKind) bool { return k.name == "steps" }),
 		licence:   licenceQuestion.MatchString(query),
 		changes:   asksChanges(query),
@@ -912,7 +915,10 @@ type selection struct {
 	mostNamed int // the most question words naming one kept file
 	// named are the loose stems of the identifiers the question asks
 	// about and of their packages ("tally", "new" of "tally.New").
-	named   map[string]bool
+	named map[string]bool
+	// asked are the identifiers the question asks about, lower-cased
+	// ("openfat" of "macho.OpenFat").
+	asked   []string
 	kinds   []askKind
 	df      map[string]int
 	kept    int

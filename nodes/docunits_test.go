@@ -171,3 +171,35 @@ func TestExcludedNameIsNotAsked(t *testing.T) {
 		t.Errorf("askedIdents = %v: a name also asked about outside the exclusion stays asked", got)
 	}
 }
+
+// TestDeclarationTakesTheValueItRefersTo: code quoted for the name a
+// question asks about takes along the constant it refers to by name, from
+// another passage, with its value ("registers … on [DefaultRPCPath]"); or
+// the variable whose doc links back to it ("ErrNotFat is returned from
+// [OpenFat]"). A declaration neither refers to nor links back is left out.
+func TestDeclarationTakesTheValueItRefersTo(t *testing.T) {
+	handle := fileHit("/src/relay/server.go", "go", "// HandleHTTP registers an HTTP handler for relay messages to [DefaultServer]\n"+
+		"// on [DefaultRelayPath].\nfunc HandleHTTP() {\n\tDefaultServer.HandleHTTP(DefaultRelayPath)\n}")
+	handle.Chunk.Kind, handle.Chunk.Symbol = "func", "relay.HandleHTTP"
+	paths := fileHit("/src/relay/paths.go", "go", "const (\n\t// Defaults used by the server\n\tDefaultRelayPath = \"/_relay_\"\n\tDefaultStatusPath = \"/debug/relay\"\n)")
+	paths.Chunk.Kind, paths.Chunk.Symbol = "const", "relay.DefaultRelayPath"
+	limits := fileHit("/src/relay/limits.go", "go", "// MaxMessage is the largest message a relay handler accepts.\nconst MaxMessage = 1 << 16")
+	limits.Chunk.Kind, limits.Chunk.Symbol = "const", "relay.MaxMessage"
+	a := extractive("which URL path does relay.HandleHTTP register its handler on", []graphrag.Hit{handle, limits, paths}, 3)
+	if !strings.Contains(a.Text, `DefaultRelayPath = "/_relay_"`) {
+		t.Errorf("answer lacks the path constant HandleHTTP refers to:\n%s", a.Text)
+	}
+	if strings.Contains(a.Text, "MaxMessage") {
+		t.Errorf("answer quotes a constant HandleHTTP does not refer to:\n%s", a.Text)
+	}
+
+	open := fileHit("/src/fatbin/fat.go", "go", "// OpenFat opens the named file and prepares it for use as a universal binary.\n"+
+		"func OpenFat(name string) (*FatFile, error) {\n\tf, err := os.Open(name)\n\tif err != nil {\n\t\treturn nil, err\n\t}\n\treturn NewFatFile(f)\n}")
+	open.Chunk.Kind, open.Chunk.Symbol = "func", "fatbin.OpenFat"
+	errs := fileHit("/src/fatbin/errors.go", "go", "// ErrNotFat is returned from [NewFatFile] or [OpenFat] when the file is not a\n// universal binary but may be a thin one.\nvar ErrNotFat = &FormatError{0, \"not a fat file\", nil}")
+	errs.Chunk.Kind, errs.Chunk.Symbol = "var", "fatbin.ErrNotFat"
+	a = extractive("fatbin.OpenFat fails on a thin binary, which error do I get", []graphrag.Hit{open, errs}, 3)
+	if !strings.Contains(a.Text, "var ErrNotFat") {
+		t.Errorf("answer lacks the error whose doc links to OpenFat:\n%s", a.Text)
+	}
+}
