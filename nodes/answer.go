@@ -95,6 +95,13 @@ var askKinds = []askKind{
 	{name: "time",
 		ask: regexp.MustCompile(`(?i)\b(when|what time|what day|which day|what date|how often|how long)\b`),
 		has: regexp.MustCompile(`(?i)\b\d{1,2}[:.]\d{2}\b|\b(1[89]|20)\d{2}\b|\b\d{1,2}(st|nd|rd|th)\b|\b(mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(january|february|march|april|may|june|july|august|september|october|november|december)\b|\b(daily|weekly|monthly|yearly|nightly|hourly|every|each|tomorrow|yesterday|midnight|noon|morning|evening|night|quarter|minutes?|hours?|days?|weeks?|months?|years?|am|pm)\b`)},
+	// A question that asks when software changed asks, in its documents'
+	// words, for a release: "when will Go drop the setting" is answered
+	// by "… will be removed in Go 1.27", "which version of the LGPL" by
+	// "LGPL v2.1". The answer holds a version number.
+	{name: "version",
+		ask: regexp.MustCompile(`(?i)\b(which|what) (\w+ )?(version|release)s?\b|\bin which (version|release)\b|\bsince (when|which)\b|\bwhen (was|were|did|will|is|does|do)\b[^?]*\b(add|added|introduced?|removed?|drop|dropped|deprecated?|go away|gone|fixed|released?|supported|changed?|appear(ed)?)\b`),
+		has: regexp.MustCompile(`(?i)\b(v|version|release)?\s?\d+\.\d+(\.\d+)*([-+~][\w.+~]+)?\b`)},
 	{name: "place",
 		ask: regexp.MustCompile(`(?i)\b(where|which (folder|directory|server|host|bucket|disk|drive|place|city|country|room|site))\b`),
 		has: regexp.MustCompile("(?i)\\b(to|into|in|at|on|under|from|inside|throughout|across|near|outside|within|between)\\s+(the\\s+|a\\s+)?(?-i:[A-Z`/\"'~])|\\b(locations?|venues?|addresses)\\b|\\b(to|into|in|at|on)\\s+(the\\s+|a\\s+)?[\\w-]+\\s+(bucket|folder|directory|server|disk|drive|host|room|office|street|city|cloud|share)\\b|(^|\\s)[~/][\\w.-]+/|\\b\\w+://"),

@@ -3,6 +3,7 @@ package nodes
 import (
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/graphrag/graphrag"
@@ -59,5 +60,17 @@ func TestAnAnswersKindIsNotAMissingWord(t *testing.T) {
 	// the named package's passage.
 	if _, r, _ := gradeByConstraints("does quarkstat expose its stats over HTTP", hits, hits[:1], RetrievalPoor, 5); r == RetrievalGood {
 		t.Error("quarkstat's passages never say HTTP, a web server's does: want no promotion to good")
+	}
+}
+
+// TestWhichReleaseIsAVersion: asked which release or version something
+// is, the answer is the sentence with the version number, not the one that
+// shares most words with the question.
+func TestWhichReleaseIsAVersion(t *testing.T) {
+	readme := fileHit("/doc/nettools/README", "", "NET-TOOLS A collection of programs that form the base set of the NET-3 networking distribution for the Linux operating system.\n\n"+
+		"This package includes the important tools for controlling the network subsystem of the Linux kernel: arp, hostname, ifconfig, netstat, rarp and route.\n\n"+
+		"This is net-tools 2.10.\n\nINSTALLING Installation instructions are in the INSTALLING file.")
+	if a := extractive("which release of net-tools do I have installed (ifconfig, netstat, route)?", []graphrag.Hit{readme}, 2); !strings.Contains(a.Text, "2.10") {
+		t.Errorf("answer lacks the release:\n%s", a.Text)
 	}
 }
