@@ -433,9 +433,28 @@ func releaseNames(question string) []releaseName {
 	return out
 }
 
-// heldBy reports whether a hit writes the release after its name.
+// heldBy reports whether a hit writes the release after its name, or is
+// filed under it (pathRelease).
 func (r releaseName) heldBy(h graphrag.Hit) bool {
-	return r.written.MatchString(h.Chunk.Text + "\n" + h.Chunk.Heading + "\n" + h.Source.Title)
+	return r.written.MatchString(h.Chunk.Text+"\n"+h.Chunk.Heading+"\n"+h.Source.Title) || pathRelease(h.Source.Path, r.name, r.number)
+}
+
+// pathRelease reports whether a path files its document under a
+// product's release: a folder named after the product, then one named by
+// the number ("/usr/share/postgresql/15/man/…" for "PostgreSQL 15"), or
+// one folder naming both ("postgresql-15", "python3"). What is installed
+// for a release is the release's, though its pages never name it.
+func pathRelease(p, name, number string) bool {
+	parts := strings.Split(strings.ToLower(strings.ReplaceAll(p, "\\", "/")), "/")
+	for i, part := range parts {
+		if part == name && i+1 < len(parts) && parts[i+1] == number {
+			return true
+		}
+		if rest, ok := strings.CutPrefix(part, name); ok && (rest == number || rest == "-"+number || rest == "_"+number) {
+			return true
+		}
+	}
+	return false
 }
 
 // gradeByConstraints corrects a grading by the question's constraining
