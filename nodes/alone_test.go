@@ -34,3 +34,30 @@ func TestGeneralKnowledgeWithoutAModelSearchesTheFiles(t *testing.T) {
 		t.Errorf("route %s after the search, want vector", s.Plan.Route)
 	}
 }
+
+// TestARequestToActSearchesTheManuals: a request to act over manuals is
+// how one asks them how to do it; the files are searched, and the answer
+// says what they say about doing it. graphrag did not do it, and
+// AnsweredARequestToAct says so.
+func TestARequestToActSearchesTheManuals(t *testing.T) {
+	st := docStore(t, map[string]string{
+		"/man/man7/TRUNCATE.7": "TRUNCATE - empty a table or set of tables\n\nRESTART IDENTITY\n    Automatically restart sequences owned by columns of the truncated table(s).\n\nCONTINUE IDENTITY\n    Do not change the values of sequences. This is the default.",
+		"/man/man7/DELETE.7":   "DELETE - delete rows of a table\n\nDELETE deletes rows that satisfy the WHERE clause from the specified table.",
+		"/man/man7/VACUUM.7":   "VACUUM - garbage-collect and optionally analyze a database",
+	})
+	r, err := Build(Deps{Searcher: st}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := "truncate a table and reset its identity / serial counter back to the start"
+	s, err := r.Invoke(context.Background(), State{Query: q})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Alone.Text != msgCannotAct {
+		t.Fatalf("route %s, kind %q (%s): the test needs a query the router takes for a request to act", s.Plan.Route, s.Plan.Kind, s.Plan.Reason)
+	}
+	if s.Answer.Abstained || !strings.Contains(s.Answer.Text, "RESTART IDENTITY") || !AnsweredARequestToAct(s) {
+		t.Errorf("answer %q (abstained %v; %s): want TRUNCATE's RESTART IDENTITY, flagged as a request graphrag did not carry out", s.Answer.Text, s.Answer.Abstained, s.Measured)
+	}
+}

@@ -28,9 +28,10 @@
 //     filesystem guess without a cue about files as objects (a count, a
 //     listing, a size, a date, a folder, a name) yields to it; "how do I"
 //     questions are about content. A general-knowledge question sent to
-//     the direct route with no model to answer it comes back from validate
-//     to be searched in the files (State.Alone keeps the direct answer,
-//     given when the files do not answer either). It also
+//     the direct route with no model to answer it, and a request to act,
+//     come back from validate to be searched in the files (State.Alone
+//     keeps the direct answer, given when the files do not answer either).
+//     It also
 //     extracts keywords, a file-type filter, a source hint and a time
 //     window, and resolves follow-up questions against the history.
 //   - retrieve: vector, hybrid (keyword when the store has no embedder),

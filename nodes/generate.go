@@ -16,6 +16,11 @@ const NoAnswer = "No relevant information found in your files."
 // answer may be out of date.
 func AnsweredWithWebOff(s State) bool { return strings.Contains(s.Plan.Reason, reasonWebOff) }
 
+// AnsweredARequestToAct reports whether the run answered a request to act
+// ("truncate a table and reset its identity") with what the files say
+// about doing it: graphrag did not do it, and the answer should say so.
+func AnsweredARequestToAct(s State) bool { return !s.Answer.Abstained && s.Alone.Text == msgCannotAct }
+
 // nothingFound is the abstention, saying what would help when the files
 // were searched only because nothing else could be asked: fresh
 // information with web search off, or a question the files hold little

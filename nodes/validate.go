@@ -250,14 +250,14 @@ func searchTheFilesInstead(s *State) {
 }
 
 // unanswered reports whether a direct answer is graphrag's own refusal of
-// a general-knowledge question it has no model to answer. The files may
-// hold the answer all the same ("who designed the X protocol" over the
-// protocol's README). A request to act is refused as it is: on the
-// real-documents tuning sets, searching the files for one answered a
-// request phrased as a search ("list all open cursors") with an unrelated
-// passage and answered none right.
+// a general-knowledge question it has no model to answer, or of a request
+// to act. The files may hold the answer all the same ("who designed the X
+// protocol" over the protocol's README), and a request to act over
+// manuals is how one asks them how to do it ("truncate a table and reset
+// its identity"): searched, it is judged as any question, and refused
+// when the files do not answer it.
 func unanswered(route graphrag.Route, a graphrag.Answer) bool {
-	return route == graphrag.RouteDirect && a.Text == msgNeedsModel
+	return route == graphrag.RouteDirect && (a.Text == msgNeedsModel || a.Text == msgCannotAct)
 }
 
 // modelGaveNoAnswer says why a direct answer is no answer from the model
