@@ -49,7 +49,11 @@ func afterValidate(s State) graph.Decision {
 	switch {
 	case s.Plan.Route == graphrag.RouteDirect && s.Refined != "" && s.Alone.Text != "":
 		// No model to answer it alone: not a model's failure either.
-		return graph.Decision{To: NodeRoute, Reason: fmt.Sprintf("%s (%d retries left)", reasonSearchAlone, s.Budget.Route)}
+		why := reasonSearchAlone
+		if s.Alone.Text == msgCannotAct {
+			why = reasonSearchHowTo
+		}
+		return graph.Decision{To: NodeRoute, Reason: fmt.Sprintf("%s (%d retries left)", why, s.Budget.Route)}
 	case s.Plan.Route == graphrag.RouteDirect && s.Refined != "":
 		// Not a rejected answer: the model had none for a question it was
 		// to answer alone.
@@ -78,6 +82,10 @@ const ReasonSearchTheFiles = "no answer from the model: search the files"
 // language model could answer a general-knowledge question: the files are
 // searched, and evaluate judges what they hold as for any question.
 const reasonSearchAlone = "no model to answer it alone: search the files"
+
+// reasonSearchHowTo is the reason of validate's back-edge to route for a
+// request to act: graphrag cannot do it, the files may say how.
+const reasonSearchHowTo = "a request to act, which graphrag cannot carry out: search the files for how to do it"
 
 // router adapts a pure edge function to the engine.
 func router(edge func(State) graph.Decision) graph.RouterFunc[State] {
