@@ -226,3 +226,19 @@ func TestLeadInKeepsAnIndentedBlock(t *testing.T) {
 		t.Errorf("the block under the lead-in lost its lines:\n%s", a.Text)
 	}
 }
+
+// TestStatementClauseOnItsCommandsPage: a clause asked with its command
+// ("ALTER TABLE SET COMPRESSION") is met by the part of the command's page
+// that describes the clause, though that part never writes the command;
+// a page of another command with the same clause words is not.
+func TestStatementClauseOnItsCommandsPage(t *testing.T) {
+	page := fileHit("/usr/share/postgresql/15/man/man7/ALTER_TABLE.7.gz", "gz", "SET COMPRESSION compression_method\n    This form sets the compression method for a column. Setting the compression method does not cause the table to be rewritten.")
+	other := fileHit("/usr/share/postgresql/15/man/man7/CREATE_TABLE.7.gz", "gz", "COMPRESSION compression_method\n    The COMPRESSION clause sets the compression method for the column.")
+	q := "I switched a column to lz4 with ALTER TABLE SET COMPRESSION, are the existing rows recompressed"
+	if m := matchConstraints(q, []graphrag.Hit{page}); len(m.Missing) > 0 {
+		t.Errorf("ALTER_TABLE's part on SET COMPRESSION misses %v", m.Missing)
+	}
+	if m := matchConstraints(q, []graphrag.Hit{other}); len(m.Missing) == 0 {
+		t.Error("CREATE_TABLE's page meets ALTER TABLE SET COMPRESSION: want it missing")
+	}
+}

@@ -1,6 +1,7 @@
 package nodes
 
 import (
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -36,9 +37,11 @@ func keywordPhrases(question string) []string {
 // options ("TRUNCATE [ TABLE ] name [ RESTART IDENTITY ]" holds
 // "TRUNCATE RESTART IDENTITY"). A hit with some of the words only, or with
 // the words in lower case or inside an identifier ("flush_cache" for
-// "FLUSH CACHE"), has another clause or none.
+// "FLUSH CACHE"), has another clause or none. The words of the hit's file
+// name count too: a part of ALTER_TABLE.7 that describes SET COMPRESSION is
+// of "ALTER TABLE … SET COMPRESSION" though it never writes ALTER TABLE.
 func phraseHeldBy(phrase string, h graphrag.Hit) bool {
-	raw := h.Chunk.Text + "\n" + h.Chunk.Heading + "\n" + h.Chunk.Symbol + "\n" + h.Source.Title
+	raw := h.Chunk.Text + "\n" + h.Chunk.Heading + "\n" + h.Chunk.Symbol + "\n" + h.Source.Title + "\n" + fileNameWords.Replace(path.Base(h.Source.Path))
 	if hasWord(strings.ToLower(strings.Join(strings.Fields(raw), " ")), strings.ToLower(phrase)) {
 		return true
 	}
@@ -49,6 +52,10 @@ func phraseHeldBy(phrase string, h graphrag.Hit) bool {
 	}
 	return true
 }
+
+// fileNameWords splits a file name into its words: "ALTER_TABLE.7.gz" is
+// "ALTER TABLE 7 gz".
+var fileNameWords = strings.NewReplacer("_", " ", ".", " ", "-", " ")
 
 // scopePattern finds a proper name a question limits its answer to: a
 // word written with a capital after "on", "for" or "under" ("on
