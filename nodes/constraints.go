@@ -294,7 +294,8 @@ var snakeCase = regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*[A-Za-z0
 func (a anchors) apply() bool { return len(a.names) > 0 && (a.terms || len(a.named) > 0) }
 
 // heldBy reports whether a hit holds every proper name and one of the
-// named words, when there are any. A question may name its subject's file
+// named words, when there are any (in its text, its file name, or a
+// folder named after it: folderOf). A question may name its subject's file
 // or folder by several words ("Go's DES package": go and des; "postgres …
 // psql"), and in a large collection an everyday word names some folder too
 // ("net", "file", "go"): the passage that answers lies under one of them
@@ -302,7 +303,7 @@ func (a anchors) apply() bool { return len(a.names) > 0 && (a.terms || len(a.nam
 // pgbench's page never says GPU.
 func (a anchors) heldBy(h graphrag.Hit, hs *haystack) bool {
 	if len(a.named) > 0 && !slices.ContainsFunc(a.named, func(w string) bool {
-		return pathNamed(h.Source.Path, map[string]bool{w: true}) || hs.holdsWord(w)
+		return pathNamed(h.Source.Path, map[string]bool{w: true}) || folderOf(h.Source.Path, w) || hs.holdsWord(w)
 	}) {
 		return false
 	}
@@ -698,6 +699,23 @@ func pathNamed(p string, words map[string]bool) bool {
 			if words[strings.TrimSuffix(part, path.Ext(part))] || words[stem] {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// folderOf reports whether a folder of path is named by w and a short
+// suffix: a product's short name and its installed folder ("postgres" of
+// /usr/share/postgresql/15/…, "python" of /usr/lib/python3/…). A word of
+// fewer than five letters is too short to tell.
+func folderOf(p, w string) bool {
+	if len(w) < 5 {
+		return false
+	}
+	parts := strings.Split(strings.ToLower(strings.ReplaceAll(p, "\\", "/")), "/")
+	for _, part := range parts[:max(0, len(parts)-1)] {
+		if rest, ok := strings.CutPrefix(part, w); ok && len(rest) <= 2 {
+			return true
 		}
 	}
 	return false

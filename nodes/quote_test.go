@@ -242,3 +242,20 @@ func TestStatementClauseOnItsCommandsPage(t *testing.T) {
 		t.Error("CREATE_TABLE's page meets ALTER TABLE SET COMPRESSION: want it missing")
 	}
 }
+
+// TestAProductsFolderNamesIt: "postgres" is held by a page installed under
+// /usr/share/postgresql/15/: the anchors of "in what order does postgres
+// test several CHECK constraints" meet in CREATE_DOMAIN's page, which
+// never writes "postgres".
+func TestAProductsFolderNamesIt(t *testing.T) {
+	hits := []graphrag.Hit{
+		fileHit("/usr/share/postgresql/15/man/man7/CREATE_DOMAIN.7.gz", "gz", "When a domain has multiple CHECK constraints, they will be tested in alphabetical order by name."),
+		fileHit("/usr/share/postgresql/15/man/man1/postgres.1.gz", "gz", "postgres is the PostgreSQL database server."),
+	}
+	if m := matchConstraints("in what order does postgres test several CHECK constraints on a domain", hits); len(m.Apart) > 0 || len(m.Missing) > 0 {
+		t.Errorf("anchors apart %v, missing %v: want them met in CREATE_DOMAIN's page", m.Apart, m.Missing)
+	}
+	if folderOf("/usr/share/doc/gopls/README", "go") || folderOf("/srv/checksums/x", "check") {
+		t.Error("a short word or a longer suffix names no folder")
+	}
+}
