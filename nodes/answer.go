@@ -642,6 +642,13 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 			markStanzas(units, h.Chunk.Heading)
 		} else {
 			units = splitUnits(h.Chunk.Text, convertedText(h))
+			if len(units) > 0 && slices.ContainsFunc(units[0].defines, func(d string) bool {
+				return slices.ContainsFunc(options, func(o []string) bool { return o[1] == d }) || termAsked(d, query, qLoose)
+			}) {
+				// The term the question asks about, defined in a passage of
+				// its own: quoted whole.
+				units = wholeDefinition(units, h.Chunk.Heading)
+			}
 		}
 		test := isTestPath(h.Source.Path)
 		pkgDoc := h.Chunk.Kind == kindPackage && slices.ContainsFunc(idents, func(a askedIdent) bool { return a.Pkg != "" && inPackage(h, a.Pkg) })

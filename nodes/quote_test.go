@@ -259,3 +259,25 @@ func TestAProductsFolderNamesIt(t *testing.T) {
 		t.Error("a short word or a longer suffix names no folder")
 	}
 }
+
+// TestAnOptionAskedAboutIsQuotedWhole: a manual's option cut into a
+// passage of its own is quoted whole when the question names it: its last
+// paragraph ("Note that this option is incompatible with --index") is as
+// much its definition as the first. An option the question does not name
+// is quoted by its parts.
+func TestAnOptionAskedAboutIsQuotedWhole(t *testing.T) {
+	jobs := fileHit("/usr/share/postgresql/15/man/man1/reindexdb.1.gz", "gz", "-j njobs\n--jobs=njobs\nExecute the reindex commands in parallel by running njobs commands simultaneously. This option may reduce the processing time but it also increases the load on the database server.\n\n"+
+		"reindexdb will open njobs connections to the database, so make sure your max_connections setting is high enough to accommodate all connections.\n\n"+
+		"Note that this option is incompatible with the --index and --system options.")
+	jobs.Chunk.Heading = "-j, --jobs"
+	index := fileHit("/usr/share/postgresql/15/man/man1/reindexdb.1.gz#2", "gz", "-i index\n--index=index\nRecreate index only. Multiple indexes can be recreated by writing multiple -i switches.")
+	index.Chunk.Heading = "-i, --index"
+	a := extractive("can I use reindexdb --jobs together with --index", []graphrag.Hit{jobs, index}, 3)
+	if !strings.Contains(a.Text, "incompatible with the --index") {
+		t.Errorf("answer lacks the end of --jobs' definition:\n%s", a.Text)
+	}
+	units := wholeDefinition(splitUnits(jobs.Chunk.Text, true), "-s, --system")
+	if len(units) < 2 {
+		t.Errorf("a passage headed by another term is quoted by its parts: %d unit(s)", len(units))
+	}
+}

@@ -785,3 +785,38 @@ func markStanzas(units []quoteUnit, heading string) {
 		units[i].stanza = scopes[units[i].section]
 	}
 }
+
+// maxDefinitionWords bounds a definition quoted whole (wholeDefinition):
+// most options of a manual are described in one to three short paragraphs;
+// a longer description is quoted by its parts.
+const maxDefinitionWords = 120
+
+// wholeDefinition joins the paragraphs of a passage that is one term's
+// definition into the unit that opens it: a manual's option cut into its
+// own passage ("-j, --jobs": "-j njobs --jobs=njobs Execute the reindex
+// commands in parallel …", then "… make sure your max_connections …", then
+// "Note that this option is incompatible with the --index and --system
+// options."). What the later paragraphs say is as much the definition as
+// the first: a limit, a conflict, a default. The passage is the
+// definition when its heading names a term the first unit defines.
+func wholeDefinition(units []quoteUnit, heading string) []quoteUnit {
+	if len(units) < 2 || len(units[0].defines) == 0 || !slices.ContainsFunc(units[0].defines, func(t string) bool { return hasWord(strings.ToLower(heading), strings.ToLower(t)) }) {
+		return units
+	}
+	first := units[0]
+	n := len(strings.Fields(first.text))
+	k := 1
+	for ; k < len(units); k++ {
+		u := units[k]
+		w := len(strings.Fields(u.text))
+		if u.code || u.lead || u.item || len(u.defines) > 0 || u.section != first.section || n+w > maxDefinitionWords {
+			break
+		}
+		first.text += " " + u.text
+		n += w
+	}
+	if k == 1 {
+		return units
+	}
+	return append([]quoteUnit{first}, units[k:]...)
+}
