@@ -245,6 +245,7 @@ func extractiveWhy(query string, kept []graphrag.Hit, limit int) (graphrag.Answe
 	sel.pick(cands, limit)
 	sel.cover(cands)
 	sel.examples(cands, limit)
+	sel.continuations(cands)
 	sel.references(cands)
 	if ok, why := answersAsked(query, sel.chosen, kept); !ok {
 		// Quotes of another kind than asked for.
@@ -1078,6 +1079,34 @@ func (s *selection) examples(cands []candidate, limit int) {
 		}
 		for _, c := range cands {
 			if len(s.chosen) < limit && c.hit == x.hit && c.pos == x.pos+1 && c.section == x.section && c.unit.lead && !s.isChosen(c) {
+				s.take(c)
+			}
+		}
+	}
+}
+
+// maxShortLead is the most words a lead-in may have to be read as the
+// quoted sentence before it going on to its example (see continuations).
+const maxShortLead = 10
+
+// continuations takes along, after each quoted sentence, a short lead-in
+// that follows it in its section with its list or code ("If you get an
+// error that the data is out of date, look for a newer package in your
+// distribution's updates." and "On Debian, this is: deb … stable-updates
+// main"; "… ping: icmp open socket: Operation not permitted" and "Now set
+// the missing capability: $ sudo setcap cap_net_raw+ep /bin/ping"), past
+// the limit if need be: a few words that point at what follows are the
+// sentence's own end, and the example is what it says.
+func (s *selection) continuations(cands []candidate) {
+	for _, x := range append([]candidate(nil), s.chosen...) {
+		if x.unit.lead || x.unit.code {
+			continue
+		}
+		for _, c := range cands {
+			if c.hit != x.hit || c.pos != x.pos+1 || c.section != x.section || !c.unit.lead || s.isChosen(c) {
+				continue
+			}
+			if lead, _, _ := strings.Cut(c.text, "\n"); len(strings.Fields(lead)) <= maxShortLead {
 				s.take(c)
 			}
 		}

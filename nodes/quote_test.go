@@ -281,3 +281,19 @@ func TestAnOptionAskedAboutIsQuotedWhole(t *testing.T) {
 		t.Errorf("a passage headed by another term is quoted by its parts: %d unit(s)", len(units))
 	}
 }
+
+// TestAShortLeadInGoesOnWithItsSentence: a quoted sentence takes along
+// the short lead-in after it with its code ("Now set the missing
+// capability:"), where the fix is (libcap2-bin's README.Debian).
+func TestAShortLeadInGoesOnWithItsSentence(t *testing.T) {
+	readme := fileHit("/usr/share/doc/libcap2-bin/README.Debian", "", "Please check http://www.friedhoff.org/posixfilecaps.html to get more\ninformation on POSIX File Capabilities.\n\nExample: how to remove the SUID root bit from /bin/ping?\n--------------------------------------------------------\n\n"+
+		"Make sure you have kernel 2.6.24 or newer you have\nCONFIG_SECURITY_CAPABILITIES and CONFIG_SECURITY_FILE_CAPABILITIES\nenabled. The Debian kernels are fine.\n\n"+
+		"  $ ls -l /bin/ping\n  -rwsr-xr-x 1 root root 30736 2007-01-31 00:10 /bin/ping\n     ^\nThat is not good.\n\n  $ sudo chmod 755 /bin/ping\n\nOr use dpkg-statoverride.\n\n"+
+		"  $ ls -l /bin/ping\n  -rwxr-xr-x 1 root root 30736 2007-01-31 00:10 /bin/ping\n\nThat is better but ping fails.\n\n"+
+		"  $ ping -c1 localhost\n  ping: icmp open socket: Operation not permitted\n\nNow set the missing capability:\n\n  $ sudo setcap cap_net_raw+ep /bin/ping\n\n... and ping will work again.\n")
+	news := fileHit("/usr/share/doc/systemd/NEWS.gz", "gz", "CHANGES WITH 243:\n\n        * This release enables unprivileged programs (i.e. requiring neither\n          setuid nor file capabilities) to send ICMP Echo (i.e. ping) requests\n          by turning on the \"net.ipv4.ping_group_range\" sysctl of the Linux\n          kernel for the whole UNIX group range, i.e. all processes.")
+	a := extractive(`I removed the setuid bit from ping and now it says "icmp open socket: Operation not permitted". How do I make it work without setuid?`, []graphrag.Hit{readme, news}, 3)
+	if !strings.Contains(a.Text, "cap_net_raw+ep") {
+		t.Errorf("answer lacks the command after the short lead-in:\n%s", a.Text)
+	}
+}
