@@ -29,13 +29,25 @@ func TestBritishSpellingFindsTheAmericanWord(t *testing.T) {
 		"/usr/share/doc/yq/changelog.gz":   "yq (3.1.0-3) unstable; urgency=medium\n\n  * Team upload.\n  * Remove the XML test that fails with newer xmltodict.",
 		"/usr/share/doc/less/copyright":    "Upstream-Name: less\n\nFiles: *\nCopyright: 1984-2023 Mark Nudelman\nLicense: GPL-3+ or BSD-2-clause",
 		"/usr/share/doc/python3/copyright": "Upstream-Name: python\n\nFiles: *\nLicense: PSF-2",
+		// British spellings are rare in these files, so the rare word
+		// would outrank the package's name if the query kept it.
+		"/usr/share/doc/libharfbuzz0b/copyright": "HarfBuzz is licensed under the so-called \"Old MIT\" licence. The licence text follows; this licence is distributed with the software.",
+		"/usr/share/doc/libmpc3/copyright":       "This library is free software, distributed under the terms of the LGPL licence; see the licence file.",
+	}
+	// Ingest reads a Debian copyright file in the machine-readable format
+	// as fields.
+	kindOf := func(path string) string {
+		if strings.HasSuffix(path, "/copyright") && strings.Contains(docs[path], "Files:") {
+			return kindFields
+		}
+		return ""
 	}
 	var recs []graphrag.Record
 	for path, body := range docs {
 		id := path
 		recs = append(recs, graphrag.Record{
 			Doc:    graphrag.Document{ID: id, Path: path, Title: filepath.Base(path), Type: "txt", ModTime: time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC), Hash: id},
-			Chunks: []graphrag.Chunk{{ID: graphrag.ChunkID(id, 0), DocID: id, Text: body}},
+			Chunks: []graphrag.Chunk{{ID: graphrag.ChunkID(id, 0), DocID: id, Text: body, Kind: kindOf(path)}},
 		})
 	}
 	if err := st.Put(ctx, recs...); err != nil {

@@ -57,8 +57,8 @@ func capText(s string, n int) string {
 // for: runs of letters, digits and marks (text.Words, diacritics kept as
 // the "simple" configuration keeps them), function words
 // (text.QueryStopWords) dropped, at most maxQueryWords; a word spelt the
-// British way brings its American spelling (text.AmericanSpelling), as the
-// index holds the files' words as written. Operators, quotes
+// British way is searched in its American spelling (text.AmericanSpelling),
+// as the files people search are mostly written so. Operators, quotes
 // and punctuation are never passed on, so any text is searched as plain
 // words. A query of function words only has no keyword words: matching
 // every chunk that holds "the" is what makes the keyword leg slow on a big
@@ -69,15 +69,12 @@ func queryWords(q string) []string {
 	names := text.QualifiedNames(q)
 	var out []string
 	for _, w := range fields {
+		w = text.AmericanSpelling(w)
 		if text.QueryStopWords[w] && !names[w] || seen[w] {
 			continue
 		}
 		seen[w] = true
 		out = append(out, w)
-		if v := text.AmericanSpelling(w); v != w && !seen[v] && len(out) < maxQueryWords {
-			seen[v] = true
-			out = append(out, v)
-		}
 		if len(out) == maxQueryWords {
 			break
 		}

@@ -12,7 +12,7 @@ func TestQueryWordsKeepQualifiedNames(t *testing.T) {
 	}{
 		{"what is sync.Once for", []string{"sync", "once"}},
 		{"is it done once or twice", []string{"done", "twice"}},
-		{"yq licence", []string{"yq", "licence", "license"}},
+		{"yq licence", []string{"yq", "license"}},
 		{"what does http.Get do", []string{"http", "get"}},
 	} {
 		if got := queryWords(tc.in); !slices.Equal(got, tc.want) {

@@ -15,14 +15,17 @@ const maxQueryTerms = 48
 // diacritics removed, as the index holds them; the index does not stem,
 // so neither does the query), function words (text.QueryStopWords) and
 // duplicates dropped, at most maxQueryTerms. A word spelt the British way
-// brings its American spelling (text.AmericanSpelling): the index holds
-// the files' words as written.
+// is searched in its American spelling (text.AmericanSpelling): the files
+// people search are mostly written the American way, and the rare British
+// spelling of a common word would outrank every other word of the query
+// (the copyright files that write "licence" before debconf's "License").
 // When every word is a function word ("The Who"), they are kept.
 func terms(q string) []string {
 	names := text.QualifiedNames(q)
 	var out, stops []string
 	seen := map[string]bool{}
 	for _, w := range text.FoldedWords(q) {
+		w = text.AmericanSpelling(w)
 		if seen[w] {
 			continue
 		}
@@ -32,10 +35,6 @@ func terms(q string) []string {
 			continue
 		}
 		out = append(out, w)
-		if v := text.AmericanSpelling(w); v != w && !seen[v] {
-			seen[v] = true
-			out = append(out, v)
-		}
 	}
 	if len(out) == 0 {
 		out = stops

@@ -13,9 +13,9 @@ func TestTermsAndMatchExpr(t *testing.T) {
 		{`"NEAR(a b)" OR -c*`, "[near b c]", `"near" OR "b" OR "c"`},
 		{"river river RIVER", "[river]", `"river"`},
 		{"what is sync.Once for", "[sync once]", `"sync" OR "once"`},
-		// The index holds words as written: a British spelling brings the
-		// American one, not the other way round.
-		{"yq licence", "[yq licence license]", `"yq" OR "licence" OR "license"`},
+		// A British spelling is searched in its American one, not the
+		// other way round.
+		{"yq licence", "[yq license]", `"yq" OR "license"`},
 		{"Color of the license", "[color license]", `"color" OR "license"`},
 	}
 	for _, tc := range tests {
