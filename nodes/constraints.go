@@ -19,6 +19,22 @@ var (
 	settingPattern = regexp.MustCompile(`(?:^|[\s"'\x60(])([A-Za-z][\w.]*=[\w.-]*\w)`)
 )
 
+// callLiteral finds a quoted literal passed to a call in a question's
+// code: the "10.0.0.1" of net.ParseIP("10.0.0.1").
+var callLiteral = regexp.MustCompile(`(\w\(\s*(?:[^()"'\x60]*,\s*)*)("[^"]*"|'[^']*'|\x60[^\x60]*\x60)`)
+
+// withoutArguments blanks the quoted literals a question's code passes to
+// a call: "why does len(net.ParseIP("10.0.0.1")) give 16" asks about
+// ParseIP; the address is the asker's example, which no manual writes,
+// not a name the answer must hold.
+func withoutArguments(question string) string {
+	return callLiteral.ReplaceAllStringFunc(question, func(m string) string {
+		loc := callLiteral.FindStringSubmatchIndex(m)
+		lit := m[loc[4]:loc[5]]
+		return m[:loc[4]] + lit[:1] + strings.Repeat(" ", len(lit)-2) + lit[len(lit)-1:]
+	})
+}
+
 // constrainingTerms are the exact names a question pins its answer to:
 // identifiers and codes ("unique_violation", "E1045", "StatusTeapot" of
 // "http.StatusTeapot"), versions ("2.23.0"), file names and command-line
@@ -105,6 +121,7 @@ type constraintMatch struct {
 // matchConstraints looks for the question's constraining terms in hits,
 // and for its anchors together in one of them.
 func matchConstraints(question string, hits []graphrag.Hit) constraintMatch {
+	question = withoutArguments(question)
 	m := constraintMatch{Terms: constrainingTerms(question)}
 	// A package or folder path the question names ("archive/tar",
 	// "mime/multipart") is an exact name a hit under it meets. One no hit

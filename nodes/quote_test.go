@@ -297,3 +297,22 @@ func TestAShortLeadInGoesOnWithItsSentence(t *testing.T) {
 		t.Errorf("answer lacks the command after the short lead-in:\n%s", a.Text)
 	}
 }
+
+// TestACallsLiteralIsTheAskersExample: the literal a question's code
+// passes to a call is the asker's example value, not a name the answer
+// must hold; the call's name still is.
+func TestACallsLiteralIsTheAskersExample(t *testing.T) {
+	for q, want := range map[string]string{
+		`why does len(net.ParseIP("10.0.0.1")) give 16 instead of 4?`:    `why does len(net.ParseIP("        ")) give 16 instead of 4?`,
+		"what does strings.Fields(`a  b`, x) do":                         "what does strings.Fields(`    `, x) do",
+		`what does the "unsupported JPEG feature: precision" error mean`: `what does the "unsupported JPEG feature: precision" error mean`,
+	} {
+		if got := withoutArguments(q); got != want {
+			t.Errorf("withoutArguments(%q) = %q, want %q", q, got, want)
+		}
+	}
+	ip := fileHit("/go/src/net/ip.go", "go", "// ParseIP parses s as an IP address, returning the result.\n// If s is not a valid textual representation of an IP address,\n// ParseIP returns nil. The returned address is always 16 bytes,\n// IPv4 addresses are returned in IPv4-mapped IPv6 form.\nfunc ParseIP(s string) IP {")
+	if m := matchConstraints(`why does len(net.ParseIP("10.0.0.1")) give 16 instead of 4?`, []graphrag.Hit{ip}); len(m.Missing) > 0 {
+		t.Errorf("missing %v: want ParseIP's doc to meet the question", m.Missing)
+	}
+}
