@@ -594,7 +594,11 @@ func preferHits(question string, hits, kept []graphrag.Hit, matching []int, maxK
 	_, weights := nameWordsWeighted(question)
 	for _, h := range hits {
 		for w := range words {
-			if pathNamed(h.Source.Path, map[string]bool{w: true}) {
+			// A word naming the folder the hit is installed under names
+			// the product all its pages are of ("postgres" of
+			// /usr/share/postgresql/15/), not this page: postgres.1.gz is
+			// not what "list all open cursors in postgres" asks for.
+			if pathNamed(h.Source.Path, map[string]bool{w: true}) && !folderOf(h.Source.Path, w) {
 				namings[h.Chunk.ID] += max(1, weights[w])
 			}
 		}
@@ -724,14 +728,15 @@ func pathNamed(p string, words map[string]bool) bool {
 // folderOf reports whether a folder of path is named by w and a short
 // suffix: a product's short name and its installed folder ("postgres" of
 // /usr/share/postgresql/15/…, "python" of /usr/lib/python3/…). A word of
-// fewer than five letters is too short to tell.
+// fewer than five letters is too short to tell; a folder named by the word
+// alone is pathNamed's.
 func folderOf(p, w string) bool {
 	if len(w) < 5 {
 		return false
 	}
 	parts := strings.Split(strings.ToLower(strings.ReplaceAll(p, "\\", "/")), "/")
 	for _, part := range parts[:max(0, len(parts)-1)] {
-		if rest, ok := strings.CutPrefix(part, w); ok && len(rest) <= 2 {
+		if rest, ok := strings.CutPrefix(part, w); ok && len(rest) >= 1 && len(rest) <= 2 {
 			return true
 		}
 	}

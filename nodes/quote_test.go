@@ -3,6 +3,7 @@ package nodes
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -314,5 +315,24 @@ func TestACallsLiteralIsTheAskersExample(t *testing.T) {
 	ip := fileHit("/go/src/net/ip.go", "go", "// ParseIP parses s as an IP address, returning the result.\n// If s is not a valid textual representation of an IP address,\n// ParseIP returns nil. The returned address is always 16 bytes,\n// IPv4 addresses are returned in IPv4-mapped IPv6 form.\nfunc ParseIP(s string) IP {")
 	if m := matchConstraints(`why does len(net.ParseIP("10.0.0.1")) give 16 instead of 4?`, []graphrag.Hit{ip}); len(m.Missing) > 0 {
 		t.Errorf("missing %v: want ParseIP's doc to meet the question", m.Missing)
+	}
+}
+
+// TestAProductsNameIsNotItsServersPage: "postgres" in "postgres list all
+// open cursors in my session" names the product every page under
+// /usr/share/postgresql/15/ is of, not the server's own page: that page
+// is not preferred for it.
+func TestAProductsNameIsNotItsServersPage(t *testing.T) {
+	var hits []graphrag.Hit
+	for i := range 5 {
+		h := fileHit("/usr/share/postgresql/15/man/man1/postgres.1.gz", "gz", "postgres is the PostgreSQL database server. Option "+string(rune('a'+i))+" sets a session parameter.")
+		h.Chunk.ID = graphrag.ChunkID(h.Source.Path, i)
+		hits = append(hits, h)
+	}
+	declare := fileHit("/usr/share/postgresql/15/man/man7/DECLARE.7.gz", "gz", "You can see all available cursors by querying the pg_cursors system view.")
+	hits = append([]graphrag.Hit{declare}, hits...)
+	kept := preferHits("postgres list all open cursors in my session", hits, hits[:5], nil, 5)
+	if !slices.ContainsFunc(kept, func(h graphrag.Hit) bool { return h.Source.Path == declare.Source.Path }) {
+		t.Errorf("kept %v: the server's page crowded out DECLARE's", paths(kept))
 	}
 }
