@@ -44,7 +44,7 @@ func TestARequestToActSearchesTheManuals(t *testing.T) {
 		"/man/man7/TRUNCATE.7": "TRUNCATE - empty a table or set of tables\n\nRESTART IDENTITY\n    Automatically restart sequences owned by columns of the truncated table(s).\n\nCONTINUE IDENTITY\n    Do not change the values of sequences. This is the default.",
 		"/man/man7/DELETE.7":   "DELETE - delete rows of a table\n\nDELETE deletes rows that satisfy the WHERE clause from the specified table.",
 		"/man/man7/VACUUM.7":   "VACUUM - garbage-collect and optionally analyze a database",
-	})
+	}, nil)
 	r, err := Build(Deps{Searcher: st}, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)

@@ -11,24 +11,29 @@ import (
 	"github.com/graphrag/graphrag/retrievers/sqlite"
 )
 
-// docStore is an SQLite store holding one chunk per path.
-func docStore(t *testing.T, docs map[string]string) *sqlite.Store {
-	t.Helper()
+// docStore is an SQLite store holding one chunk per path, of the kind
+// kindOf gives it (nil: plain text).
+func docStore(tb testing.TB, docs map[string]string, kindOf func(path, text string) string) *sqlite.Store {
+	tb.Helper()
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "docs.db"), sqlite.Options{})
+	st, err := sqlite.Open(ctx, filepath.Join(tb.TempDir(), "docs.db"), sqlite.Options{})
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	t.Cleanup(func() { st.Close() })
+	tb.Cleanup(func() { st.Close() })
 	var recs []graphrag.Record
 	for path, body := range docs {
+		kind := ""
+		if kindOf != nil {
+			kind = kindOf(path, body)
+		}
 		recs = append(recs, graphrag.Record{
 			Doc:    graphrag.Document{ID: path, Path: path, Title: filepath.Base(path), Type: strings.TrimPrefix(filepath.Ext(path), "."), ModTime: time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC), Hash: path},
-			Chunks: []graphrag.Chunk{{ID: graphrag.ChunkID(path, 0), DocID: path, Text: body}},
+			Chunks: []graphrag.Chunk{{ID: graphrag.ChunkID(path, 0), DocID: path, Text: body, Kind: kind}},
 		})
 	}
 	if err := st.Put(ctx, recs...); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	return st
 }
@@ -44,7 +49,7 @@ func TestAQuestionAboutAProgramsFileReadsTheFiles(t *testing.T) {
 		"/go/src/cmd/pack/doc.go":   "/*\nPack is a simple version of the traditional Unix ar tool.\nIt implements only the operations needed by Go.\n*/\npackage main",
 		"/go/src/os/file.go":        "// Package os provides a platform-independent interface to operating system\n// functionality.\npackage os\n\n// Create creates or truncates the named file.\nfunc Create(name string) (*File, error)",
 		"/go/src/cmd/go/alldocs.go": "// Go is a tool for managing Go source code.\n//\n// Usage:\n//\n//\tgo <command> [arguments]\npackage main",
-	})
+	}, nil)
 	r, err := Build(Deps{Searcher: st}, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/graphrag/graphrag"
 	"github.com/graphrag/graphrag/retrievers/sqlite"
@@ -33,29 +32,13 @@ func TestSlashPaths(t *testing.T) {
 // two-level folder, a package's licence notice, and a note.
 func madeUpStore(tb testing.TB) *sqlite.Store {
 	tb.Helper()
-	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(tb.TempDir(), "madeup.db"), sqlite.Options{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { st.Close() })
 	files := map[string]string{
 		"/src/tally/ledger/ledger.go": "// Package ledger keeps running totals for tally.\n// Amounts are rounded half away from zero, never half to even.\npackage ledger\n\nfunc Round(x float64) float64 { return x }\n",
 		"/src/tally/tally.go":         "// Package tally counts things.\npackage tally\n",
 		"/doc/frobnitz/copyright":     "Format: machine-readable copyright\nUpstream-Name: frobnitz\n\nFiles: *\nCopyright: 2011 Ada Example\nLicense: Zlib\n",
 		"/notes/garden.md":            "# Garden\nThe tomatoes need water every second day; either and or or works in the notes.\n",
 	}
-	var recs []graphrag.Record
-	for path, text := range files {
-		recs = append(recs, graphrag.Record{
-			Doc:    graphrag.Document{ID: path, Path: path, Title: filepath.Base(path), Type: strings.TrimPrefix(filepath.Ext(path), "."), ModTime: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC), Hash: path},
-			Chunks: []graphrag.Chunk{{ID: graphrag.ChunkID(path, 0), DocID: path, Text: text}},
-		})
-	}
-	if err := st.Put(ctx, recs...); err != nil {
-		tb.Fatal(err)
-	}
-	return st
+	return docStore(tb, files, nil)
 }
 
 // TestStorePathIsAnExactName: a slash path naming a folder of the store

@@ -1,7 +1,6 @@
 package nodes
 
 import (
-	"context"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -47,21 +46,9 @@ var _ Prober = (*sqlite.Store)(nil)
 // Probe as graphrag run does.
 func fixtureSQLite(tb testing.TB) *sqlite.Store {
 	tb.Helper()
-	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(tb.TempDir(), "gotree.db"), sqlite.Options{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { st.Close() })
-	var recs []graphrag.Record
+	docs := map[string]string{}
 	for _, h := range fixtureStore(tb).docs {
-		recs = append(recs, graphrag.Record{
-			Doc:    graphrag.Document{ID: h.Source.DocID, Path: h.Source.Path, Title: h.Source.Title, Type: h.Source.Type, ModTime: h.Source.ModTime, Hash: h.Source.DocID},
-			Chunks: []graphrag.Chunk{{ID: h.Chunk.ID, DocID: h.Chunk.DocID, Text: h.Chunk.Text}},
-		})
+		docs[h.Source.Path] = h.Chunk.Text
 	}
-	if err := st.Put(ctx, recs...); err != nil {
-		tb.Fatal(err)
-	}
-	return st
+	return docStore(tb, docs, nil)
 }

@@ -2,13 +2,8 @@ package nodes
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/graphrag/graphrag"
-	"github.com/graphrag/graphrag/retrievers/sqlite"
 )
 
 // TestBritishSpellingFindsTheAmericanWord: "licence" asks what a copyright
@@ -16,11 +11,6 @@ import (
 // from every hit and the run abstained (issue 11: "yq licence").
 func TestBritishSpellingFindsTheAmericanWord(t *testing.T) {
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "doc.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
 	docs := map[string]string{
 		"/usr/share/doc/yq/copyright":      "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\nUpstream-Name: yq\nUpstream-Contact: Andrey Kislyuk\n\nFiles: *\nCopyright: 2012 Andrey Kislyuk\nLicense: Apache-2.0",
 		"/usr/share/doc/yq/README.rst":     "yq: Command-line YAML/XML/TOML processor. yq takes YAML input, converts it to JSON, and pipes it to jq.",
@@ -36,23 +26,12 @@ func TestBritishSpellingFindsTheAmericanWord(t *testing.T) {
 	}
 	// Ingest reads a Debian copyright file in the machine-readable format
 	// as fields.
-	kindOf := func(path string) string {
-		if strings.HasSuffix(path, "/copyright") && strings.Contains(docs[path], "Files:") {
+	st := docStore(t, docs, func(path, text string) string {
+		if strings.HasSuffix(path, "/copyright") && strings.Contains(text, "Files:") {
 			return kindFields
 		}
 		return ""
-	}
-	var recs []graphrag.Record
-	for path, body := range docs {
-		id := path
-		recs = append(recs, graphrag.Record{
-			Doc:    graphrag.Document{ID: id, Path: path, Title: filepath.Base(path), Type: "txt", ModTime: time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC), Hash: id},
-			Chunks: []graphrag.Chunk{{ID: graphrag.ChunkID(id, 0), DocID: id, Text: body, Kind: kindOf(path)}},
-		})
-	}
-	if err := st.Put(ctx, recs...); err != nil {
-		t.Fatal(err)
-	}
+	})
 	r, err := Build(Deps{Searcher: st}, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
