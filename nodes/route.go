@@ -338,6 +338,10 @@ func (p *pipeline) localEvidence(ctx context.Context, query string, plan graphra
 // for: "which files talk about X", "any PDFs from May", "list all my notes".
 var fileAskers = toSet(`which what any all list show find count many every`)
 
+// fileAskerGlue are the words that may stand between a fileAsker and its
+// noun for files.
+var fileAskerGlue = toSet(`my our your the of all`)
+
 // asksForFiles reports whether files or folders are the answer a query
 // asks for (fileAskers before one of fileNouns), not what it asks about:
 // "which files mention Kubernetes" against "what's the name of the output
@@ -353,7 +357,7 @@ func asksForFiles(query string) bool {
 			if fileAskers[w] {
 				return true
 			}
-			if w != "my" && w != "the" && w != "of" && w != "all" && w != "our" && w != "your" {
+			if !fileAskerGlue[w] {
 				break
 			}
 		}

@@ -44,7 +44,11 @@ func (p *pipeline) validate(ctx context.Context, s State) (State, error) {
 		// corrective loop may find more.
 		searchTheFilesInstead(&s)
 		s.Alone = a
-		s.note("validate: no language model to answer it alone: searched your files")
+		if a.Text == msgCannotAct {
+			s.note("validate: graphrag only reads and did not do this: searched your files for how to do it")
+		} else {
+			s.note("validate: no language model to answer it alone: searched your files")
+		}
 		return s, nil
 	}
 	if a.Abstained || s.Plan.Route == graphrag.RouteDirect || s.ToolText != "" {
