@@ -2,6 +2,7 @@ package nodes
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -59,5 +60,20 @@ func TestARequestToActSearchesTheManuals(t *testing.T) {
 	}
 	if s.Answer.Abstained || !strings.Contains(s.Answer.Text, "RESTART IDENTITY") || !AnsweredARequestToAct(s) {
 		t.Errorf("answer %q (abstained %v; %s): want TRUNCATE's RESTART IDENTITY, flagged as a request graphrag did not carry out", s.Answer.Text, s.Answer.Abstained, s.Measured)
+	}
+}
+
+// TestCaveatsSayWhatTheAnswerIsNot: every front end shows an answer with
+// the same caveats: low confidence, out of date with web search off, or
+// about how to do what graphrag was asked to do. An abstention has none.
+func TestCaveatsSayWhatTheAnswerIsNot(t *testing.T) {
+	s := State{Answer: graphrag.Answer{Text: "TRUNCATE … RESTART IDENTITY [1]", LowConfidence: true}, Alone: graphrag.Answer{Text: msgCannotAct}}
+	s.Plan.Reason = "classifier: web 0.9; " + reasonWebOff
+	if got := Caveats(s); !slices.Equal(got, []string{caveatLowConfidence, caveatWebOff, caveatNotDone}) {
+		t.Errorf("caveats %q", got)
+	}
+	s.Answer.Abstained = true
+	if got := Caveats(s); got != nil {
+		t.Errorf("an abstention's caveats %q, want none", got)
 	}
 }

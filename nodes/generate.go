@@ -21,6 +21,34 @@ func AnsweredWithWebOff(s State) bool { return strings.Contains(s.Plan.Reason, r
 // about doing it: graphrag did not do it, and the answer should say so.
 func AnsweredARequestToAct(s State) bool { return !s.Answer.Abstained && s.Alone.Text == msgCannotAct }
 
+// The caveats a finished run's answer is shown with (Caveats).
+const (
+	caveatLowConfidence = "Low confidence: much of this answer is not found in the cited text; check the sources."
+	caveatWebOff        = "This needs fresh information and web search is off: the answer comes from your files and may be out of date (--web searxng=URL)."
+	caveatNotDone       = "graphrag only reads: it did not do this. The answer is what your files say about doing it."
+)
+
+// Caveats are the sentences a finished run's answer must be shown with,
+// whatever shows it (graphrag run and chat, the server's JSON, the web
+// page): the answer is of low confidence, it may be out of date because
+// web search is off, or it says how to do what was asked to be done.
+func Caveats(s State) []string {
+	if s.Answer.Abstained {
+		return nil
+	}
+	var out []string
+	if s.Answer.LowConfidence {
+		out = append(out, caveatLowConfidence)
+	}
+	if AnsweredWithWebOff(s) {
+		out = append(out, caveatWebOff)
+	}
+	if AnsweredARequestToAct(s) {
+		out = append(out, caveatNotDone)
+	}
+	return out
+}
+
 // nothingFound is the abstention, saying what would help when the files
 // were searched only because nothing else could be asked: fresh
 // information with web search off, or a question the files hold little

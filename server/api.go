@@ -59,6 +59,10 @@ type QueryResponse struct {
 	Coverage      float64    `json:"coverage"`
 	LowConfidence bool       `json:"low_confidence"`
 	Abstained     bool       `json:"abstained"`
+	// Caveats are the sentences the answer must be shown with: low
+	// confidence, out of date with web search off, or about how to do
+	// what was asked to be done (nodes.Caveats).
+	Caveats []string `json:"caveats,omitempty"`
 	// AnsweredBy names the writer ("extractive", "llm", ...).
 	AnsweredBy string `json:"answered_by,omitempty"`
 	// Verdict is validate's judgement of the answer ("ok", ...).
@@ -220,6 +224,7 @@ func response(s nodes.State, tr Trace, withText bool) QueryResponse {
 		Coverage:      a.Coverage,
 		LowConfidence: a.LowConfidence,
 		Abstained:     a.Abstained,
+		Caveats:       nodes.Caveats(s),
 		AnsweredBy:    a.By,
 		Verdict:       string(s.Verdict),
 		Retrieval:     s.Retrieval,

@@ -715,3 +715,15 @@ func TestConfigState(t *testing.T) {
 		t.Fatalf("initial state %+v", got)
 	}
 }
+
+// TestResponseCarriesTheCaveats: the JSON answer carries the caveats a
+// terminal prints under it, for the web page to show.
+func TestResponseCarriesTheCaveats(t *testing.T) {
+	low := nodes.State{Answer: graphrag.Answer{Text: "perhaps [1]", LowConfidence: true}}
+	if r := response(low, Trace{}, false); len(r.Caveats) != 1 || !strings.HasPrefix(r.Caveats[0], "Low confidence") {
+		t.Errorf("caveats %q", r.Caveats)
+	}
+	if r := response(nodes.State{Answer: graphrag.Answer{Text: "sure [1]"}}, Trace{}, false); r.Caveats != nil {
+		t.Errorf("a confident answer's caveats %q", r.Caveats)
+	}
+}

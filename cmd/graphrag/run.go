@@ -226,14 +226,8 @@ func printConfidence(out io.Writer, s nodes.State) {
 		parts = append(parts, fmt.Sprintf("%d loop(s) taken", n))
 	}
 	fmt.Fprintln(out, "\n"+strings.Join(parts, " · "))
-	if a.LowConfidence && !a.Abstained {
-		fmt.Fprintln(out, "Low confidence: much of this answer is not found in the cited text; check the sources.")
-	}
-	if nodes.AnsweredARequestToAct(s) {
-		fmt.Fprintln(out, "graphrag only reads: it did not do this. The answer is what your files say about doing it.")
-	}
-	if !a.Abstained && nodes.AnsweredWithWebOff(s) {
-		fmt.Fprintln(out, "This needs fresh information and web search is off: the answer comes from your files and may be out of date (--web searxng=URL).")
+	for _, c := range nodes.Caveats(s) {
+		fmt.Fprintln(out, c)
 	}
 	if s.Stop != "" && s.Stop != "answered" && s.Stop != "abstained" {
 		fmt.Fprintln(out, "Stopped:", s.Stop)

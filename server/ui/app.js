@@ -133,7 +133,14 @@ function finishTurn(li, result) {
     meta.append(s);
   });
   li.querySelector(".meta")?.remove();
+  li.querySelectorAll(".caveat").forEach((c) => c.remove());
   li.append(meta);
+  for (const text of result.caveats || []) {
+    const c = document.createElement("p");
+    c.className = "caveat";
+    c.textContent = text;
+    li.append(c);
+  }
 }
 
 function openPassage(cit, result) {
