@@ -1,0 +1,120 @@
+package nodes
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// An askKind is a kind of answer a question part asks for: "when" wants a
+// time, "where" a place, "how much" an amount. A multi-part question ("when
+// does it run and where does it go?") asks for several.
+type askKind struct {
+	name string
+	// ask finds the kind in a question; has in a sentence, once what
+	// matches not (when set) is removed.
+	ask, has, not *regexp.Regexp
+	// prefer are words that mark the sentence that answers the kind best
+	// ("total" for an amount).
+	prefer map[string]bool
+}
+
+var askKinds = []askKind{
+	{name: "time",
+		ask: regexp.MustCompile(`(?i)\b(when|what time|what day|which day|what date|how often|how long)\b`),
+		has: regexp.MustCompile(`(?i)\b\d{1,2}[:.]\d{2}\b|\b(1[89]|20)\d{2}\b|\b\d{1,2}(st|nd|rd|th)\b|\b(mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(january|february|march|april|may|june|july|august|september|october|november|december)\b|\b(daily|weekly|monthly|yearly|nightly|hourly|every|each|tomorrow|yesterday|midnight|noon|morning|evening|night|quarter|minutes?|hours?|days?|weeks?|months?|years?|am|pm)\b`)},
+	// A question that asks when software changed asks, in its documents'
+	// words, for a release: "when will Go drop the setting" is answered
+	// by "… will be removed in Go 1.27", "which version of the LGPL" by
+	// "LGPL v2.1". The answer holds a version number.
+	{name: "version",
+		ask: regexp.MustCompile(`(?i)\b(which|what) (\w+ )?(version|release)s?\b|\bin which (version|release)\b|\bsince (when|which)\b|\bwhen (was|were|did|will|is|does|do)\b[^?]*\b(add|added|introduced?|removed?|drop|dropped|deprecated?|go away|gone|fixed|released?|supported|changed?|appear(ed)?)\b`),
+		has: regexp.MustCompile(`(?i)\b(v|version|release)?\s?\d+\.\d+(\.\d+)*([-+~][\w.+~]+)?\b`)},
+	{name: "place",
+		ask: regexp.MustCompile(`(?i)\b(where|which (folder|directory|server|host|bucket|disk|drive|place|city|country|room|site))\b`),
+		has: regexp.MustCompile("(?i)\\b(to|into|in|at|on|under|from|inside|throughout|across|near|outside|within|between)\\s+(the\\s+|a\\s+)?(?-i:[A-Z`/\"'~])|\\b(locations?|venues?|addresses)\\b|\\b(to|into|in|at|on)\\s+(the\\s+|a\\s+)?[\\w-]+\\s+(bucket|folder|directory|server|disk|drive|host|room|office|street|city|cloud|share)\\b|(^|\\s)[~/][\\w.-]+/|\\b\\w+://"),
+		// "on Tuesday", "in March" are times, not places.
+		not: regexp.MustCompile(`(?i)\b(on|in|at|from|to|until|between|within|since|by)\s+(the\s+)?(mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(on|in|at|from|to|until|between|within|since|by)\s+(the\s+)?(january|february|march|april|may|june|july|august|september|october|november|december)\b`)},
+	{name: "amount",
+		ask:    regexp.MustCompile(`(?i)\b(how much|how many|what (was|is|were|are) the (total|cost|price|amount|fee|sum)|cost|price)\b`),
+		has:    regexp.MustCompile(`(?i)(€|\$|£|¥|\b(eur|usd|gbp|chf|jpy|cad|aud)\b)\s?\d|\d[\d,.]*\s?(€|\$|£|%|\b(eur|usd|gbp|euros?|dollars?|pounds?|percent)\b)|\b\d+([.,]\d+)?\b`),
+		prefer: toSet(`total due amount sum balance price cost`)},
+	{name: "person",
+		ask: regexp.MustCompile(`(?i)\b(who|whom)\b`),
+		has: regexp.MustCompile(`\S\s+[A-Z][a-z]+|^[A-Z][a-z]+:`)},
+	{name: "reason",
+		ask: regexp.MustCompile(`(?i)\bwhy\b`),
+		has: regexp.MustCompile(`(?i)\b(because|since|so that|due to|as a result|in order to|reason|rejected|fails?|failed)\b`)},
+	// A question that leaves something out asks what happens then: "what
+	// does the archiver name its output when I pass no name", "which mode
+	// does the tool pick if I don't set one", "the default timeout". The answer
+	// is the sentence that says so ("The default is …", "If no mode is
+	// specified, …"), not one that only shares the subject's words. "Does
+	// it do X automatically" asks the same: whether X is done unasked.
+	{name: "default",
+		ask:    regexp.MustCompile(`(?i)\bdefaults?\b|\bautomatic(ally)?\b|\bwithout (a|an|any)\b|\bif (i|you|we|one) (don't|do not|didn't|did not|never) (give|name|pass|specify|set|provide|choose|pick|say)\b|\bif (i|you|we|one) (omit|leave out|leave off)\b`),
+		has:    regexp.MustCompile(`(?i)\b(default|defaults|by default)\b|\bif (no|none)\b|\bif (it is |they are )?(not|never) (specified|given|set|supplied|provided)\b|\b(if|when|is) omitted\b|\botherwise\b`),
+		prefer: toSet(`default defaults`)},
+	// A question that asks what something needs asks for a condition:
+	// "what must the mirror have so that syncing works", "which privilege
+	// is required to …". The answer is the sentence that states the
+	// condition ("… is only allowed if …", "… must have …"), which often
+	// comes after the one that describes the thing itself.
+	{name: "requirement",
+		ask: regexp.MustCompile(`(?i)^\s*(what|which)\b[^?]*\b(needs?|needed|requires?|required|prerequisites?)\b`),
+		has: regexp.MustCompile(`(?i)\bonly (be )?(allowed|possible|permitted|supported|accepted|works?|succeeds?) (if|when)\b|\bonly if\b|\bmust (be|have|hold|own)\b|\b(requires|required|prerequisites?)\b|\b(needs?|needed)\b|\bat least one\b`)},
+	// A question that asks what happens (when, if) asks for a
+	// consequence: "what happens when two writers lock the same page".
+	// The answer says what follows ("… will cause an error", "… is
+	// ignored", "nothing is done"), not one that only restates the
+	// situation the question describes.
+	{name: "consequence",
+		ask: whatHappens,
+		has: regexp.MustCompile(`(?i)\b(will|would|may|can) (cause|raise|fail|abort|result in|be (ignored|skipped|rejected|discarded|lost|raised|reported))\b|\b(causes|caused|results in|is raised|fails|is (ignored|skipped|rejected|discarded|lost|reported))\b|\bnothing (is done|happens)\b|\bno effect\b|\b(errors?|violations?)\b`)},
+	{name: "steps",
+		ask: regexp.MustCompile(`(?i)^\s*(how (do|can|should|would|to) (i|we|you|one)?|how to)\b|\b(steps?|procedure|instructions?)\b`),
+		// An instruction opens with its verb, quotes a command, or names
+		// the option to use ("… fails unless you use the FORCE option").
+		has: regexp.MustCompile("(?i)^(run|use|open|click|copy|mount|select|type|enter|install|restart|start|stop|check|go|set|add|remove|edit|create|delete)\\b|`[^`]+`|\\b(use|pass|give|add|specify) (the |a )?[\\w-]+ (option|flag|switch)\\b")},
+}
+
+// whatHappens finds a question that asks what happens: "what happens
+// when …", "what will happen if …". Its "when" opens a condition, not a
+// question for a time (see askedKinds).
+var whatHappens = regexp.MustCompile(`(?i)\bwhat (happens|will happen|would happen|happened)\b`)
+
+// in reports whether text holds this kind of answer.
+func (k askKind) in(text string) bool {
+	if k.not != nil {
+		text = k.not.ReplaceAllString(text, " ")
+	}
+	return k.has.MatchString(text)
+}
+
+// askedKinds returns the kinds of answer a question asks for, in order.
+func askedKinds(query string) []askKind {
+	type at struct {
+		k   askKind
+		pos int
+	}
+	var found []at
+	happens := whatHappens.FindStringIndex(query)
+	for _, k := range askKinds {
+		loc := k.ask.FindStringIndex(query)
+		if loc == nil {
+			continue
+		}
+		if k.name == "time" && happens != nil && loc[0] > happens[0] && strings.EqualFold(query[loc[0]:loc[1]], "when") {
+			// "what happens when a writer dies": the condition of a
+			// consequence, not a question for a time.
+			continue
+		}
+		found = append(found, at{k, loc[0]})
+	}
+	slices.SortStableFunc(found, func(a, b at) int { return a.pos - b.pos })
+	out := make([]askKind, len(found))
+	for i, f := range found {
+		out[i] = f.k
+	}
+	return out
+}

@@ -1,0 +1,96 @@
+package nodes
+
+import (
+	"slices"
+	"strings"
+)
+
+// examples is the last step: a quoted sentence that holds a kind of
+// answer the question asks for takes along the lead-in that follows it in
+// its section, with its example ("… is not enabled by default." and "To
+// enable it, run: systemctl enable …"), while the answer has room: the
+// example shows how to do what the sentence says.
+func (s *selection) examples(cands []candidate, limit int) {
+	for _, x := range append([]candidate(nil), s.chosen...) {
+		if x.unit.lead || !slices.ContainsFunc(s.kinds, func(k askKind) bool { return k.in(x.masked) }) {
+			continue
+		}
+		for _, c := range cands {
+			if len(s.chosen) < limit && c.hit == x.hit && c.pos == x.pos+1 && c.section == x.section && c.unit.lead && !s.isChosen(c) {
+				s.take(c)
+			}
+		}
+	}
+}
+
+// maxShortLead is the most words a lead-in may have to be read as the
+// quoted sentence before it going on to its example (see continuations).
+const maxShortLead = 10
+
+// continuations takes along, after each quoted sentence, a short lead-in
+// that follows it in its section with its list or code ("If you get an
+// error that the data is out of date, look for a newer package in your
+// distribution's updates." and "On Debian, this is: deb … stable-updates
+// main"; "… ping: icmp open socket: Operation not permitted" and "Now set
+// the missing capability: $ sudo setcap cap_net_raw+ep /bin/ping"), past
+// the limit if need be: a few words that point at what follows are the
+// sentence's own end, and the example is what it says.
+func (s *selection) continuations(cands []candidate) {
+	for _, x := range append([]candidate(nil), s.chosen...) {
+		if x.unit.lead || x.unit.code {
+			continue
+		}
+		for _, c := range cands {
+			if c.hit != x.hit || c.pos != x.pos+1 || c.section != x.section || !c.unit.lead || s.isChosen(c) {
+				continue
+			}
+			if lead, _, _ := strings.Cut(c.text, "\n"); len(strings.Fields(lead)) <= maxShortLead {
+				s.take(c)
+			}
+		}
+	}
+}
+
+// cover is the cover step: each kind of answer asked for and not yet in
+// the answer is taken from the passages already quoted, from the unit that
+// has it with the most uncovered query terms, preferred words ("total" for
+// an amount) and nearness to a quoted unit.
+func (s *selection) cover(cands []candidate) {
+	w := answerWeights
+	for k, kind := range s.kinds {
+		if s.satisfied[k] || len(s.chosen) == 0 {
+			continue
+		}
+		best, bestScore := -1, 0.0
+		for i, c := range cands {
+			if !kind.in(c.masked) || s.isChosen(c) || s.quoted(c.text) ||
+				!slices.ContainsFunc(s.chosen, func(x candidate) bool { return x.hit == c.hit }) {
+				continue
+			}
+			sc := w.coverBase
+			for _, t := range s.terms {
+				if c.loose[t.Stem] && !s.covered[t.Stem] {
+					sc += s.weight(t)
+				}
+			}
+			for word := range kind.prefer {
+				if c.loose[word] {
+					sc += w.coverPreferred
+				}
+			}
+			if s.adjacent(c) {
+				sc += w.coverNear
+			}
+			if c.prose {
+				sc += w.coverProse
+			}
+			sc /= 1 + w.coverPos*float64(c.pos)
+			if sc > bestScore {
+				best, bestScore = i, sc
+			}
+		}
+		if best >= 0 {
+			s.take(cands[best])
+		}
+	}
+}
