@@ -463,7 +463,7 @@ func (r releaseName) heldBy(h graphrag.Hit) bool {
 // one folder naming both ("postgresql-15", "python3"). What is installed
 // for a release is the release's, though its pages never name it.
 func pathRelease(p, name, number string) bool {
-	parts := strings.Split(strings.ToLower(strings.ReplaceAll(p, "\\", "/")), "/")
+	parts := pathParts(p)
 	for i, part := range parts {
 		if part == name && i+1 < len(parts) && parts[i+1] == number {
 			return true
@@ -708,9 +708,8 @@ func pathNamed(p string, words map[string]bool) bool {
 	if p == "" || len(words) == 0 {
 		return false
 	}
-	parts := strings.Split(strings.ReplaceAll(p, "\\", "/"), "/")
+	parts := pathParts(p)
 	for i, part := range parts {
-		part = strings.ToLower(part)
 		if words[part] {
 			return true
 		}
@@ -734,13 +733,19 @@ func folderOf(p, w string) bool {
 	if len(w) < 5 {
 		return false
 	}
-	parts := strings.Split(strings.ToLower(strings.ReplaceAll(p, "\\", "/")), "/")
+	parts := pathParts(p)
 	for _, part := range parts[:max(0, len(parts)-1)] {
 		if rest, ok := strings.CutPrefix(part, w); ok && len(rest) >= 1 && len(rest) <= 2 {
 			return true
 		}
 	}
 	return false
+}
+
+// pathParts are the folders and the file name of path, lower-cased, split
+// at "/" or "\\".
+func pathParts(p string) []string {
+	return strings.Split(strings.ToLower(strings.ReplaceAll(p, "\\", "/")), "/")
 }
 
 func lastPart(symbol string) string {

@@ -195,21 +195,27 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 		why = append(why, "a dotted name is a search term, not a file filter")
 	}
 	var ev Evidence
+	var probeHits []graphrag.Hit
 	probed := false
 	if p.deps.Searcher != nil && p.opts.ProbeK > 0 && !p.probeCannotChange(query, pred, owned || identifier, filesAsObjects) {
-		e, err := p.localEvidence(ctx, query, plan)
+		res, err := p.probe(ctx, query, plan)
 		if err != nil {
 			if ctx.Err() != nil {
 				return plan, ev, notes, nil
 			}
 			notes = append(notes, fmt.Sprintf("route: probe search failed, routing without corpus evidence: %v", err))
 		} else {
-			ev, probed = e, true
+			ev, probeHits, probed = measureEvidence(evidenceTerms(query), res.Hits, p.opts.ProbeK), res.Hits, true
 		}
 	}
 	plan.Route, plan.Confidence, plan.By, plan.Reason = p.combine(query, pred, ev, probed, weakFiles && !filesAsObjects, owned || identifier, filesAsObjects)
 	if plan.Route == graphrag.RouteFilesystem && !asksForFiles(query) && !fileMetadataPattern.MatchString(query) && p.deps.Searcher != nil && p.opts.ProbeK > 0 {
-		if content, err := p.contentEvidence(ctx, query, plan); err == nil && p.opts.strongEvidence(content) {
+		if !probed {
+			if res, err := p.probe(ctx, query, plan); err == nil {
+				probeHits = res.Hits
+			}
+		}
+		if content := p.contentEvidence(query, probeHits); p.opts.strongEvidence(content) {
 			// "the output file go tool link writes", "where is git-daemon's
 			// base directory configured": the words beside those for files
 			// are what one passage says, names and rare words included. The
@@ -365,16 +371,12 @@ func asksForFiles(query string) bool {
 	return false
 }
 
-// contentEvidence is localEvidence for the question's words that are not
-// words for files and folders (fileWords): how well one passage holds what
-// a question the classifier takes for one about files asks besides files.
-// A question about files as objects ("the largest PDFs in Downloads") has
-// few such words, and passages hold them only in passing.
-func (p *pipeline) contentEvidence(ctx context.Context, query string, plan graphrag.Plan) (Evidence, error) {
-	res, err := p.probe(ctx, query, plan)
-	if err != nil {
-		return Evidence{}, err
-	}
+// contentEvidence measures the probe's hits for the question's words that
+// are not words for files and folders (fileWords): how well one passage
+// holds what a question the classifier takes for one about files asks
+// besides files. A question about files as objects ("the largest PDFs in
+// Downloads") has few such words, and passages hold them only in passing.
+func (p *pipeline) contentEvidence(query string, hits []graphrag.Hit) Evidence {
 	var terms []term
 	for _, t := range evidenceTerms(query) {
 		if !fileWords[t.Word] && !fileWords[t.Stem] {
@@ -382,9 +384,9 @@ func (p *pipeline) contentEvidence(ctx context.Context, query string, plan graph
 		}
 	}
 	if len(terms) == 0 {
-		return Evidence{}, nil
+		return Evidence{}
 	}
-	return measureEvidence(terms, res.Hits, p.opts.ProbeK), nil
+	return measureEvidence(terms, hits, p.opts.ProbeK)
 }
 
 // strongEvidence: the files hold the question's terms, names and rare
