@@ -160,8 +160,10 @@ type DocsReport struct {
 // split, and is tuned on since round 8. "test4" (others again, written the
 // same way before round 7) is sealed: run only at the end of a round, its
 // figure reported, its misses never read to fix them. "test5" (others
-// again, written the same way before round 8) is the validation split:
-// only its figure is read. "tune1" to "tune3" (others again, written from
+// again, written the same way before round 8) was round 8's validation
+// split and is tuned on since round 9. "test6" (others again, written the
+// same way before round 9) is the validation split: only its figure is
+// read. "tune1" to "tune3" (others again, written from
 // the documents alone by three writers at once, each over its own part of
 // the collections) are development data: their misses are read.
 var docsSets = map[string]struct{ collections, questions string }{
@@ -172,6 +174,7 @@ var docsSets = map[string]struct{ collections, questions string }{
 	"test3":   {datasets.DocsTest3Collections, datasets.DocsTest3Questions},
 	"test4":   {datasets.DocsTest4Collections, datasets.DocsTest4Questions},
 	"test5":   {datasets.DocsTest5Collections, datasets.DocsTest5Questions},
+	"test6":   {datasets.DocsTest6Collections, datasets.DocsTest6Questions},
 	"tune1":   {datasets.DocsTune1Collections, datasets.DocsTune1Questions},
 	"tune2":   {datasets.DocsTune2Collections, datasets.DocsTune2Questions},
 	"tune3":   {datasets.DocsTune3Collections, datasets.DocsTune3Questions},

@@ -70,6 +70,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test3", "t3"},
 	{"test4", "t4"},
 	{"test5", "t5"},
+	{"test6", "t6"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},

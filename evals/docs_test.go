@@ -25,6 +25,7 @@ func TestDocsSetsLoad(t *testing.T) {
 		{"tune3", 50, 18},
 		{"test4", 70, 22},
 		{"test5", 70, 21},
+		{"test6", 70, 22},
 	} {
 		t.Run(tc.set, func(t *testing.T) {
 			cols, qs, err := LoadDocsSet(tc.set)

@@ -146,7 +146,7 @@ installed are left out, with their questions.`,
 		},
 	}
 	cmd.Flags().StringVar(&keep, "keep", "", "keep the store in this directory and reuse it (ingest is incremental)")
-	cmd.Flags().StringVar(&set, "set", "dev", "bundled question set: dev (tuned on), heldout (other pages and packages, to confirm), test (others again, looked at since), test2 (others again, now tuned on), test3 (written from the documents alone; tuned on since round 8), test4 (sealed: written from the documents alone; run it only at the end, report its figure, never read its misses), test5 (written from the documents alone; the validation split: only its figure is read), tune1, tune2, tune3 (written from the documents alone as tuning data: read and trained on)")
+	cmd.Flags().StringVar(&set, "set", "dev", "bundled question set: dev (tuned on), heldout (other pages and packages, to confirm), test (others again, looked at since), test2 (others again, now tuned on), test3 (written from the documents alone; tuned on since round 8), test4 (sealed: written from the documents alone; run it only at the end, report its figure, never read its misses), test5 (written from the documents alone; tuned on since round 9), test6 (written from the documents alone; the validation split: only its figure is read), tune1, tune2, tune3 (written from the documents alone as tuning data: read and trained on)")
 	cmd.Flags().StringVar(&questions, "questions", "", "questions JSONL instead of the bundled ones (id, collection, question, gold_file, gold or abstain)")
 	cmd.Flags().StringArrayVar(&roots, "root", nil, "a collection's root directory, name=directory (repeatable)")
 	cmd.Flags().StringSliceVar(&only, "only", nil, "run only these collections (go, pg, debian)")

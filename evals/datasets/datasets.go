@@ -66,10 +66,17 @@ const (
 
 	// DocsTest5Collections and DocsTest5Questions are a split written the
 	// same way after test4, on packages, pages and files no earlier set
-	// asks about: round 8's validation split. Its figure is read after each
-	// change, never a row; never edit it.
+	// asks about: round 8's validation split, tuning data since round 9
+	// (its misses are read). Never edit it.
 	DocsTest5Collections = "docs/test5.collections.json"
 	DocsTest5Questions   = "docs/test5.jsonl"
+
+	// DocsTest6Collections and DocsTest6Questions are a split written the
+	// same way after test5, on packages, pages and files no earlier set
+	// asks about: round 9's validation split. Its figure is read after each
+	// change, never a row; never edit it.
+	DocsTest6Collections = "docs/test6.collections.json"
+	DocsTest6Questions   = "docs/test6.jsonl"
 
 	// DocsTune1..3 are tuning sets, written from the documents alone
 	// by three writers who had not seen how graphrag answers, each over
