@@ -352,3 +352,29 @@ func TestScopeNameMustBeHeld(t *testing.T) {
 		t.Errorf("scopeNames = %v, want none", got)
 	}
 }
+
+// TestWeakEvidenceInOnePassage: when refinement is spent and the match is
+// weak, a run abstains only if no one passage holds half of what the
+// question asks: the question's words spread one by one over passages
+// about other things are not an answer, a passage about the question
+// asked in the asker's own everyday words may be.
+func TestWeakEvidenceInOnePassage(t *testing.T) {
+	prune := doc("n1", "Pruning", "zorpctl prune removes the snapshots of a volume that are older than its retention period, unless they are mounted.")
+	keep := doc("n2", "Keeping", "zorpctl keep sets how long the snapshots of a volume are kept.")
+	lens := doc("n3", "Cameras", "A lens hood keeps stray light off the sensor.")
+	snow := doc("n4", "Weather", "Snow closes the pass in winter.")
+	p, _ := newPipeline(Deps{Searcher: newMemSearcher([]graphrag.Hit{prune, keep, lens, snow})}, DefaultOptions())
+	for _, tc := range []struct {
+		question string
+		hits     []graphrag.Hit
+		want     string
+	}{
+		{"what does zorpctl prune actually end up doing with my old snapshots these days most of the time", []graphrag.Hit{prune, keep}, RetrievalPoor},
+		{"which pass does the zorpctl lens hood close early in winter", []graphrag.Hit{lens, snow, keep}, RetrievalEmpty},
+	} {
+		s, err := p.evaluate(context.Background(), State{Query: tc.question, Plan: graphrag.Plan{Route: graphrag.RouteVector}, Hits: tc.hits})
+		if err != nil || s.Retrieval != tc.want {
+			t.Errorf("%q: retrieval %s (%s), err %v: want %s", tc.question, s.Retrieval, s.Measured, err, tc.want)
+		}
+	}
+}

@@ -162,9 +162,9 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 			return s, nil
 		}
 	}
-	if s.Retrieval == RetrievalPoor && strength < p.opts.AbstainBelow {
+	if s.Retrieval == RetrievalPoor && strength < p.opts.AbstainBelow && ev.Top < p.opts.OnePassage {
 		s.Retrieval = RetrievalEmpty
-		s.Measured += fmt.Sprintf(", under %.2f after refinement", p.opts.AbstainBelow)
+		s.Measured += fmt.Sprintf(", under %.2f after refinement and no passage holds %.0f%% of the question", p.opts.AbstainBelow, 100*p.opts.OnePassage)
 	}
 	switch {
 	case s.Retrieval == RetrievalEmpty && s.Budget.Retrieve == 0 && s.Loops.Retrieve > 0:

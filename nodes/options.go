@@ -52,8 +52,15 @@ type Options struct {
 	GoodEvidence, EmptyEvidence float64
 	// AbstainBelow: when the retrieve budget is spent and retrieval is
 	// still poor, a run whose evidence is under it abstains rather than
-	// answer from passages that do not match the question.
-	AbstainBelow float64
+	// answer from passages that do not match the question, unless one
+	// passage holds at least OnePassage of the question's weight
+	// (Evidence.Top): the question's own words are spread over passages
+	// that each say a little of them ("how tall is Mount Everest" over
+	// pages that say "tall", "mount" and "Everest" apart), or one passage
+	// says what the question asks about in other words than its asker
+	// ("what does the ssl-cert package actually do under the hood").
+	// Half: most of what the question asks, in one place.
+	AbstainBelow, OnePassage float64
 	// ExpansionTerms is how many pseudo-relevance-feedback terms a refined
 	// query gains.
 	ExpansionTerms int
@@ -124,6 +131,7 @@ func DefaultOptions() Options {
 		GoodEvidence:   0.7,
 		EmptyEvidence:  0.55,
 		AbstainBelow:   0.65,
+		OnePassage:     0.5,
 		ExpansionTerms: 4,
 		MaxSentences:   3,
 		LowConfidence:  0.4,
