@@ -32,6 +32,7 @@ func extractiveWhy(query string, kept []graphrag.Hit, limit int) (graphrag.Answe
 	sel.cover(cands)
 	sel.examples(cands, limit)
 	sel.continuations(cands)
+	sel.followOns(cands)
 	sel.references(cands)
 	if ok, why := answersAsked(query, sel.chosen, kept); !ok {
 		// Quotes of another kind than asked for.

@@ -51,6 +51,58 @@ func (s *selection) continuations(cands []candidate) {
 	}
 }
 
+// followOns takes along, after the answer's first quoted sentence, the
+// next sentence of its section when that one leans back on it (leansBack):
+// an aside in parentheses ("The current database cannot be renamed." and
+// "(Connect to a different database if you need to do that.)"), or a
+// sentence whose first words point back at what the first said ("… the
+// subscription needs its slot made first." and "Otherwise, the call will
+// hang."; "However, …"). The quoted sentence matched the question's
+// words; the one that leans on it goes on with what it leads to, in words
+// of its own. Past the limit if need be, as continuations.
+func (s *selection) followOns(cands []candidate) {
+	if len(s.chosen) == 0 {
+		return
+	}
+	x := s.chosen[0]
+	if x.unit.lead || x.unit.code || !x.prose {
+		return
+	}
+	for _, c := range cands {
+		if c.hit == x.hit && c.pos == x.pos+1 && c.section == x.section && !c.unit.code && c.prose && !s.isChosen(c) && !s.quoted(c.text) && leansBack(c.text) {
+			s.take(c)
+			return
+		}
+	}
+}
+
+// backWords are the words with which a sentence points back at the one
+// before it: demonstratives and pronouns standing for what it said, and
+// the connectives that go on from it.
+var backWords = toSet(`this that these those it such however otherwise instead so therefore thus then`)
+
+// backReach is how many of a sentence's first words may point back.
+const backReach = 4
+
+// leansBack reports whether a sentence leans on the one before it: it is
+// an aside in parentheses, or one of its first words points back
+// (backWords).
+func leansBack(sentence string) bool {
+	t := strings.TrimSpace(sentence)
+	if strings.HasPrefix(t, "(") {
+		return true
+	}
+	for i, tok := range tokenize(t) {
+		if i == backReach {
+			break
+		}
+		if backWords[tok.Lower] {
+			return true
+		}
+	}
+	return false
+}
+
 // cover is the cover step: each kind of answer asked for and not yet in
 // the answer is taken from the passages already quoted, from the unit that
 // has it with the most uncovered query terms, preferred words ("total" for

@@ -336,3 +336,29 @@ func TestAProductsNameIsNotItsServersPage(t *testing.T) {
 		t.Errorf("kept %v: the server's page crowded out DECLARE's", paths(kept))
 	}
 }
+
+// TestASentenceThatLeansBackGoesOn: the answer's first sentence takes
+// along the next one of its section when that one leans on it (an aside
+// in parentheses, a sentence opening with "However" or "this"): what the
+// question's words matched goes on there, in words of its own.
+func TestASentenceThatLeansBackGoesOn(t *testing.T) {
+	for s, want := range map[string]bool{
+		"(A snapshot that is still mounted is skipped, whatever its age.)": true,
+		"However, a mounted snapshot is kept.":                             true,
+		"Otherwise the call hangs until the peer answers.":                 true,
+		"In that case the volume is left alone.":                           true,
+		"The retention period is set with --keep.":                         false,
+		"Snapshots are listed by zorpctl ls, and this is fast.":            false,
+	} {
+		if got := leansBack(s); got != want {
+			t.Errorf("leansBack(%q) = %v, want %v", s, got, want)
+		}
+	}
+	page := fileHit("/usr/share/man/man1/zorpctl.1.gz", "gz", "zorpctl prune deletes the snapshots of a volume that are older than its retention period. "+
+		"(A snapshot that is still mounted is skipped, whatever its age.) The retention period of a volume is set with zorpctl keep.")
+	conf := fileHit("/usr/share/man/man5/zorpctl.conf.5.gz", "gz", "prune_hour sets the hour at which zorpctl prune deletes old snapshots each night.")
+	a := extractive("does zorpctl prune delete every old snapshot of a volume?", []graphrag.Hit{page, conf}, 3)
+	if !strings.Contains(a.Text, "still mounted is skipped") {
+		t.Errorf("answer lacks the aside after its first sentence:\n%s", a.Text)
+	}
+}
