@@ -113,3 +113,25 @@ func kindList(ks []askKind) []string {
 	}
 	return out
 }
+
+// "what if I never close it" asks what is done by default: the sentence
+// that says what follows when the reader does not ("If you do not close
+// a session, …") answers it, not the one that only says what closing
+// does.
+func TestLeavingSomethingUndoneAsksForTheDefault(t *testing.T) {
+	page := graphrag.Hit{
+		Source: graphrag.Source{Path: "/usr/share/man/man7/CLOSE_LEDGER.7.gz", Type: "7", Title: "CLOSE_LEDGER"},
+		Chunk: graphrag.Chunk{Heading: "DESCRIPTION", Text: "CLOSE LEDGER writes the totals of an open ledger and closes it for writing.\n\n" +
+			"Ledgers are listed in the zap_ledgers view.\n\n" +
+			"If you do not explicitly close a ledger, it is closed when the day rolls over."},
+	}
+	q := "does a ledger stay open forever if I never CLOSE LEDGER it?"
+	kinds := askedKinds(q)
+	if len(kinds) == 0 || kinds[0].name != "default" {
+		t.Fatalf("kinds of %q: %v, want a default", q, kindList(kinds))
+	}
+	a := extractive(q, []graphrag.Hit{page}, 2)
+	if a.Abstained || !strings.Contains(a.Text, "when the day rolls over") {
+		t.Errorf("answer:\n%s\nwant the sentence saying what happens when it is not closed", a.Text)
+	}
+}

@@ -50,10 +50,12 @@ var askKinds = []askKind{
 	// does the tool pick if I don't set one", "the default timeout". The answer
 	// is the sentence that says so ("The default is …", "If no mode is
 	// specified, …"), not one that only shares the subject's words. "Does
-	// it do X automatically" asks the same: whether X is done unasked.
+	// it do X automatically" asks the same: whether X is done unasked, as
+	// does "what if I never close it": a thing left undone is done by
+	// default, and the answer's "If you do not close it, …" says how.
 	{name: "default",
-		ask:    regexp.MustCompile(`(?i)\bdefaults?\b|\bautomatic(ally)?\b|\bwithout (a|an|any)\b|\bif (i|you|we|one) (don't|do not|didn't|did not|never) (give|name|pass|specify|set|provide|choose|pick|say)\b|\bif (i|you|we|one) (omit|leave out|leave off)\b`),
-		has:    regexp.MustCompile(`(?i)\b(default|defaults|by default)\b|\bif (no|none)\b|\bif (it is |they are )?(not|never) (specified|given|set|supplied|provided)\b|\b(if|when|is) omitted\b|\botherwise\b`),
+		ask:    regexp.MustCompile(`(?i)\bdefaults?\b|\bautomatic(ally)?\b|\bwithout (a|an|any)\b|\bif (i|you|we|one) (don't|do not|didn't|did not|never) (\w+ly )?\w+\b|\bif (i|you|we|one) (omit|leave out|leave off)\b`),
+		has:    regexp.MustCompile(`(?i)\b(default|defaults|by default)\b|\bif (no|none)\b|\bif (it is |they are )?(not|never) (specified|given|set|supplied|provided)\b|\bif (you|one|we) (do not|don't|never) \w+|\b(if|when|is) omitted\b|\botherwise\b`),
 		prefer: toSet(`default defaults`)},
 	// A question that asks what something needs asks for a condition:
 	// "what must the mirror have so that syncing works", "which privilege
