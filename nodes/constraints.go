@@ -113,8 +113,9 @@ type constraintMatch struct {
 	Missing []string
 	// Hits are the indexes of the hits holding every term, best first.
 	Hits []int
-	// Apart lists the question's anchors when each is in some hit but no
-	// one hit holds them all (see anchors).
+	// Apart lists the question's anchors when each is in some hit but the
+	// passages of the question's subject do not hold them all (see
+	// anchors).
 	Apart []string
 }
 
@@ -138,7 +139,9 @@ func matchConstraints(question string, hits []graphrag.Hit) constraintMatch {
 	}
 	an := questionAnchors(question, hits)
 	found := make([]bool, len(m.Terms))
-	met := false
+	// named are the proper names held by the passages of the question's
+	// subject (see anchors.ofSubject).
+	named := map[string]bool{}
 	for i, h := range hits {
 		hay := newHaystack(h)
 		all := true
@@ -156,8 +159,12 @@ func matchConstraints(question string, hits []graphrag.Hit) constraintMatch {
 		if all && len(m.Terms) > 0 {
 			m.Hits = append(m.Hits, i)
 		}
-		if all && an.apply() && an.heldBy(h, hay) {
-			met = true
+		if an.apply() && an.ofSubject(h, hay, all) {
+			for _, n := range an.names {
+				if hay.holdsWord(n) {
+					named[n] = true
+				}
+			}
 		}
 	}
 	for j, t := range m.Terms {
@@ -190,6 +197,7 @@ func matchConstraints(question string, hits []graphrag.Hit) constraintMatch {
 	// A proper name the question limits its answer to ("on Zephyrix"):
 	// what the hits say of other systems does not answer for it.
 	m.Missing = append(m.Missing, unscoped(question, hits)...)
+	met := !slices.ContainsFunc(an.names, func(n string) bool { return !named[n] })
 	if an.apply() && !met && len(m.Missing) == 0 {
 		m.Apart = append(append(append([]string(nil), m.Terms...), an.named...), an.names...)
 	}
@@ -240,15 +248,16 @@ func (hs *haystack) holdsWord(w string) bool {
 	return hasWord(hs.squashed, strings.ReplaceAll(w, "-", ""))
 }
 
-// anchors are what pins a question to one passage besides its
+// anchors are what pins a question to its subject's passages besides its
 // constraining terms: the proper names it writes with a capital
 // ("Python's" in "the value of http.StatusTeapot in Python's http module",
 // "GPU" in "GPU acceleration in pgbench") and the words that name a file
 // or folder of a hit ("pgbench" for pgbench.1.gz). When the question has
 // proper names and something exact for them to qualify (a constraining
-// term or a named file), one hit must hold them all: the page of pgbench
-// that never says GPU, beside a kernel changelog that does, does not
-// answer about GPU acceleration in pgbench. Questions whose names stand
+// term or a named file), the passages of that subject must hold them all
+// (see ofSubject): the page of pgbench that never says GPU, beside a
+// kernel changelog that does, does not answer about GPU acceleration in
+// pgbench. Questions whose names stand
 // alone ("Were Ada Lovelace and Charles Babbage born in the same city?")
 // are not held to it: their answer may span two passages.
 type anchors struct {
@@ -310,26 +319,29 @@ var snakeCase = regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*[A-Za-z0
 // apply reports whether the question is held to its anchors.
 func (a anchors) apply() bool { return len(a.names) > 0 && (a.terms || len(a.named) > 0) }
 
-// heldBy reports whether a hit holds every proper name and one of the
-// named words, when there are any (in its text, its file name, or a
-// folder named after it: folderOf). A question may name its subject's file
-// or folder by several words ("Go's DES package": go and des; "postgres …
-// psql"), and in a large collection an everyday word names some folder too
-// ("net", "file", "go"): the passage that answers lies under one of them
-// and need not repeat the others. The proper names are what it must hold:
-// pgbench's page never says GPU.
-func (a anchors) heldBy(h graphrag.Hit, hs *haystack) bool {
-	if len(a.named) > 0 && !slices.ContainsFunc(a.named, func(w string) bool {
-		return pathNamed(h.Source.Path, map[string]bool{w: true}) || folderOf(h.Source.Path, w) || hs.holdsWord(w)
-	}) {
-		return false
+// ofSubject reports whether a hit is a passage of the question's subject:
+// it lies in a file or folder a named word names (folderOf), or it holds
+// every constraining term (all) and a named word, when there are any. A
+// question may name its subject's file or folder by several words ("Go's
+// DES package": go and des; "postgres … psql"), and in a large collection
+// an everyday word names some folder too ("net", "file", "go"): the
+// passage that answers lies under one of them and need not repeat the
+// others.
+//
+// The proper names must be held by the subject's passages: pgbench's page
+// never says GPU. Together, not each by one passage: a question names its
+// subject by several names ("the Machine value of a PE header for Windows
+// ARM64") that its document writes in different passages (a constant's
+// line says ARM64, the package doc Windows), and a package's file holds
+// its other identifiers ("UnixListener" and "FileListener" in package
+// net) in declarations of their own.
+func (a anchors) ofSubject(h graphrag.Hit, hs *haystack, all bool) bool {
+	if len(a.named) == 0 {
+		return all
 	}
-	for _, n := range a.names {
-		if !hs.holdsWord(n) {
-			return false
-		}
-	}
-	return true
+	return slices.ContainsFunc(a.named, func(w string) bool {
+		return pathNamed(h.Source.Path, map[string]bool{w: true}) || folderOf(h.Source.Path, w) || all && hs.holdsWord(w)
+	})
 }
 
 // properNames are the words a question writes with a capital inside a
@@ -496,7 +508,7 @@ func gradeByConstraints(question string, hits, kept []graphrag.Hit, r string, ma
 		if r == RetrievalEmpty {
 			return kept, r, ""
 		}
-		return nil, RetrievalEmpty, "no one hit holds " + strings.Join(m.Apart, ", ")
+		return nil, RetrievalEmpty, "the subject's passages do not hold all of " + strings.Join(m.Apart, ", ")
 	case len(m.Terms) == 0 || len(m.Hits) == 0:
 		if r != RetrievalGood {
 			if named := namedHits(question, hits); len(named) > 0 {

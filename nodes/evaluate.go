@@ -140,7 +140,8 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 	}
 	if m := matchConstraints(s.question(), s.Hits); len(s.Hits) > 0 && (len(m.Missing) > 0 || len(m.Apart) > 0) {
 		// An exact name, version or option of the question that no hit
-		// holds (or that no one hit holds with the names qualifying it):
+		// holds (or whose subject's passages do not hold the names
+		// qualifying it):
 		// a refined query adds words of those hits, not the missing name.
 		return s, nil
 	}

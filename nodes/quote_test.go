@@ -362,3 +362,23 @@ func TestASentenceThatLeansBackGoesOn(t *testing.T) {
 		t.Errorf("answer lacks the aside after its first sentence:\n%s", a.Text)
 	}
 }
+
+// TestSubjectsPassagesHoldItsNamesTogether: a question names its subject
+// by several names its document writes in different passages (the
+// package doc says Quill, the constant's line says ARM64): the subject's
+// passages hold them together. A name none of them holds (Rust, only in
+// rustc's changelog) still empties the grading.
+func TestSubjectsPassagesHoldItsNamesTogether(t *testing.T) {
+	zorp := []graphrag.Hit{
+		fileHit("/go/src/debug/zorp/zorp.go", "go", "const (\n\tMachineAMD64 = 0x8664\n\tMachineARM64 = 0xaa64 // Machine type of ARM64 objects\n)"),
+		fileHit("/go/src/debug/zorp/file.go", "go", "// Package zorp reads the object files of the Quill operating system.\npackage zorp"),
+		fileHit("/doc/boards/changelog", "", "boards (2.1) stable; urgency=low\n  * Quill boards build ARM64 objects again."),
+	}
+	q := "What Machine value does a zorp header have for Quill ARM64 objects, per debug/zorp?"
+	if m := matchConstraints(q, zorp); len(m.Apart) > 0 || len(m.Missing) > 0 {
+		t.Errorf("apart %v, missing %v: debug/zorp's passages hold ARM64 and Quill together", m.Apart, m.Missing)
+	}
+	if m := matchConstraints("What Machine value does a zorp header have for Wibble ARM64 objects, per debug/zorp?", append(zorp, fileHit("/doc/boards/NEWS", "", "Wibble boards run ARM64 objects now."))); len(m.Apart) == 0 {
+		t.Error("Wibble only in a NEWS file under no folder of debug/zorp: want the names apart")
+	}
+}
