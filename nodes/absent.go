@@ -44,13 +44,15 @@ func (p *pipeline) unheldWords(ctx context.Context, s *State, words []string, be
 	probes := 0
 	terms := contentTerms(s.question())
 	paths := namedPaths(s.question())
+	args := statementArguments(s.question())
 	for _, w := range words {
-		if strings.Contains(w, ".") || stopWords[w] || probes == maxAbsenceProbes || pathPart(w, paths) {
+		if strings.Contains(w, ".") || stopWords[w] || probes == maxAbsenceProbes || pathPart(w, paths) || args[w] {
 			// A qualified name and a package path ("container/list") are
 			// constraints (see matchConstraints), and a path's words are in
 			// file names the keyword search does not read; a function word
 			// written with a capital ("… at that point. Which one …") names
-			// nothing.
+			// nothing; the asker's own values in a statement it quotes
+			// are in no file (statementArguments).
 			continue
 		}
 		if nearMiss(w, best) {

@@ -35,6 +35,63 @@ func withoutArguments(question string) string {
 	})
 }
 
+// statementArguments are the asker's own names and values in a statement
+// the question quotes, lower-cased: the lower-case identifier or quoted
+// literal right after an upper-case keyword of a statement of two
+// keywords or more ("pg_fast" and "'/ssd/pg'" of "CREATE TABLESPACE
+// pg_fast LOCATION '/ssd/pg'", "olduser" of "REASSIGN OWNED BY olduser").
+// A manual writes the statement with its placeholders, never the
+// asker's values, so one of them that no passage holds says nothing of
+// whether the files answer; one the passages hold ("work_mem" of "ALTER
+// SYSTEM SET work_mem") is a name they document, and stays a constraint.
+func statementArguments(question string) map[string]bool {
+	args := map[string]bool{}
+	keywords := 0 // keywords of the statement so far
+	after := false
+	for _, f := range strings.Fields(question) {
+		w := strings.Trim(f, ",;:()?!")
+		switch {
+		case isKeyword(w):
+			keywords++
+			after = true
+			continue
+		case w == "..." || w == "…":
+			continue // an elided part of the statement
+		case after && keywords >= 2 && (isLowerIdent(w) || len(w) > 2 && w[0] == '\'' && w[len(w)-1] == '\''):
+			args[strings.ToLower(strings.Trim(w, "'"))] = true
+		default:
+			keywords = 0
+		}
+		after = false
+	}
+	return args
+}
+
+// isKeyword reports whether w is written as a statement's keyword: two
+// or more upper-case letters and nothing else ("CREATE", "BY").
+func isKeyword(w string) bool {
+	if len(w) < 2 {
+		return false
+	}
+	for _, r := range w {
+		if r < 'A' || r > 'Z' {
+			return false
+		}
+	}
+	return true
+}
+
+// isLowerIdent reports whether w is a lower-case identifier: letters,
+// digits and underscores, a letter or underscore first.
+func isLowerIdent(w string) bool {
+	for i, r := range w {
+		if !(r >= 'a' && r <= 'z' || r == '_' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return w != ""
+}
+
 // constrainingTerms are the exact names a question pins its answer to:
 // identifiers and codes ("unique_violation", "E1045", "StatusTeapot" of
 // "http.StatusTeapot"), versions ("2.23.0"), file names and command-line
@@ -197,6 +254,10 @@ func matchConstraints(question string, hits []graphrag.Hit) constraintMatch {
 	// A proper name the question limits its answer to ("on Zephyrix"):
 	// what the hits say of other systems does not answer for it.
 	m.Missing = append(m.Missing, unscoped(question, hits)...)
+	// The asker's own values in a statement the question quotes are
+	// nowhere in the files by nature (see statementArguments).
+	args := statementArguments(question)
+	m.Missing = slices.DeleteFunc(m.Missing, func(t string) bool { return args[t] })
 	met := !slices.ContainsFunc(an.names, func(n string) bool { return !named[n] })
 	if an.apply() && !met && len(m.Missing) == 0 {
 		m.Apart = append(append(append([]string(nil), m.Terms...), an.named...), an.names...)

@@ -378,3 +378,34 @@ func TestWeakEvidenceInOnePassage(t *testing.T) {
 		}
 	}
 }
+
+// TestAStatementsValuesAreTheAskers: the lower-case names and quoted
+// values of a statement the question quotes are the asker's own, which no
+// manual writes: one no passage holds is no missing name. A documented
+// name in the same place, held by a passage, stays a constraint.
+func TestAStatementsValuesAreTheAskers(t *testing.T) {
+	for q, want := range map[string][]string{
+		"Why does zapdb reject CREATE VAULT my_vault LOCATION '/srv/v'?":           {"my_vault", "/srv/v"},
+		"I ran HAND OVER BY olduser TO newuser, but DROP KEEPER olduser fails":     {"olduser", "newuser"},
+		"what does SET page_size do":                                               nil, // one keyword: no statement
+		"what does ZAP SYSTEM SET page_size do, and is page_size kept on restart?": {"page_size"},
+	} {
+		got := statementArguments(q)
+		if len(got) != len(want) {
+			t.Errorf("statementArguments(%q) = %v, want %v", q, got, want)
+		}
+		for _, w := range want {
+			if !got[w] {
+				t.Errorf("statementArguments(%q) lacks %q", q, w)
+			}
+		}
+	}
+	page := fileHit("/usr/share/man/man7/CREATE_VAULT.7.gz", "gz", "CREATE VAULT name LOCATION 'directory'\n\nThe name of a vault cannot begin with zap_, as such names are reserved for system vaults.")
+	if m := matchConstraints("Why does zapdb reject CREATE VAULT my_vault LOCATION '/srv/v'?", []graphrag.Hit{page}); len(m.Missing) > 0 {
+		t.Errorf("missing %v: the asker's vault name is in no manual", m.Missing)
+	}
+	setting := fileHit("/usr/share/man/man7/ZAP_SYSTEM.7.gz", "gz", "ZAP SYSTEM SET configuration_parameter = value\n\nThe page_size parameter is read at start.")
+	if m := matchConstraints("does ZAP SYSTEM SET page_size take effect at once?", []graphrag.Hit{setting}); !slices.Contains(m.Terms, "page_size") {
+		t.Errorf("terms %v: a documented parameter stays a constraint", m.Terms)
+	}
+}
