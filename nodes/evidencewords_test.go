@@ -2,6 +2,7 @@ package nodes
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/graphrag/graphrag"
@@ -24,5 +25,21 @@ func TestEvidenceFindsWordsByPartsAndLooseForms(t *testing.T) {
 	ev = measureEvidence(contentTerms("what does zorp half-clean do"), hits, evidenceHits)
 	if !slices.Contains(ev.Missing, "half-clean") {
 		t.Errorf("half-clean found (missing %v): the passage has clean but not half", ev.Missing)
+	}
+}
+
+// TestIAndItsContractionsNameNothing: "I" is written with a capital, and
+// so are "I'm", "I've", "I'd" and "I'll": function words, not names a
+// passage must hold.
+func TestIAndItsContractionsNameNothing(t *testing.T) {
+	for _, q := range []string{
+		"which setting tells me whether the role I'm connected as is a superuser",
+		"the cache is stale although I've flushed it and I'll restart the daemon",
+	} {
+		for _, term := range contentTerms(q) {
+			if strings.HasPrefix(term.Word, "i'") {
+				t.Errorf("%q: %q is a term (weight %.2f)", q, term.Word, term.Weight)
+			}
+		}
 	}
 }

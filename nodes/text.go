@@ -28,8 +28,10 @@ func looseStem(w string) string          { return text.LooseStem(w) }
 func stemSet(s string) map[string]bool   { return text.StemSet(s) }
 func splitSentences(s string) []string   { return text.Sentences(s) }
 
-// nameGlue are function words that stay stop words even when capitalised.
-var nameGlue = toSet(`the a an of and i in on at to`)
+// nameGlue are function words that stay stop words even when capitalised:
+// "I" and its contractions are always written with a capital ("the role
+// I'm connected as").
+var nameGlue = toSet(`the a an of and i i'm i've i'd i'll in on at to`)
 
 // contentTerms returns the distinct stems of text's content words, in order
 // of first appearance, with a weight each: names (capitalised after the
