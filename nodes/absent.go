@@ -239,3 +239,50 @@ func oneEdit(a, b string) bool {
 	}
 	return false
 }
+
+// askedIn returns the words, of those no file holds, that the question's
+// last sentence writes: the one that asks ("Does the zutty terminal
+// support sixel graphics?"). A word no file holds in a sentence before it
+// is the asker's context ("staticcheck says image.ZR is deprecated. What
+// do I write instead?"), which the files need not name.
+func askedIn(question string, nowhere []string) []string {
+	if len(nowhere) == 0 {
+		return nil
+	}
+	sentences := splitSentences(question)
+	if len(sentences) == 0 {
+		return nil
+	}
+	last := stemSet(sentences[len(sentences)-1])
+	var out []string
+	for _, w := range nowhere {
+		if last[stem(w)] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// heldNowhere returns the words no passage of the whole store holds in
+// any of their forms (inflections). unheldWords searches within the
+// question's scope (its file types, the source it names): a word the
+// scope lacks may still be one the files know, only elsewhere ("variable"
+// outside net/rpc), which says nothing of whether they answer.
+func (p *pipeline) heldNowhere(ctx context.Context, s *State, words []string) []string {
+	var out []string
+	for _, w := range words {
+		forms := inflections(w)
+		res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: strings.Join(forms, " "), Mode: graphrag.ModeKeyword, K: passingMentions})
+		if err != nil {
+			s.note("evaluate: could not check whether the files hold %q: %v", w, err)
+			return nil
+		}
+		if !slices.ContainsFunc(res.Hits, func(h graphrag.Hit) bool {
+			text := strings.ToLower(h.Source.Title + " \n " + h.Chunk.Text)
+			return slices.ContainsFunc(forms, func(f string) bool { return hasWord(text, f) })
+		}) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
