@@ -409,29 +409,3 @@ func TestAStatementsValuesAreTheAskers(t *testing.T) {
 		t.Errorf("terms %v: a documented parameter stays a constraint", m.Terms)
 	}
 }
-
-// TestAnAskedWordNoFileHolds: a question that matches its passages well
-// but asks about a thing no file anywhere names (sixel graphics of a
-// terminal whose README never says sixel) is not answered from them. A
-// word no file holds in the asker's context, before the sentence that
-// asks, is not what is asked.
-func TestAnAskedWordNoFileHolds(t *testing.T) {
-	readme := doc("n1", "zorpterm README", "The zorpterm terminal draws true colour graphics and ligatures on the GPU. The zorpterm terminal supports mouse reporting.")
-	oldAPI := doc("n2", "zorp API", "zorp.Old is deprecated: use zorp.New instead, which takes a context.")
-	c := newMemSearcher([]graphrag.Hit{readme, oldAPI})
-	p, _ := newPipeline(Deps{Searcher: c}, DefaultOptions())
-	for _, tc := range []struct {
-		question string
-		hits     []graphrag.Hit
-		want     string
-	}{
-		{"Does the zorpterm terminal support sixel graphics?", []graphrag.Hit{readme}, RetrievalEmpty},
-		{"Does the zorpterm terminal support mouse reporting?", []graphrag.Hit{readme}, RetrievalGood},
-		{"Flintlint says zorp.Old is deprecated. What do I use instead?", []graphrag.Hit{oldAPI}, RetrievalGood},
-	} {
-		s, err := p.evaluate(context.Background(), State{Query: tc.question, Plan: graphrag.Plan{Route: graphrag.RouteVector}, Hits: tc.hits})
-		if err != nil || s.Retrieval != tc.want {
-			t.Errorf("%q: retrieval %s (%s), err %v: want %s", tc.question, s.Retrieval, s.Measured, err, tc.want)
-		}
-	}
-}

@@ -132,19 +132,9 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 		// listening port over a manual that lists listening ports, and a
 		// changelog that names fooserver once (see unheldWords).
 		best := s.Hits[:min(len(s.Hits), evidenceHits)]
-		nowhere, passing := p.unheldWords(ctx, &s, append(ev.MissingSpecific, passingWords(terms, best)...), best)
-		if len(passing) > 0 {
+		if _, passing := p.unheldWords(ctx, &s, append(ev.MissingSpecific, passingWords(terms, best)...), best); len(passing) > 0 {
 			s.Retrieval = RetrievalEmpty
 			s.Measured += "; the files name " + strings.Join(passing, ", ") + " only in passing"
-		} else if asked := p.heldNowhere(ctx, &s, askedIn(s.question(), nowhere)); len(asked) > 0 {
-			// Nor about a thing no file anywhere names, in the sentence
-			// that asks ("does zutty support sixel graphics" over zutty's
-			// README): the question's other words match, what it asks
-			// about is not there. Not a misspelling of a word the best
-			// hits hold (nearMiss), nor the asker's context before it
-			// (askedIn).
-			s.Retrieval = RetrievalEmpty
-			s.Measured += "; no file holds " + strings.Join(asked, ", ")
 		}
 		return s, nil
 	}
