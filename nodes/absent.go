@@ -239,3 +239,62 @@ func oneEdit(a, b string) bool {
 	}
 	return false
 }
+
+// askedIn returns the words, of those no file holds, that the question's
+// last sentence (the one that asks) writes as a name: with a capital
+// inside the sentence, with a digit, or as code ("Which ORM do the Go
+// authors recommend", "does mawk support gensub()", "a jail.local for
+// fail2ban"). A plain word no file holds is as often the asker's own
+// wording ("the throwaway cluster" of a manual's "temporary cluster"),
+// and one in a sentence before the last is the asker's context
+// ("Staticcheck says image.ZR is deprecated. What do I write instead?"),
+// which the files need not name.
+func askedIn(question string, nowhere []string) []string {
+	if len(nowhere) == 0 {
+		return nil
+	}
+	sentences := splitSentences(question)
+	if len(sentences) == 0 {
+		return nil
+	}
+	last := sentences[len(sentences)-1]
+	names := map[string]bool{}
+	for _, t := range tokenize(last) {
+		// Written as a name: with a capital inside the sentence, with a
+		// digit, or as code ("gensub()", "`sixel`").
+		if t.Capital && !t.Opens || t.Digit || strings.HasPrefix(last[t.End:], "(") || t.Start > 0 && last[t.Start-1] == '`' {
+			names[t.Lower] = true
+		}
+	}
+	var out []string
+	for _, w := range nowhere {
+		if names[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// heldNowhere returns the words no passage of the whole store holds in
+// any of their forms (inflections). unheldWords searches within the
+// question's scope (its file types, the source it names): a word the
+// scope lacks may still be one the files know, only elsewhere ("variable"
+// outside net/rpc), which says nothing of whether they answer.
+func (p *pipeline) heldNowhere(ctx context.Context, s *State, words []string) []string {
+	var out []string
+	for _, w := range words {
+		forms := inflections(w)
+		res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: strings.Join(forms, " "), Mode: graphrag.ModeKeyword, K: passingMentions})
+		if err != nil {
+			s.note("evaluate: could not check whether the files hold %q: %v", w, err)
+			return nil
+		}
+		if !slices.ContainsFunc(res.Hits, func(h graphrag.Hit) bool {
+			text := strings.ToLower(h.Source.Title + " \n " + h.Chunk.Text)
+			return slices.ContainsFunc(forms, func(f string) bool { return hasWord(text, f) })
+		}) {
+			out = append(out, w)
+		}
+	}
+	return out
+}

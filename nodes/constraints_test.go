@@ -409,3 +409,31 @@ func TestAStatementsValuesAreTheAskers(t *testing.T) {
 		t.Errorf("terms %v: a documented parameter stays a constraint", m.Terms)
 	}
 }
+
+// TestAnAskedNameNoFileHolds: a question that matches its passages well
+// but asks about a thing no file anywhere names, written as a name
+// (drawing through Kitty, for a terminal whose README never says Kitty),
+// is not answered from them. A plain word no file holds may be the asker's own
+// wording, and a name in the asker's context, before the sentence that
+// asks, is not what is asked: both are answered.
+func TestAnAskedNameNoFileHolds(t *testing.T) {
+	readme := doc("n1", "zorpterm README", "The zorpterm terminal draws true colour graphics and ligatures on the GPU. The zorpterm terminal supports mouse reporting.")
+	oldAPI := doc("n2", "zorp API", "zorp.Old is deprecated: use zorp.New instead, which takes a context.")
+	c := newMemSearcher([]graphrag.Hit{readme, oldAPI})
+	p, _ := newPipeline(Deps{Searcher: c}, DefaultOptions())
+	for _, tc := range []struct {
+		question string
+		hits     []graphrag.Hit
+		want     string
+	}{
+		{"Does the zorpterm terminal draw true colour graphics on the GPU through Kitty?", []graphrag.Hit{readme}, RetrievalEmpty},
+		{"Does the zorpterm terminal support mouse reporting?", []graphrag.Hit{readme}, RetrievalGood},
+		{"Does the zorpterm terminal support tablet graphics?", []graphrag.Hit{readme}, RetrievalGood},
+		{"Flintlint says zorp.Old is deprecated. What do I use instead?", []graphrag.Hit{oldAPI}, RetrievalGood},
+	} {
+		s, err := p.evaluate(context.Background(), State{Query: tc.question, Plan: graphrag.Plan{Route: graphrag.RouteVector}, Hits: tc.hits})
+		if err != nil || s.Retrieval != tc.want {
+			t.Errorf("%q: retrieval %s (%s), err %v: want %s", tc.question, s.Retrieval, s.Measured, err, tc.want)
+		}
+	}
+}

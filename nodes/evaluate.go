@@ -132,9 +132,19 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 		// listening port over a manual that lists listening ports, and a
 		// changelog that names fooserver once (see unheldWords).
 		best := s.Hits[:min(len(s.Hits), evidenceHits)]
-		if _, passing := p.unheldWords(ctx, &s, append(ev.MissingSpecific, passingWords(terms, best)...), best); len(passing) > 0 {
+		nowhere, passing := p.unheldWords(ctx, &s, append(ev.MissingSpecific, passingWords(terms, best)...), best)
+		if len(passing) > 0 {
 			s.Retrieval = RetrievalEmpty
 			s.Measured += "; the files name " + strings.Join(passing, ", ") + " only in passing"
+		} else if asked := p.heldNowhere(ctx, &s, askedIn(s.question(), nowhere)); len(asked) > 0 {
+			// Nor about a thing no file anywhere names, written as a name
+			// in the sentence that asks ("which Kubernetes version is
+			// packaged" over Debian's changelogs): the question's other
+			// words match, what it asks about is not there. Not a
+			// misspelling of a word the best hits hold (nearMiss), nor a
+			// plain word or the asker's context (askedIn).
+			s.Retrieval = RetrievalEmpty
+			s.Measured += "; no file holds " + strings.Join(asked, ", ")
 		}
 		return s, nil
 	}
