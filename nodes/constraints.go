@@ -341,7 +341,13 @@ func questionAnchors(question string, hits []graphrag.Hit) anchors {
 			a.names = append(a.names, n)
 		}
 	}
-	if len(a.names) == 0 {
+	var options []string
+	for _, m := range optionPattern.FindAllStringSubmatch(question, -1) {
+		if o := strings.ToLower(m[1]); !slices.Contains(options, o) {
+			options = append(options, o)
+		}
+	}
+	if len(a.names) == 0 && len(options) == 0 {
 		return a
 	}
 	for _, w := range nameWords(question) {
@@ -357,6 +363,12 @@ func questionAnchors(question string, hits []graphrag.Hit) anchors {
 		if !slices.Contains(a.named, n) {
 			qualifiers = append(qualifiers, n)
 		}
+	}
+	if len(a.named) > 0 {
+		// An option of the command the question names is that command's:
+		// reindexdb's page, not vacuumdb's, says what reindexdb's
+		// --skip-locked does, if it has one.
+		qualifiers = append(qualifiers, options...)
 	}
 	a.names = qualifiers
 	return a

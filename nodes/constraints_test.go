@@ -437,3 +437,18 @@ func TestAnAskedNameNoFileHolds(t *testing.T) {
 		}
 	}
 }
+
+// TestAnOptionIsItsCommandsOwn: an option asked about with the command
+// that has it is answered by that command's page, not by another
+// command's that has an option of that name.
+func TestAnOptionIsItsCommandsOwn(t *testing.T) {
+	vac := fileHit("/usr/share/man/man1/frobvac.1.gz", "gz", "--skip-locked\n    Skip relations that cannot be locked immediately.")
+	rei := fileHit("/usr/share/man/man1/frobidx.1.gz", "gz", "--jobs=njobs\n    Rebuild the indexes in parallel by running njobs commands at once.")
+	hits := []graphrag.Hit{vac, rei}
+	if _, r, why := gradeByConstraints("what does frobidx --skip-locked do", hits, hits, RetrievalGood, 5); r != RetrievalEmpty {
+		t.Errorf("retrieval %s (%s): frobidx's page has no --skip-locked, frobvac's does: want empty", r, why)
+	}
+	if _, r, why := gradeByConstraints("what does frobvac --skip-locked do", hits, hits, RetrievalGood, 5); r == RetrievalEmpty {
+		t.Errorf("retrieval %s (%s): frobvac's page defines it", r, why)
+	}
+}
