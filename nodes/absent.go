@@ -242,13 +242,13 @@ func oneEdit(a, b string) bool {
 
 // askedIn returns the words, of those no file holds, that the question's
 // last sentence (the one that asks) writes as a name: with a capital
-// inside the sentence, with a digit, or as code ("Which ORM do the Go
-// authors recommend", "does mawk support gensub()", "a jail.local for
-// fail2ban"). A plain word no file holds is as often the asker's own
-// wording ("the throwaway cluster" of a manual's "temporary cluster"),
-// and one in a sentence before the last is the asker's context
-// ("Staticcheck says image.ZR is deprecated. What do I write instead?"),
-// which the files need not name.
+// inside the sentence, with a digit, or as code ("which Kitty version does
+// zorpterm need", "does zawk support frobsub()", "a zorp2ban rule"). A
+// plain word no file holds is as often the asker's own wording ("the
+// scratch volume" of a manual's "temporary volume"), and one in a
+// sentence before the last is the asker's context ("Flintlint says
+// zorp.Old is deprecated. What do I use instead?"), which the files need
+// not name.
 func askedIn(question string, nowhere []string) []string {
 	if len(nowhere) == 0 {
 		return nil
@@ -278,8 +278,9 @@ func askedIn(question string, nowhere []string) []string {
 // heldNowhere returns the words no passage of the whole store holds in
 // any of their forms (inflections). unheldWords searches within the
 // question's scope (its file types, the source it names): a word the
-// scope lacks may still be one the files know, only elsewhere ("variable"
-// outside net/rpc), which says nothing of whether they answer.
+// scope lacks may still be one the files know, only elsewhere (a word no
+// file of the package the question names holds), which says nothing of
+// whether they answer.
 func (p *pipeline) heldNowhere(ctx context.Context, s *State, words []string) []string {
 	var out []string
 	for _, w := range words {

@@ -38,12 +38,12 @@ func withoutArguments(question string) string {
 // statementArguments are the asker's own names and values in a statement
 // the question quotes, lower-cased: the lower-case identifier or quoted
 // literal right after an upper-case keyword of a statement of two
-// keywords or more ("pg_fast" and "'/ssd/pg'" of "CREATE TABLESPACE
-// pg_fast LOCATION '/ssd/pg'", "olduser" of "REASSIGN OWNED BY olduser").
-// A manual writes the statement with its placeholders, never the
-// asker's values, so one of them that no passage holds says nothing of
-// whether the files answer; one the passages hold ("work_mem" of "ALTER
-// SYSTEM SET work_mem") is a name they document, and stays a constraint.
+// keywords or more ("my_vault" and "'/srv/v'" of "CREATE VAULT my_vault
+// LOCATION '/srv/v'", "olduser" of "HAND OVER BY olduser"). A manual
+// writes the statement with its placeholders, never the asker's values,
+// so one of them that no passage holds says nothing of whether the files
+// answer; one the passages hold ("page_size" of "ZAP SYSTEM SET
+// page_size") is a name they document, and stays a constraint.
 func statementArguments(question string) map[string]bool {
 	args := map[string]bool{}
 	keywords := 0 // keywords of the statement so far
@@ -366,7 +366,7 @@ func questionAnchors(question string, hits []graphrag.Hit) anchors {
 	}
 	if len(a.named) > 0 {
 		// An option of the command the question names is that command's:
-		// reindexdb's page, not vacuumdb's, says what reindexdb's
+		// frobidx's page, not frobvac's, says what frobidx's
 		// --skip-locked does, if it has one.
 		qualifiers = append(qualifiers, options...)
 	}
@@ -403,11 +403,11 @@ func (a anchors) apply() bool { return len(a.names) > 0 && (a.terms || len(a.nam
 //
 // The proper names must be held by the subject's passages: pgbench's page
 // never says GPU. Together, not each by one passage: a question names its
-// subject by several names ("the Machine value of a PE header for Windows
-// ARM64") that its document writes in different passages (a constant's
-// line says ARM64, the package doc Windows), and a package's file holds
-// its other identifiers ("UnixListener" and "FileListener" in package
-// net) in declarations of their own.
+// subject by several names ("the machine type of a zorp header for Quill
+// ARM64 objects") that its document writes in different passages (a
+// constant's line says ARM64, the package doc Quill), and a package holds
+// the identifiers a question names together ("ZorpReader" and
+// "OpenZorp") in declarations of their own.
 func (a anchors) ofSubject(h graphrag.Hit, hs *haystack, all bool) bool {
 	if len(a.named) == 0 {
 		return all

@@ -138,9 +138,10 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 			s.Measured += "; the files name " + strings.Join(passing, ", ") + " only in passing"
 		} else if asked := p.heldNowhere(ctx, &s, askedIn(s.question(), nowhere)); len(asked) > 0 {
 			// Nor about a thing no file anywhere names, written as a name
-			// in the sentence that asks ("which Kubernetes version is
-			// packaged" over Debian's changelogs): the question's other
-			// words match, what it asks about is not there. Not a
+			// in the sentence that asks ("does zorpterm draw graphics
+			// through Kitty" over a README that never says Kitty): the
+			// question's other words match, what it asks about is not
+			// there. Not a
 			// misspelling of a word the best hits hold (nearMiss), nor a
 			// plain word or the asker's context (askedIn).
 			s.Retrieval = RetrievalEmpty

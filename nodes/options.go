@@ -55,11 +55,11 @@ type Options struct {
 	// answer from passages that do not match the question, unless one
 	// passage holds at least OnePassage of the question's weight
 	// (Evidence.Top): the question's own words are spread over passages
-	// that each say a little of them ("how tall is Mount Everest" over
-	// pages that say "tall", "mount" and "Everest" apart), or one passage
-	// says what the question asks about in other words than its asker
-	// ("what does the ssl-cert package actually do under the hood").
-	// Half: most of what the question asks, in one place.
+	// that each say a little of them ("how deep is Lake Zorp" over pages
+	// that say "deep", "lake" and "Zorp" apart), or one passage says what
+	// the question asks about in other words than its asker ("what does
+	// the frobnicate script really do behind the scenes"). Half: most of
+	// what the question asks, in one place.
 	AbstainBelow, OnePassage float64
 	// ExpansionTerms is how many pseudo-relevance-feedback terms a refined
 	// query gains.

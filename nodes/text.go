@@ -29,8 +29,8 @@ func stemSet(s string) map[string]bool   { return text.StemSet(s) }
 func splitSentences(s string) []string   { return text.Sentences(s) }
 
 // nameGlue are function words that stay stop words even when capitalised:
-// "I" and its contractions are always written with a capital ("the role
-// I'm connected as").
+// "I" and its contractions are always written with a capital ("the user
+// I'm logged in as").
 var nameGlue = toSet(`the a an of and i i'm i've i'd i'll in on at to`)
 
 // contentTerms returns the distinct stems of text's content words, in order
