@@ -261,7 +261,7 @@ func askedIn(question string, nowhere []string) []string {
 	names := map[string]bool{}
 	for _, t := range tokenize(last) {
 		// Written as a name: with a capital inside the sentence, with a
-		// digit, or as code ("gensub()", "`sixel`").
+		// digit, or as code ("frobsub()", "`zorpfmt`").
 		if t.Capital && !t.Opens || t.Digit || strings.HasPrefix(last[t.End:], "(") || t.Start > 0 && last[t.Start-1] == '`' {
 			names[t.Lower] = true
 		}

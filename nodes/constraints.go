@@ -312,17 +312,17 @@ func (hs *haystack) holdsWord(w string) bool {
 // anchors are what pins a question to its subject's passages besides its
 // constraining terms: the proper names it writes with a capital
 // ("Python's" in "the value of http.StatusTeapot in Python's http module",
-// "GPU" in "GPU acceleration in pgbench") and the words that name a file
-// or folder of a hit ("pgbench" for pgbench.1.gz). When the question has
-// proper names and something exact for them to qualify (a constraining
-// term or a named file), the passages of that subject must hold them all
-// (see ofSubject): the page of pgbench that never says GPU, beside a
-// kernel changelog that does, does not answer about GPU acceleration in
-// pgbench. Questions whose names stand
-// alone ("Were Ada Lovelace and Charles Babbage born in the same city?")
-// are not held to it: their answer may span two passages.
+// "GPU" in "GPU acceleration in pgbench"), with the options it asks about
+// when it names a file, and the words that name a file or folder of a hit
+// ("pgbench" for pgbench.1.gz). When the question has proper names and
+// something exact for them to qualify (a constraining term or a named
+// file), the passages of that subject must hold them all (see ofSubject):
+// the page of pgbench that never says GPU, beside a kernel changelog that
+// does, does not answer about GPU acceleration in pgbench. Questions whose
+// names stand alone ("Were Ada Lovelace and Charles Babbage born in the
+// same city?") are not held to it: their answer may span two passages.
 type anchors struct {
-	names []string // proper names, lower-cased
+	names []string // proper names and the options of a named command, lower-cased
 	named []string // words naming a hit's file or folder
 	terms bool     // the question has constraining terms
 }

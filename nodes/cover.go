@@ -53,12 +53,13 @@ func (s *selection) continuations(cands []candidate) {
 
 // followOns takes along, after the answer's first quoted sentence, the
 // next sentence of its section when that one leans back on it (leansBack):
-// an aside in parentheses ("A mounted volume cannot be pruned." and "(Unmount
-// it first if you need to.)"), or a sentence whose first words point back
-// at what the first said ("… the mirror needs its key copied first." and
-// "Otherwise, the sync waits forever."; "However, …"). The quoted sentence matched the question's
-// words; the one that leans on it goes on with what it leads to, in words
-// of its own. Past the limit if need be, as continuations.
+// an aside in parentheses ("A mounted volume cannot be pruned." and
+// "(Unmount it first if you need to.)"), or a sentence whose first words
+// point back at what the first said ("… the mirror needs its key copied
+// first." and "Otherwise, the sync waits forever."; "However, …"). The
+// quoted sentence matched the question's words; the one that leans on it
+// goes on with what it leads to, in words of its own. Past the limit if
+// need be, as continuations.
 func (s *selection) followOns(cands []candidate) {
 	if len(s.chosen) == 0 {
 		return

@@ -141,9 +141,9 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 			// in the sentence that asks ("does zorpterm draw graphics
 			// through Kitty" over a README that never says Kitty): the
 			// question's other words match, what it asks about is not
-			// there. Not a
-			// misspelling of a word the best hits hold (nearMiss), nor a
-			// plain word or the asker's context (askedIn).
+			// there. Not a misspelling of a word the best hits hold
+			// (nearMiss), nor a plain word or the asker's context
+			// (askedIn).
 			s.Retrieval = RetrievalEmpty
 			s.Measured += "; no file holds " + strings.Join(asked, ", ")
 		}
