@@ -163,7 +163,8 @@ type DocsReport struct {
 // again, written the same way before round 8) was round 8's validation
 // split and is tuned on since round 9. "test6" (others again, written the
 // same way before round 9) is the validation split: only its figure is
-// read. "tune1" to "tune3" (others again, written from
+// read. "test7" (others again, written the same way at the end of round 9)
+// was not run in round 9: it is round 10's validation split. "tune1" to "tune3" (others again, written from
 // the documents alone by three writers at once, each over its own part of
 // the collections) are development data: their misses are read.
 var docsSets = map[string]struct{ collections, questions string }{
@@ -175,6 +176,7 @@ var docsSets = map[string]struct{ collections, questions string }{
 	"test4":   {datasets.DocsTest4Collections, datasets.DocsTest4Questions},
 	"test5":   {datasets.DocsTest5Collections, datasets.DocsTest5Questions},
 	"test6":   {datasets.DocsTest6Collections, datasets.DocsTest6Questions},
+	"test7":   {datasets.DocsTest7Collections, datasets.DocsTest7Questions},
 	"tune1":   {datasets.DocsTune1Collections, datasets.DocsTune1Questions},
 	"tune2":   {datasets.DocsTune2Collections, datasets.DocsTune2Questions},
 	"tune3":   {datasets.DocsTune3Collections, datasets.DocsTune3Questions},

@@ -71,6 +71,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test4", "t4"},
 	{"test5", "t5"},
 	{"test6", "t6"},
+	{"test7", "t7"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},

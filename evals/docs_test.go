@@ -26,6 +26,7 @@ func TestDocsSetsLoad(t *testing.T) {
 		{"test4", 70, 22},
 		{"test5", 70, 21},
 		{"test6", 70, 22},
+		{"test7", 70, 22},
 	} {
 		t.Run(tc.set, func(t *testing.T) {
 			cols, qs, err := LoadDocsSet(tc.set)

@@ -78,6 +78,13 @@ const (
 	DocsTest6Collections = "docs/test6.collections.json"
 	DocsTest6Questions   = "docs/test6.jsonl"
 
+	// DocsTest7Collections and DocsTest7Questions are a split written the
+	// same way at the end of round 9, on packages, pages and files no
+	// earlier set asks about, and never run in round 9: round 10's
+	// validation split. Never edit it.
+	DocsTest7Collections = "docs/test7.collections.json"
+	DocsTest7Questions   = "docs/test7.jsonl"
+
 	// DocsTune1..3 are tuning sets, written from the documents alone
 	// by three writers who had not seen how graphrag answers, each over
 	// its own part of the collections, and with the rows on pages and
