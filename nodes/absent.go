@@ -72,10 +72,7 @@ func (p *pipeline) unheldWords(ctx context.Context, s *State, words []string, be
 		others := otherStems(terms, forms)
 		for _, h := range res.Hits {
 			text := strings.ToLower(h.Source.Title + " \n " + h.Chunk.Text)
-			has := false
-			for _, f := range forms {
-				has = has || hasWord(text, f)
-			}
+			has := holdsForm(text, forms)
 			mentioned = mentioned || has
 			held = held || has && (len(others) == 0 || holdsAny(stemSet(text), others) || namesWord(h, forms))
 		}
@@ -275,6 +272,12 @@ func askedIn(question string, nowhere []string) []string {
 	return out
 }
 
+// holdsForm reports whether lower-cased text holds one of a word's forms
+// (inflections) as a word.
+func holdsForm(text string, forms []string) bool {
+	return slices.ContainsFunc(forms, func(f string) bool { return hasWord(text, f) })
+}
+
 // heldNowhere returns the words no passage of the whole store holds in
 // any of their forms (inflections). unheldWords searches within the
 // question's scope (its file types, the source it names): a word the
@@ -291,8 +294,7 @@ func (p *pipeline) heldNowhere(ctx context.Context, s *State, words []string) []
 			return nil
 		}
 		if !slices.ContainsFunc(res.Hits, func(h graphrag.Hit) bool {
-			text := strings.ToLower(h.Source.Title + " \n " + h.Chunk.Text)
-			return slices.ContainsFunc(forms, func(f string) bool { return hasWord(text, f) })
+			return holdsForm(strings.ToLower(h.Source.Title+" \n "+h.Chunk.Text), forms)
 		}) {
 			out = append(out, w)
 		}

@@ -52,7 +52,7 @@ func contentTermsWith(text string, everyday func(lower string) bool) []term {
 	var out []term
 	for _, t := range toks {
 		// A capitalised function word inside a question is part of a name
-		// ("For Against", "The Who" aside from the article itself); one
+		// ("For Against", "The Who", the article apart); one
 		// that opens a sentence is not ("… the old location. How do I fix
 		// that?").
 		nameWord := t.Capital && !t.Opens && !nameGlue[t.Lower]
