@@ -162,9 +162,10 @@ type DocsReport struct {
 // figure reported, its misses never read to fix them. "test5" (others
 // again, written the same way before round 8) was round 8's validation
 // split and is tuned on since round 9. "test6" (others again, written the
-// same way before round 9) is the validation split: only its figure is
-// read. "test7" (others again, written the same way at the end of round 9)
-// was not run in round 9: it is round 10's validation split. "tune1" to "tune3" (others again, written from
+// same way before round 9) was round 9's validation split and is tuned on
+// since round 10. "test7" (others again, written the same way at the end
+// of round 9) is the validation split: only its figure is read. "tune1"
+// to "tune3" (others again, written from
 // the documents alone by three writers at once, each over its own part of
 // the collections) are development data: their misses are read.
 var docsSets = map[string]struct{ collections, questions string }{
