@@ -336,7 +336,7 @@ func questionAnchors(question string, hits []graphrag.Hit) anchors {
 	// wants ("which HTTP route does …") describes the answer, and the
 	// passage that holds the answer writes it, not its kind.
 	kinds := answerKindWords(question)
-	for _, n := range properNames(question) {
+	for _, n := range properNames(askingPart(question)) {
 		if !kinds[n] {
 			a.names = append(a.names, n)
 		}
@@ -372,6 +372,27 @@ func questionAnchors(question string, hits []graphrag.Hit) anchors {
 	}
 	a.names = qualifiers
 	return a
+}
+
+// askingPart is the part of a question that asks: its sentences that end
+// in a question mark, when others tell the asker's situation ("My zorp
+// app sits behind Frobserve. How do I read its headers?"). The
+// names of that situation (the asker's server, library or format) are the
+// asker's, and the passage that answers need not write them; the names of
+// what is asked are the document's. A question with no statement, or
+// none with a question mark, asks in full.
+func askingPart(question string) string {
+	sentences := splitSentences(question)
+	var asks []string
+	for _, s := range sentences {
+		if strings.HasSuffix(strings.TrimRight(s, `"')`), "?") {
+			asks = append(asks, s)
+		}
+	}
+	if len(asks) == 0 || len(asks) == len(sentences) {
+		return question
+	}
+	return strings.Join(asks, " ")
 }
 
 // hasExactName reports whether a question names something as code and

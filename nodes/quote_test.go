@@ -382,3 +382,22 @@ func TestSubjectsPassagesHoldItsNamesTogether(t *testing.T) {
 		t.Error("Wibble only in a NEWS file under no folder of debug/zorp: want the names apart")
 	}
 }
+
+// TestAnchorsOfTheAskingSentence: the names of the situation a question
+// tells before it asks (the asker's proxy) are the asker's, not the
+// document's; the names of what it asks still anchor it.
+func TestAnchorsOfTheAskingSentence(t *testing.T) {
+	hits := []graphrag.Hit{
+		fileHit("/go/src/net/zorp/child.go", "go", "// HeaderEnv returns the zorp variables the front end passed with the request.\nfunc HeaderEnv(r *http.Request) map[string]string"),
+		fileHit("/doc/httpd/changelog", "", "httpd (2.1-1) unstable; urgency=medium\n  * Add a Frobserve compatible module."),
+	}
+	if m := matchConstraints("My net/zorp app sits behind Frobserve. How do I get the zorp variables of a request?", hits); len(m.Apart) > 0 || len(m.Missing) > 0 {
+		t.Errorf("anchors apart %v, missing %v: Frobserve is the asker's proxy, told before the question", m.Apart, m.Missing)
+	}
+	if m := matchConstraints("How do I get the zorp variables of a net/zorp request behind Frobserve?", hits); len(m.Apart) == 0 {
+		t.Error("Frobserve asked about is held only by another package's changelog: want the anchors apart")
+	}
+	if got := askingPart("Does zorp run on Frobix? Which version?"); got != "Does zorp run on Frobix? Which version?" {
+		t.Errorf("askingPart %q: a question of questions asks in full", got)
+	}
+}
