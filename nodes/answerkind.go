@@ -102,10 +102,24 @@ func answerKindWords(question string) map[string]bool {
 // passage that answers writes the answer, not its kind ("/stats/live",
 // not "HTTP route"). A kind word written with a capital keeps what its
 // capital adds: "HTTP" is still more telling than "route".
+//
+// So do the words a question writes only in the statements that tell the
+// asker's situation (see askingPart): "the drive stopped showing up after
+// an upgrade" is how the asker saw it, not how the document says it. What
+// they write as names keeps the weight a name adds.
 func evidenceTerms(question string) []term {
 	kinds := answerKindWords(question)
-	if len(kinds) == 0 {
+	asking := askingPart(question)
+	if len(kinds) == 0 && asking == question {
 		return contentTerms(question)
 	}
-	return contentTermsWith(question, func(w string) bool { return kinds[w] })
+	asked := map[string]bool{}
+	if asking != question {
+		for _, t := range tokenize(asking) {
+			asked[t.Stem] = true
+		}
+	}
+	return contentTermsWith(question, func(w string) bool {
+		return kinds[w] || asking != question && !asked[stem(w)]
+	})
 }

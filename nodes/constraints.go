@@ -382,7 +382,18 @@ func questionAnchors(question string, hits []graphrag.Hit) anchors {
 // what is asked are the document's. A question with no statement, or
 // none with a question mark, asks in full.
 func askingPart(question string) string {
-	sentences := splitSentences(question)
+	// An ellipsis stands for the elided part of a statement the question
+	// quotes ("ALTER ZORP ... RENAME"): it ends no sentence.
+	var sentences []string
+	open := false
+	for _, s := range splitSentences(question) {
+		if open {
+			sentences[len(sentences)-1] += " " + s
+		} else {
+			sentences = append(sentences, s)
+		}
+		open = strings.HasSuffix(s, "...") || strings.HasSuffix(s, "…")
+	}
 	var asks []string
 	for _, s := range sentences {
 		if strings.HasSuffix(strings.TrimRight(s, `"')`), "?") {

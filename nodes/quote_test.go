@@ -400,4 +400,7 @@ func TestAnchorsOfTheAskingSentence(t *testing.T) {
 	if got := askingPart("Does zorp run on Frobix? Which version?"); got != "Does zorp run on Frobix? Which version?" {
 		t.Errorf("askingPart %q: a question of questions asks in full", got)
 	}
+	if q := "How does ALTER ZORP ... RENAME differ from frob()?"; askingPart(q) != q {
+		t.Errorf("askingPart %q: an ellipsis ends no sentence", askingPart(q))
+	}
 }
