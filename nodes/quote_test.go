@@ -404,3 +404,21 @@ func TestAnchorsOfTheAskingSentence(t *testing.T) {
 		t.Errorf("askingPart %q: an ellipsis ends no sentence", askingPart(q))
 	}
 }
+
+// TestEvidenceOfTheAskingSentence: the plain words of the situation a
+// question tells before it asks weigh as everyday words; those of what it
+// asks, and the names of either, keep their weight.
+func TestEvidenceOfTheAskingSentence(t *testing.T) {
+	weights := map[string]float64{}
+	for _, tm := range evidenceTerms("My panel stopped showing widgets after an upgrade to Frobix. How do I enable zorp mode?") {
+		weights[tm.Word] = tm.Weight
+	}
+	for w, want := range map[string]float64{"stopped": everydayWeight, "showing": everydayWeight, "upgrade": everydayWeight, "zorp": 1, "frobix": everydayWeight + 0.75} {
+		if weights[w] != want {
+			t.Errorf("weight of %q = %v, want %v", w, weights[w], want)
+		}
+	}
+	if w := evidenceTerms("how do I enable zorp mode after an upgrade?"); slices.ContainsFunc(w, func(tm term) bool { return tm.Word == "upgrade" && tm.Weight != 1 }) {
+		t.Error("a one-sentence question's words keep their weight")
+	}
+}
