@@ -34,6 +34,12 @@ func TestOpensLikeRequest(t *testing.T) {
 		"kettle steep timeout":       false,
 		"http server shutdown":       false,
 		"filepath walk":              false,
+		// Longer: a request names its object after its first word or two,
+		// a noun phrase after a preposition.
+		"zorp the frob report to my team before friday":  true,
+		"flip on the frob heater in the kitchen tonight": true,
+		"default size of a zorp buffer in frobdb":        false,
+		"size limit of the zorp queue per frob worker":   false,
 	} {
 		if got := opensLikeRequest(q); got != want {
 			t.Errorf("opensLikeRequest(%q) = %v, want %v", q, got, want)

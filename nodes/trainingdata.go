@@ -144,14 +144,34 @@ var requestOpeners = sync.OnceValue(func() map[string]bool {
 // Only search words are checked: a query of a few words with no article or
 // pronoun. A request names what to act on with one ("roll a die", "delete
 // the cache", "book me a table"), whatever word it opens with.
+//
+// A longer query opens as a request with an opener, or names what to act
+// on right after its first word or two ("cancel my zorp subscription for
+// next month", "turn off the frob alarm at nine tonight"). A noun phrase
+// names its thing after a preposition ("default size of a zorp buffer in
+// frobdb"): that is a search too.
 func opensLikeRequest(query string) bool {
 	f := strings.Fields(strings.ToLower(query))
-	if len(f) == 0 || len(f) > maxSearchWords || slices.ContainsFunc(f, func(w string) bool { return objectMarkers[strings.Trim(w, ".,;:!?\"'()")] }) {
+	for i := range f {
+		f[i] = strings.Trim(f[i], ".,;:!?\"'()")
+	}
+	if len(f) == 0 {
 		return true
 	}
 	openers := requestOpeners()
-	return openers == nil || openers[strings.Trim(f[0], ".,;:!?\"'()")]
+	if openers == nil || openers[f[0]] {
+		return true
+	}
+	if len(f) <= maxSearchWords {
+		return slices.ContainsFunc(f, func(w string) bool { return objectMarkers[w] })
+	}
+	return objectMarkers[f[1]] || len(f) > 2 && !prepositions[f[1]] && objectMarkers[f[2]]
 }
+
+// prepositions are the words after which an article opens a noun
+// phrase's complement, not a request's object; those that are as often
+// a verb's particle ("turn on the", "log in to") are left out.
+var prepositions = toSet(`of for from with by about into between per`)
 
 // maxSearchWords is the most words opensLikeRequest reads as search words;
 // a longer query is a sentence.
