@@ -104,8 +104,8 @@ func answerKindWords(question string) map[string]bool {
 // capital adds: "HTTP" is still more telling than "route".
 //
 // So do the words a question writes only in the statements that tell the
-// asker's situation (see askingPart): "the drive stopped showing up after
-// an upgrade" is how the asker saw it, not how the document says it. What
+// asker's situation (see askingPart): "the panel went blank after an
+// upgrade" is how the asker saw it, not how the document says it. What
 // they write as names keeps the weight a name adds.
 func evidenceTerms(question string) []term {
 	kinds := answerKindWords(question)

@@ -375,8 +375,8 @@ func questionAnchors(question string, hits []graphrag.Hit) anchors {
 }
 
 // askingPart is the part of a question that asks: its sentences that end
-// in a question mark, when others tell the asker's situation ("My zorp
-// app sits behind Frobserve. How do I read its headers?"). The
+// in a question mark, when others tell the asker's situation ("We run
+// zorpd under Frobserve. How do I read its headers?"). The
 // names of that situation (the asker's server, library or format) are the
 // asker's, and the passage that answers need not write them; the names of
 // what is asked are the document's. A question with no statement, or

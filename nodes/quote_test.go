@@ -391,7 +391,7 @@ func TestAnchorsOfTheAskingSentence(t *testing.T) {
 		fileHit("/go/src/net/zorp/child.go", "go", "// HeaderEnv returns the zorp variables the front end passed with the request.\nfunc HeaderEnv(r *http.Request) map[string]string"),
 		fileHit("/doc/httpd/changelog", "", "httpd (2.1-1) unstable; urgency=medium\n  * Add a Frobserve compatible module."),
 	}
-	if m := matchConstraints("My net/zorp app sits behind Frobserve. How do I get the zorp variables of a request?", hits); len(m.Apart) > 0 || len(m.Missing) > 0 {
+	if m := matchConstraints("We run net/zorp under Frobserve. How do I get the zorp variables of a request?", hits); len(m.Apart) > 0 || len(m.Missing) > 0 {
 		t.Errorf("anchors apart %v, missing %v: Frobserve is the asker's proxy, told before the question", m.Apart, m.Missing)
 	}
 	if m := matchConstraints("How do I get the zorp variables of a net/zorp request behind Frobserve?", hits); len(m.Apart) == 0 {
@@ -410,10 +410,10 @@ func TestAnchorsOfTheAskingSentence(t *testing.T) {
 // asks, and the names of either, keep their weight.
 func TestEvidenceOfTheAskingSentence(t *testing.T) {
 	weights := map[string]float64{}
-	for _, tm := range evidenceTerms("My panel stopped showing widgets after an upgrade to Frobix. How do I enable zorp mode?") {
+	for _, tm := range evidenceTerms("My panel went blank with widgets after an upgrade to Frobix. How do I enable zorp mode?") {
 		weights[tm.Word] = tm.Weight
 	}
-	for w, want := range map[string]float64{"stopped": everydayWeight, "showing": everydayWeight, "upgrade": everydayWeight, "zorp": 1, "frobix": everydayWeight + 0.75} {
+	for w, want := range map[string]float64{"panel": everydayWeight, "blank": everydayWeight, "upgrade": everydayWeight, "zorp": 1, "frobix": everydayWeight + 0.75} {
 		if weights[w] != want {
 			t.Errorf("weight of %q = %v, want %v", w, weights[w], want)
 		}
