@@ -1,6 +1,7 @@
 package nodes
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -133,5 +134,20 @@ func TestLeavingSomethingUndoneAsksForTheDefault(t *testing.T) {
 	a := extractive(q, []graphrag.Hit{page}, 2)
 	if a.Abstained || !strings.Contains(a.Text, "when the day rolls over") {
 		t.Errorf("answer:\n%s\nwant the sentence saying what happens when it is not closed", a.Text)
+	}
+}
+
+// TestKindsOfTheAskingSentence: a kind asked at a sentence's start ("how
+// do I …", "what … requires") is found after a sentence that tells the
+// asker's situation.
+func TestKindsOfTheAskingSentence(t *testing.T) {
+	for q, want := range map[string]string{
+		"The frob panel went blank after the upgrade. How do I reset it?":    "steps",
+		"zorpd refuses my login. What does a login to it require?":           "requirement",
+		"Zorpd ... RELOAD hangs on my box. How can I make it finish sooner?": "steps",
+	} {
+		if !slices.ContainsFunc(askedKinds(q), func(k askKind) bool { return k.name == want }) {
+			t.Errorf("askedKinds(%q) lacks %s", q, want)
+		}
 	}
 }

@@ -102,7 +102,7 @@ func askedKinds(query string) []askKind {
 	var found []at
 	happens := whatHappens.FindStringIndex(query)
 	for _, k := range askKinds {
-		loc := k.ask.FindStringIndex(query)
+		loc := findInSentences(k.ask, query)
 		if loc == nil {
 			continue
 		}
@@ -119,4 +119,27 @@ func askedKinds(query string) []askKind {
 		out[i] = f.k
 	}
 	return out
+}
+
+// findInSentences is re.FindStringIndex over the question, and then over
+// each of its sentences, so that a pattern anchored at the start ("how do
+// I …") finds the sentence that asks after one that tells the asker's
+// situation ("The frob panel went blank. How do I reset it?").
+func findInSentences(re *regexp.Regexp, query string) []int {
+	if loc := re.FindStringIndex(query); loc != nil {
+		return loc
+	}
+	at := 0
+	for _, s := range splitSentences(query) {
+		i := strings.Index(query[at:], s)
+		if i < 0 {
+			continue
+		}
+		at += i
+		if loc := re.FindStringIndex(s); loc != nil {
+			return []int{at + loc[0], at + loc[1]}
+		}
+		at += len(s)
+	}
+	return nil
 }
