@@ -129,8 +129,12 @@ func findInSentences(re *regexp.Regexp, query string) []int {
 	if loc := re.FindStringIndex(query); loc != nil {
 		return loc
 	}
+	sentences := splitSentences(query)
+	if len(sentences) < 2 {
+		return nil
+	}
 	at := 0
-	for _, s := range splitSentences(query) {
+	for _, s := range sentences {
 		i := strings.Index(query[at:], s)
 		if i < 0 {
 			continue
