@@ -142,7 +142,7 @@ func TestLeavingSomethingUndoneAsksForTheDefault(t *testing.T) {
 // asker's situation.
 func TestKindsOfTheAskingSentence(t *testing.T) {
 	for q, want := range map[string]string{
-		"The frob panel went blank after the upgrade. How do I reset it?":    "steps",
+		"The frob panel went blank after the upgrade. How do I wake it?":     "steps",
 		"zorpd refuses my login. What does a login to it require?":           "requirement",
 		"Zorpd ... RELOAD hangs on my box. How can I make it finish sooner?": "steps",
 	} {

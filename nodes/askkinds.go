@@ -124,7 +124,7 @@ func askedKinds(query string) []askKind {
 // findInSentences is re.FindStringIndex over the question, and then over
 // each of its sentences, so that a pattern anchored at the start ("how do
 // I …") finds the sentence that asks after one that tells the asker's
-// situation ("The frob panel went blank. How do I reset it?").
+// situation ("The frob panel went blank. How do I wake it?").
 func findInSentences(re *regexp.Regexp, query string) []int {
 	if loc := re.FindStringIndex(query); loc != nil {
 		return loc
