@@ -128,7 +128,7 @@ func TestLeavingSomethingUndoneAsksForTheDefault(t *testing.T) {
 	}
 	q := "does a ledger stay open forever if I never CLOSE LEDGER it?"
 	kinds := askedKinds(q)
-	if len(kinds) == 0 || kinds[0].name != "default" {
+	if !slices.ContainsFunc(kinds, func(k askKind) bool { return k.name == "default" }) {
 		t.Fatalf("kinds of %q: %v, want a default", q, kindList(kinds))
 	}
 	a := extractive(q, []graphrag.Hit{page}, 2)
@@ -149,5 +149,16 @@ func TestKindsOfTheAskingSentence(t *testing.T) {
 		if !slices.ContainsFunc(askedKinds(q), func(k askKind) bool { return k.name == want }) {
 			t.Errorf("askedKinds(%q) lacks %s", q, want)
 		}
+	}
+}
+
+// TestWhetherIsAnsweredByALimit: a question that asks whether something
+// is so takes the sentence that limits or denies it, not only the one
+// that describes the thing in the question's words.
+func TestWhetherIsAnsweredByALimit(t *testing.T) {
+	hits := []graphrag.Hit{fileHit("/go/src/net/zorp/doc.go", "go", "Package zorp lets a program act as a FrobCGI server for authorizer and filter scripts through a socket.\n\nThe handler reads each request from the web server. Currently only the zorp responder role is supported.")}
+	a := extractive("Can the zorp package act as a FrobCGI authorizer?", hits, 3)
+	if !strings.Contains(a.Text, "responder role") {
+		t.Errorf("the sentence that limits what zorp does is missing:\n%s", a.Text)
 	}
 }

@@ -73,6 +73,15 @@ var askKinds = []askKind{
 	{name: "consequence",
 		ask: whatHappens,
 		has: regexp.MustCompile(`(?i)\b(will|would|may|can) (cause|raise|fail|abort|result in|be (ignored|skipped|rejected|discarded|lost|raised|reported))\b|\b(causes|caused|results in|is raised|fails|is (ignored|skipped|rejected|discarded|lost|reported))\b|\bnothing (is done|happens)\b|\bno effect\b|\b(errors?|violations?)\b`)},
+	// A question that asks whether something is so ("can I …", "does
+	// it …", "is there …") is answered by a sentence that says how far it
+	// is: one that denies or limits ("… does not probe inside …", "Only
+	// base tables can be …", "Currently only the zorp role is
+	// supported"), or says it always holds. A sentence that only
+	// describes the thing answers neither way.
+	{name: "polar",
+		ask: regexp.MustCompile(`(?i)^\s*(can|could|does|do|did|is|are|was|were|will|would|should|may|must|has|have)\b`),
+		has: regexp.MustCompile(`(?i)\b(not|no|never|only|cannot|neither|nor|unless|except|always|none)\b|n't\b`)},
 	{name: "steps",
 		ask: regexp.MustCompile(`(?i)^\s*(how (do|can|should|would|to) (i|we|you|one)?|how to)\b|\b(steps?|procedure|instructions?)\b`),
 		// An instruction opens with its verb, quotes a command, or names
