@@ -75,10 +75,10 @@ var askKinds = []askKind{
 		has: regexp.MustCompile(`(?i)\b(will|would|may|can) (cause|raise|fail|abort|result in|be (ignored|skipped|rejected|discarded|lost|raised|reported))\b|\b(causes|caused|results in|is raised|fails|is (ignored|skipped|rejected|discarded|lost|reported))\b|\bnothing (is done|happens)\b|\bno effect\b|\b(errors?|violations?)\b`)},
 	// A question that asks whether something is so ("can I …", "does
 	// it …", "is there …") is answered by a sentence that says how far it
-	// is: one that denies or limits ("… does not probe inside …", "Only
-	// base tables can be …", "Currently only the zorp role is
-	// supported"), or says it always holds. A sentence that only
-	// describes the thing answers neither way.
+	// is: one that denies or limits ("… never follows frob links", "Only
+	// zorp volumes can be …"), or says it always holds ("frobd always
+	// syncs first"). A sentence that only describes the thing answers
+	// neither way.
 	{name: "polar",
 		ask: regexp.MustCompile(`(?i)^\s*(can|could|does|do|did|is|are|was|were|will|would|should|may|must|has|have)\b`),
 		has: regexp.MustCompile(`(?i)\b(not|no|never|only|cannot|neither|nor|unless|except|always|none)\b|n't\b`)},
