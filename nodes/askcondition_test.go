@@ -162,3 +162,22 @@ func TestWhetherIsAnsweredByALimit(t *testing.T) {
 		t.Errorf("the sentence that limits what zorp does is missing:\n%s", a.Text)
 	}
 }
+
+// TestALimitIsStatedOrNotAnswered: a question for the most of something is
+// answered by a sentence that states a limit; passages about the thing
+// that state none do not answer it.
+func TestALimitIsStatedOrNotAnswered(t *testing.T) {
+	page := func(text string) []graphrag.Hit {
+		return []graphrag.Hit{fileHit("/usr/share/man/man7/CREATE_FROB.7.gz", "7", text)}
+	}
+	q := "What is the maximum number of zorps one frob can hold?"
+	if a := extractive(q, page("A frob holds zorps in insertion order. Each zorp of a frob has a name and a weight."), 3); !a.Abstained {
+		t.Errorf("no limit stated, want an abstention:\n%s", a.Text)
+	}
+	if a := extractive(q, page("A frob holds zorps in insertion order. A frob can hold at most 32 zorps."), 3); a.Abstained || !strings.Contains(a.Text, "at most 32") {
+		t.Errorf("want the sentence stating the limit:\n%s", a.Text)
+	}
+	if slices.ContainsFunc(askedKinds("is a zorp queue a min-heap or a max-heap?"), func(k askKind) bool { return k.name == "limit" }) {
+		t.Error("max in a compound asks for no limit")
+	}
+}
