@@ -825,7 +825,7 @@ func pathNamed(p string, words map[string]bool) bool {
 	if p == "" || len(words) == 0 {
 		return false
 	}
-	parts := pathParts(p)
+	parts := namingParts(p)
 	for i, part := range parts {
 		if words[part] {
 			return true
@@ -850,7 +850,7 @@ func folderOf(p, w string) bool {
 	if len(w) < 5 {
 		return false
 	}
-	parts := pathParts(p)
+	parts := namingParts(p)
 	for _, part := range parts[:max(0, len(parts)-1)] {
 		if rest, ok := strings.CutPrefix(part, w); ok && len(rest) >= 1 && len(rest) <= 2 {
 			return true
@@ -858,6 +858,24 @@ func folderOf(p, w string) bool {
 	}
 	return false
 }
+
+// namingParts are the parts of path that may name what a file is about:
+// pathParts without the system folders it opens with (hierarchyDirs).
+// "/usr/local/zorp/src/frob.go" is about zorp and frob, not about "local"
+// ("a local resolver") or "share" ("share a session"): every file
+// installed there lies under them.
+func namingParts(p string) []string {
+	parts := pathParts(p)
+	i := 0
+	for i < len(parts)-1 && (parts[i] == "" || hierarchyDirs[parts[i]]) {
+		i++
+	}
+	return parts[i:]
+}
+
+// hierarchyDirs are the folders of the Filesystem Hierarchy Standard
+// that programs and their documents are installed under.
+var hierarchyDirs = toSet(`usr local share lib lib64 libexec bin sbin etc opt var srv doc man include`)
 
 // pathParts are the folders and the file name of path, lower-cased, split
 // at "/" or "\\".

@@ -422,3 +422,18 @@ func TestEvidenceOfTheAskingSentence(t *testing.T) {
 		t.Error("a one-sentence question's words keep their weight")
 	}
 }
+
+// TestSystemFoldersNameNothing: "local" in a question does not make the
+// files installed under /usr/local its subject.
+func TestSystemFoldersNameNothing(t *testing.T) {
+	hits := []graphrag.Hit{
+		fileHit("/usr/local/zorp/src/net/dial.go", "go", "// Dial connects to the address on the named network."),
+		fileHit("/usr/share/doc/frobd/NEWS.Debian", "", "frobd now passes the ZAP bit from a local validating resolver only when zorp.conf sets trust-zap."),
+	}
+	if m := matchConstraints("What do I add to zorp.conf so a local frobd passes the ZAP bit?", hits); len(m.Apart) > 0 || len(m.Missing) > 0 {
+		t.Errorf("anchors apart %v, missing %v: /usr/local names no subject", m.Apart, m.Missing)
+	}
+	if !pathNamed("/usr/share/doc/frobd/NEWS.Debian", map[string]bool{"frobd": true}) || pathNamed("/usr/share/doc/frobd/NEWS.Debian", map[string]bool{"share": true}) {
+		t.Error("frobd names its doc folder; share names nothing")
+	}
+}
