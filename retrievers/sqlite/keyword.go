@@ -149,19 +149,22 @@ func (s *Store) rerank(ctx context.Context, text string, ts []string, f graphrag
 		rowids[i] = c.rowid
 	}
 	b, _ := json.Marshal(rowids)
-	rows, err := s.db.QueryContext(ctx, `SELECT f.rowid, f.title, f.text, c.symbol, c.kind, coalesce(d.metadata->>'role', '')
+	rows, err := s.db.QueryContext(ctx, `SELECT f.rowid, f.title, f.text, c.symbol, c.kind, coalesce(d.metadata->>'role', ''), c.doc_id, c.ordinal
 		FROM chunks_fts f JOIN chunks c ON c.rowid = f.rowid JOIN documents d ON d.id = c.doc_id
 		WHERE f.rowid IN (SELECT value FROM json_each(?))`, string(b))
 	if err != nil {
 		return nil, fmt.Errorf("rerank: %w", err)
 	}
 	defer rows.Close()
-	type doc struct{ title, text, symbol, kind, role string }
+	type doc struct {
+		title, text, symbol, kind, role, docID string
+		ordinal                                int
+	}
 	docs := make(map[int64]doc, len(cands))
 	for rows.Next() {
 		var id int64
 		var d doc
-		if err := rows.Scan(&id, &d.title, &d.text, &d.symbol, &d.kind, &d.role); err != nil {
+		if err := rows.Scan(&id, &d.title, &d.text, &d.symbol, &d.kind, &d.role, &d.docID, &d.ordinal); err != nil {
 			return nil, fmt.Errorf("rerank: %w", err)
 		}
 		docs[id] = d
@@ -181,7 +184,20 @@ func (s *Store) rerank(ctx context.Context, text string, ts []string, f graphrag
 			cands[i].score *= w
 		}
 	}
-	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
+	// Equal scores are ordered by document and place, as the PostgreSQL
+	// store orders them: the same files give the same order whatever
+	// order ingest wrote them in (a package's copyright file shipped
+	// again by its -dev package).
+	sort.SliceStable(cands, func(i, j int) bool {
+		if cands[i].score != cands[j].score {
+			return cands[i].score > cands[j].score
+		}
+		a, b := docs[cands[i].rowid], docs[cands[j].rowid]
+		if a.docID != b.docID {
+			return a.docID < b.docID
+		}
+		return a.ordinal < b.ordinal
+	})
 	if s.rank.Links > 0 && s.rank.LinkFrom > 0 {
 		texts := make([]string, 0, s.rank.LinkFrom)
 		for _, c := range cands[:min(s.rank.LinkFrom, len(cands))] {

@@ -186,3 +186,35 @@ func TestSymbolRanksDeclarationFirst(t *testing.T) {
 		})
 	}
 }
+
+// TestEqualScoresInPathOrder: two copies of one file (a package's notice
+// shipped again by its -dev package) score the same; they come back in
+// the order of their paths, whichever ingest wrote first, as the
+// PostgreSQL store returns them.
+func TestEqualScoresInPathOrder(t *testing.T) {
+	ctx := context.Background()
+	notice := "Files: *\nCopyright: 1999 Ann Zorp and Bo Frob\nLicense: Zlib"
+	rec := func(pkg string) graphrag.Record {
+		id := "/doc/" + pkg + "/copyright"
+		return graphrag.Record{Doc: graphrag.Document{ID: id, Path: id, Title: "copyright", Type: "txt"}, Chunks: []graphrag.Chunk{{Text: notice}}}
+	}
+	for _, order := range [][]string{{"libzorp1", "libzorp-dev"}, {"libzorp-dev", "libzorp1"}} {
+		s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "s.db"), sqlite.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, pkg := range order {
+			if err := s.Put(ctx, rec(pkg)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		res, err := s.Search(ctx, graphrag.Query{Text: "who holds the copyright on zorp", Mode: graphrag.ModeKeyword})
+		s.Close()
+		if err != nil || len(res.Hits) != 2 {
+			t.Fatalf("hits %v err %v", res.Hits, err)
+		}
+		if res.Hits[0].Score != res.Hits[1].Score || res.Hits[0].Source.Path != "/doc/libzorp-dev/copyright" {
+			t.Errorf("ingested %v: got %s (%.4f) first, %.4f second; want equal scores in path order", order, res.Hits[0].Source.Path, res.Hits[0].Score, res.Hits[1].Score)
+		}
+	}
+}
