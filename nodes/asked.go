@@ -112,12 +112,13 @@ func holds(c candidate, h graphrag.Hit, w string) bool {
 }
 
 // answersAsked reports whether the units chosen for an answer answer what
-// the question asks for; why says what they lack. A "who" question's units
+// the question asks for (kinds are its askedKinds); why says what they
+// lack. A "who" question's units
 // name someone; a licence question's name the licence of what it asks
 // about; a question for the most of something ("the maximum number of
 // zorps per frob") has one that states a limit: the passages about zorps
 // that state none do not say how many a frob may hold.
-func answersAsked(query string, chosen []candidate, kept []graphrag.Hit) (ok bool, why string) {
+func answersAsked(query string, kinds []askKind, chosen []candidate, kept []graphrag.Hit) (ok bool, why string) {
 	if len(chosen) == 0 {
 		return false, "nothing quotable"
 	}
@@ -130,7 +131,7 @@ func answersAsked(query string, chosen []candidate, kept []graphrag.Hit) (ok boo
 			return false, "the question asks for a licence, and no passage quoted names the licence of what it asks about"
 		}
 	}
-	for _, k := range askedKinds(query) {
+	for _, k := range kinds {
 		if k.name == "limit" && !slices.ContainsFunc(chosen, func(c candidate) bool { return k.in(c.masked) }) {
 			return false, "the question asks for a limit, and no passage quoted states one"
 		}
