@@ -164,7 +164,9 @@ type DocsReport struct {
 // split and is tuned on since round 9. "test6" (others again, written the
 // same way before round 9) was round 9's validation split and is tuned on
 // since round 10. "test7" (others again, written the same way at the end
-// of round 9) is the validation split: only its figure is read. "tune1"
+// of round 9) was round 10's validation split and is tuned on since round
+// 11. "test8" (other files again, written the same way at the start of
+// round 11) is the validation split: only its figure is read. "tune1"
 // to "tune3" (others again, written from
 // the documents alone by three writers at once, each over its own part of
 // the collections) are development data: their misses are read.
@@ -178,6 +180,7 @@ var docsSets = map[string]struct{ collections, questions string }{
 	"test5":   {datasets.DocsTest5Collections, datasets.DocsTest5Questions},
 	"test6":   {datasets.DocsTest6Collections, datasets.DocsTest6Questions},
 	"test7":   {datasets.DocsTest7Collections, datasets.DocsTest7Questions},
+	"test8":   {datasets.DocsTest8Collections, datasets.DocsTest8Questions},
 	"tune1":   {datasets.DocsTune1Collections, datasets.DocsTune1Questions},
 	"tune2":   {datasets.DocsTune2Collections, datasets.DocsTune2Questions},
 	"tune3":   {datasets.DocsTune3Collections, datasets.DocsTune3Questions},

@@ -72,6 +72,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test5", "t5"},
 	{"test6", "t6"},
 	{"test7", "t7"},
+	{"test8", "t8"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},

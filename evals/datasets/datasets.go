@@ -81,9 +81,17 @@ const (
 	// DocsTest7Collections and DocsTest7Questions are a split written the
 	// same way at the end of round 9, on packages, pages and files no
 	// earlier set asks about, and never run in round 9: round 10's
-	// validation split. Never edit it.
+	// validation split, and tuned on since round 11. Never edit it.
 	DocsTest7Collections = "docs/test7.collections.json"
 	DocsTest7Questions   = "docs/test7.jsonl"
+
+	// DocsTest8Collections and DocsTest8Questions are a split written the
+	// same way at the start of round 11, in files, pages and packages no
+	// earlier set takes a gold file from (every standard-library package
+	// had been asked about by then, so its Go rows are other files of
+	// them): round 11's validation split. Never edit it.
+	DocsTest8Collections = "docs/test8.collections.json"
+	DocsTest8Questions   = "docs/test8.jsonl"
 
 	// DocsTune1..3 are tuning sets, written from the documents alone
 	// by three writers who had not seen how graphrag answers, each over
