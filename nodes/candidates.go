@@ -276,13 +276,14 @@ func qualifiedKey(query, word string) bool {
 
 // askedNames are the identifiers a question names, lower-cased: the last
 // part of a dotted name and any word written in CamelCase or with an
-// underscore ("WithCancel", "io.EOF", "unique_violation").
+// underscore ("WithCancel", "io.EOF", "unique_violation"). A possessive
+// "'s" is no part of the name: "ZorpDB's" names ZorpDB.
 func askedNames(query string) map[string]bool {
 	out := map[string]bool{}
 	for _, f := range strings.FieldsFunc(query, func(r rune) bool {
 		return r == ' ' || r == '?' || r == ',' || r == '(' || r == ')' || r == '"' || r == '`'
 	}) {
-		f = strings.Trim(f, ".:;!'")
+		f = text.TrimPossessive(strings.Trim(f, ".:;!'"))
 		if i := strings.LastIndex(f, "."); i >= 0 && i+1 < len(f) {
 			out[strings.ToLower(f[i+1:])] = true
 			continue

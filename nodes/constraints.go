@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/graphrag/graphrag"
+	"github.com/graphrag/graphrag/internal/text"
 )
 
 // versionPattern finds version numbers ("2.23.0", "1.6-2.1+deb12u1"),
@@ -501,7 +502,7 @@ func nameWordsWeighted(question string) ([]string, map[string]int) {
 	for _, f := range strings.FieldsFunc(strings.ToLower(question), func(r rune) bool {
 		return !(r == '_' || r == '-' || r == '\'' || r == '’' || unicode.IsLetter(r) || unicode.IsDigit(r))
 	}) {
-		f = strings.TrimSuffix(strings.TrimSuffix(f, "'s"), "’s")
+		f = text.TrimPossessive(f)
 		f = strings.Trim(f, "-'’")
 		if len(f) < 2 || stopWords[f] {
 			prev = ""

@@ -452,3 +452,17 @@ func TestAnOptionIsItsCommandsOwn(t *testing.T) {
 		t.Errorf("retrieval %s (%s): frobvac's page defines it", r, why)
 	}
 }
+
+// A possessive "'s" is no part of a name: "ZorpDB's" asks about ZorpDB,
+// which a page held under /usr/share/zorpdb meets, though no page writes
+// "ZorpDB's".
+func TestPossessiveIsNoPartOfAName(t *testing.T) {
+	q := "Why does ZorpDB's FROB MAPPING take the ON keyword?"
+	if got := constrainingTerms(q); !slices.Contains(got, "zorpdb") || slices.Contains(got, "zorpdb's") {
+		t.Errorf("constrainingTerms = %q, want zorpdb without its possessive", got)
+	}
+	page := fileHit("/usr/share/zorpdb/man7/FROB_MAPPING.7.gz", "pg", "FROB MAPPING takes ON before the server name, as the Frobnik standard writes it.")
+	if m := matchConstraints(q, []graphrag.Hit{page}); len(m.Missing) > 0 {
+		t.Errorf("missing %q: the page's path names ZorpDB", m.Missing)
+	}
+}

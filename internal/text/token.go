@@ -74,6 +74,12 @@ func Tokenize(s string) []Token {
 	return out
 }
 
+// TrimPossessive drops a word's possessive "'s" (or "’s"): "Ada's" is
+// "Ada", "Quill's" names Quill.
+func TrimPossessive(w string) string {
+	return strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
+}
+
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // isInnerRune reports whether r joins two runs of letters and digits into
@@ -83,7 +89,7 @@ func isInnerRune(r rune) bool { return r == '\'' || r == '’' || r == '-' || r 
 // appendToken appends the word s[start:end], which starts and ends with a
 // letter or digit.
 func appendToken(out []Token, s string, start, end int) []Token {
-	w := strings.TrimSuffix(strings.TrimSuffix(s[start:end], "'s"), "’s")
+	w := TrimPossessive(s[start:end])
 	r, _ := utf8.DecodeRuneInString(w)
 	lower := strings.ToLower(strings.ReplaceAll(w, "’", "'"))
 	return append(out, Token{
