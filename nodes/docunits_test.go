@@ -1,6 +1,7 @@
 package nodes
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -201,5 +202,25 @@ func TestDeclarationTakesTheValueItRefersTo(t *testing.T) {
 	a = extractive("fatbin.OpenFat fails on a thin binary, which error do I get", []graphrag.Hit{open, errs}, 3)
 	if !strings.Contains(a.Text, "var ErrNotFat") {
 		t.Errorf("answer lacks the error whose doc links to OpenFat:\n%s", a.Text)
+	}
+}
+
+// A long struct is cut to the lines of the field the question names, not
+// to the first lines that share its everyday words with it.
+func TestCodeWindowFindsTheNamedField(t *testing.T) {
+	var lines []string
+	lines = append(lines, "type ZorpAttr struct {")
+	for i := range 8 {
+		lines = append(lines, fmt.Sprintf("\t// Opt%d sets how the child process starts when the parent process asks.", i), fmt.Sprintf("\tOpt%d bool", i))
+	}
+	lines = append(lines,
+		"\t// Frobsig is the signal the child gets when its parent thread exits:",
+		"\t// it is sent on thread exit, which may come before the process ends.",
+		"\tFrobsig Signal",
+		"\tOther int",
+		"}")
+	got := strings.Join(codeWindow(lines, stemSet("I set Frobsig but the child process got the signal while the parent process ran. Why?")), "\n")
+	if !strings.Contains(got, "sent on thread exit") {
+		t.Errorf("window misses the named field's comment:\n%s", got)
 	}
 }

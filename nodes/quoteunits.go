@@ -620,13 +620,13 @@ func licenceHeader(lines []string) bool {
 	return strings.Contains(head, "copyright") && (strings.Contains(head, "license") || strings.Contains(head, "licence") || strings.Contains(head, "rights reserved"))
 }
 
-// codeWindow keeps the lines around the one sharing the most stems with
-// the question, with the block's first line (its declaration or doc) when
-// the window does not reach it.
+// codeWindow keeps the lines around the one that best matches the
+// question (see rareStemScores), with the block's first line (its
+// declaration or doc) when the window does not reach it.
 func codeWindow(lines []string, stems map[string]bool) []string {
-	best, bestN := 0, -1
-	for i, l := range lines {
-		if n := stemsIn(l, stems); n > bestN {
+	best, bestN := 0, -1.0
+	for i, n := range rareStemScores(lines, stems) {
+		if n > bestN {
 			best, bestN = i, n
 		}
 	}
@@ -653,6 +653,31 @@ func codeWindow(lines []string, stems map[string]bool) []string {
 		out = append(out, "\t…")
 	}
 	return out
+}
+
+// rareStemScores scores each line of a block by the question's stems it
+// holds, each weighing one over the number of the block's lines that hold
+// it: in a long struct whose every comment says "process", the line
+// naming the field the question asks about ("Zorpsig") is the one to show,
+// not the first that says "process" twice.
+func rareStemScores(lines []string, stems map[string]bool) []float64 {
+	held := make([][]string, len(lines)) // in the line's order, so sums are the same each run
+	df := map[string]int{}
+	for i, l := range lines {
+		for _, t := range tokenize(l) {
+			if stems[t.Stem] && !slices.Contains(held[i], t.Stem) {
+				held[i] = append(held[i], t.Stem)
+				df[t.Stem]++
+			}
+		}
+	}
+	scores := make([]float64, len(lines))
+	for i := range lines {
+		for _, st := range held[i] {
+			scores[i] += 1 / float64(df[st])
+		}
+	}
+	return scores
 }
 
 // stemsIn counts the words of line whose stem is in stems.
