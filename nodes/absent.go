@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/graphrag/graphrag"
+	"github.com/graphrag/graphrag/internal/text"
 )
 
 // absentWords returns the words (a question's specific terms that none of
@@ -256,10 +257,13 @@ func askedIn(question string, nowhere []string) []string {
 	}
 	last := sentences[len(sentences)-1]
 	names := map[string]bool{}
-	for _, t := range tokenize(last) {
+	toks := tokenize(last)
+	for i, t := range toks {
 		// Written as a name: with a capital inside the sentence, with a
-		// digit, or as code ("frobsub()", "`zorpfmt`").
-		if t.Capital && !t.Opens || t.Digit || strings.HasPrefix(last[t.End:], "(") || t.Start > 0 && last[t.Start-1] == '`' {
+		// digit, as code ("frobsub()", "`zorpfmt`"), or before the kind
+		// of thing it names ("the zorpd package").
+		if t.Capital && !t.Opens || t.Digit || strings.HasPrefix(last[t.End:], "(") || t.Start > 0 && last[t.Start-1] == '`' ||
+			i+1 < len(toks) && namedKinds[toks[i+1].Lower] {
 			names[t.Lower] = true
 		}
 	}
@@ -271,6 +275,11 @@ func askedIn(question string, nowhere []string) []string {
 	}
 	return out
 }
+
+// namedKinds are the kinds of software a user names a thing by, written
+// after its name: "the zorpd package", "the frob tool". The word before
+// one is a name however it is written.
+var namedKinds = text.NewSet(`package packages library tool program command daemon utility module plugin extension`)
 
 // holdsForm reports whether lower-cased text holds one of a word's forms
 // (inflections) as a word.

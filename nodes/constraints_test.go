@@ -415,7 +415,8 @@ func TestAStatementsValuesAreTheAskers(t *testing.T) {
 // (drawing through Kitty, for a terminal whose README never says Kitty),
 // is not answered from them. A plain word no file holds may be the asker's own
 // wording, and a name in the asker's context, before the sentence that
-// asks, is not what is asked: both are answered.
+// asks, is not what is asked: both are answered. A word written before
+// the kind of thing it names ("the flintd package") is a name.
 func TestAnAskedNameNoFileHolds(t *testing.T) {
 	readme := doc("n1", "zorpterm README", "The zorpterm terminal draws true colour graphics and ligatures on the GPU. The zorpterm terminal supports mouse reporting.")
 	oldAPI := doc("n2", "zorp API", "zorp.Old is deprecated: use zorp.New instead, which takes a context.")
@@ -430,6 +431,10 @@ func TestAnAskedNameNoFileHolds(t *testing.T) {
 		{"Does the zorpterm terminal support mouse reporting?", []graphrag.Hit{readme}, RetrievalGood},
 		{"Does the zorpterm terminal support tablet graphics?", []graphrag.Hit{readme}, RetrievalGood},
 		{"Flintlint says zorp.Old is deprecated. What do I use instead?", []graphrag.Hit{oldAPI}, RetrievalGood},
+		// Named by its kind: a word before "package" or "tool" is a
+		// name, lower-case or not.
+		{"Does the flintd package draw true colour graphics and ligatures on the GPU?", []graphrag.Hit{readme}, RetrievalEmpty},
+		{"Does the zorpterm package draw true colour graphics and ligatures on the GPU?", []graphrag.Hit{readme}, RetrievalGood},
 	} {
 		s, err := p.evaluate(context.Background(), State{Query: tc.question, Plan: graphrag.Plan{Route: graphrag.RouteVector}, Hits: tc.hits})
 		if err != nil || s.Retrieval != tc.want {
