@@ -181,3 +181,20 @@ func TestALimitIsStatedOrNotAnswered(t *testing.T) {
 		t.Error("max in a compound asks for no limit")
 	}
 }
+
+// TestWhereToLookIsAPlaceThatShows: a question that asks where to look
+// something up takes the sentence that says where it is listed, not the
+// ones that describe the thing in the question's words.
+func TestWhereToLookIsAPlaceThatShows(t *testing.T) {
+	page := fileHit("/usr/share/man/man7/OPEN_ZORP.7.gz", "gz", "DESCRIPTION\n\nOPEN ZORP opens a zorp in the current session. An open zorp stays open in the session until the session ends or CLOSE ZORP closes it. Zorps opened in a session are private to it.\n\nNOTES\n\nEvery available zorp is shown in the zorp_catalog view.")
+	q := "list all open zorps in my session"
+	if !slices.ContainsFunc(askedKinds(q), func(k askKind) bool { return k.name == "lookup" }) {
+		t.Fatalf("kinds of %q: %v, want a lookup", q, kindList(askedKinds(q)))
+	}
+	if a := extractive(q, []graphrag.Hit{page}, 2); !strings.Contains(a.Text, "zorp_catalog") {
+		t.Errorf("the sentence naming where zorps are listed is missing:\n%s", a.Text)
+	}
+	if slices.ContainsFunc(askedKinds("how do I list what a zorp archive holds"), func(k askKind) bool { return k.name == "lookup" }) {
+		t.Errorf("\"how do I list\" asks for a command as often as for a place")
+	}
+}

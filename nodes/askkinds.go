@@ -35,6 +35,17 @@ var askKinds = []askKind{
 		has: regexp.MustCompile("(?i)\\b(to|into|in|at|on|under|from|inside|throughout|across|near|outside|within|between)\\s+(the\\s+|a\\s+)?(?-i:[A-Z`/\"'~])|\\b(locations?|venues?|addresses)\\b|\\b(to|into|in|at|on)\\s+(the\\s+|a\\s+)?[\\w-]+\\s+(bucket|folder|directory|server|disk|drive|host|room|office|street|city|cloud|share)\\b|(^|\\s)[~/][\\w.-]+/|\\b\\w+://"),
 		// "on Tuesday", "in March" are times, not places.
 		not: regexp.MustCompile(`(?i)\b(on|in|at|from|to|until|between|within|since|by)\s+(the\s+)?(mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(on|in|at|from|to|until|between|within|since|by)\s+(the\s+)?(january|february|march|april|may|june|july|august|september|october|november|december)\b`)},
+	// A question that asks where to look something up ("where can I see
+	// which zorps are waiting", "how do I monitor a frob's progress",
+	// "list all open zorps") asks for the place that shows it: the
+	// sentence that says where it is listed, reported or kept, or what to
+	// query ("… are listed in the zorp_waiting view"), not the one that
+	// describes the thing looked for. "How do I list …" is not one: it
+	// asks as often for the command that lists ("how do I list what a
+	// zorp archive holds": its -l option).
+	{name: "lookup",
+		ask: regexp.MustCompile(`(?i)\b(where|how) (can|do|could|should|would) (i|we|you|one) (see|find|view|check|monitor|watch|track|look up|inspect)\b|\bhow (to|do i|can i) (see|view|monitor|watch|track|inspect)\b|\blist (all|every)\b|\bhow far along\b`),
+		has: regexp.MustCompile(`(?i)\b(listed|shown|reported|displayed|recorded|logged|visible|kept|tracked) (in|by|under|at|on)\b|\b(report|reports|show|shows|list|lists) (their|its|the) \w+ (in|on)\b|\bquery(ing)? the\b|\bsystem (view|catalog|table)\b`)},
 	{name: "amount",
 		ask:    regexp.MustCompile(`(?i)\b(how much|how many|what (was|is|were|are) the (total|cost|price|amount|fee|sum)|cost|price)\b`),
 		has:    regexp.MustCompile(`(?i)(€|\$|£|¥|\b(eur|usd|gbp|chf|jpy|cad|aud)\b)\s?\d|\d[\d,.]*\s?(€|\$|£|%|\b(eur|usd|gbp|euros?|dollars?|pounds?|percent)\b)|\b\d+([.,]\d+)?\b`),
