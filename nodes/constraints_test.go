@@ -284,6 +284,7 @@ func TestVersionMeetsItsName(t *testing.T) {
 		"** New features\n\n  quill --fold now folds long lines at word boundaries.")
 	notes := fileHit("/usr/share/doc/quill/notes/5.7.0.txt", "", "Fixes since the last release\n\n * quill log no longer loses the --since date.")
 	glued := fileHit("/usr/share/doc/quill/README", "", "Built and tested against quill2.6 and Wombat 7.1.")
+	packaged := fileHit("/usr/share/doc/libgizmo5.3/copyright", "", "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\nUpstream-Name: Gizmo\nComment: packaged from the last upstream tarball.")
 	for _, tc := range []struct {
 		question string
 		hits     []graphrag.Hit
@@ -298,6 +299,9 @@ func TestVersionMeetsItsName(t *testing.T) {
 		{"what was fixed in quill 2.6", []graphrag.Hit{glued}, RetrievalGood},      // "quill2.6"
 		{"what was fixed in quill 7.1", []graphrag.Hit{glued}, RetrievalEmpty},     // Wombat's 7.1
 		{"what was fixed in quill 4.2", []graphrag.Hit{news, gnu}, RetrievalEmpty}, // none of them
+		{"what licence covers Gizmo 5.3", []graphrag.Hit{packaged}, RetrievalGood}, // its package, "libgizmo5.3"
+		{"what licence covers Gizmo 5.30", []graphrag.Hit{packaged}, RetrievalEmpty},
+		{"what licence covers Gizmo 3", []graphrag.Hit{packaged}, RetrievalGood}, // no version asked: no constraint
 	} {
 		if _, r, why := gradeByConstraints(tc.question, tc.hits, tc.hits, RetrievalGood, 5); r != tc.want {
 			t.Errorf("%q: retrieval %s (%s), want %s", tc.question, r, why, tc.want)

@@ -27,7 +27,7 @@ func versionMeetsName(h graphrag.Hit, name, version string) bool {
 	path := strings.ToLower(strings.ReplaceAll(h.Source.Path, "\\", "/"))
 	text := h.Chunk.Text + "\n" + h.Chunk.Heading + "\n" + h.Source.Title
 	holdsName := sync.OnceValue(func() bool { return hasWord(strings.ToLower(text), name) || hasWord(path, name) })
-	if pathHoldsVersion(path, version) && holdsName() {
+	if pathHoldsVersion(path, version) && holdsName() || pathNamesVersion(path, name, version) {
 		return true
 	}
 	at := versionAt(version)
@@ -42,6 +42,28 @@ func versionMeetsName(h graphrag.Hit, name, version string) bool {
 	}
 	return false
 }
+
+// pathNamesVersion reports whether a folder or file name of path is the
+// name with the version glued on, as packages of a library's release are
+// named: "libzorp5.3" and "zorp-5.3" for "Zorp 5.3", "frob2.1-dev" for
+// "frob 2.1".
+func pathNamesVersion(path, name, version string) bool {
+	for _, part := range strings.Split(path, "/") {
+		for _, p := range []string{part, strings.TrimPrefix(part, "lib")} {
+			rest, ok := strings.CutPrefix(p, name)
+			if !ok {
+				continue
+			}
+			rest = strings.TrimLeft(rest, "-_")
+			if rest, ok = strings.CutPrefix(rest, version); ok && (rest == "" || rest[0] == '-' || rest[0] == '.' && !startsDigit(rest[1:])) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func startsDigit(s string) bool { return s != "" && s[0] >= '0' && s[0] <= '9' }
 
 // versionAt finds version as a whole version, case-insensitively: "2.5" in
 // "2.5", "2.5.1" and "v2.5", not in "12.5" or "2.50".
