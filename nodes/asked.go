@@ -93,9 +93,16 @@ func licenceSubjectOf(query string) licenceSubject {
 // passage (or heading, title, path) holds every word of it. Microsoft
 // Word's licence is not the one of a copyright stanza that names "The
 // Written Word, Inc.", nor the rustc compiler's that of a stanza for
-// "boost/config/compiler/…".
+// "boost/config/compiler/…". A file the subject names by its folder or
+// file name (the package "libzorp2-1" of "the Zorp2 frob hashing library
+// (libzorp2-1)") is the subject's own, and so is its licence, though its
+// "License:" line holds none of the asker's description.
 func (s licenceSubject) of(c candidate, h graphrag.Hit) bool {
-	for _, w := range append(append([]string(nil), s.names...), s.words...) {
+	words := append(append([]string(nil), s.names...), s.words...)
+	if slices.ContainsFunc(words, func(w string) bool { return pathNamed(h.Source.Path, map[string]bool{w: true}) }) {
+		return true
+	}
+	for _, w := range words {
 		if !holds(c, h, w) {
 			return false
 		}

@@ -52,6 +52,7 @@ func TestAnswersOfTheKindAsked(t *testing.T) {
 	jq := stanzaHit("/doc/jq/copyright", "jq", "jq", "Upstream-Name: jq\n\nFiles: *\nCopyright: 2012 Stephen Dolan <mu@netsoc.tcd.ie>\nLicense: MIT", 0)
 	frob := fileHit("/doc/frobnitz/copyright", "", "This is the Debian package of frobnitz, a file shredder.\n\n"+
 		"Copyright and license:\n\nThis is version 3 of the Frobnitz license. Permission is granted to anyone to use this software for any purpose.")
+	zorp := stanzaHit("/doc/libzorp2-1/copyright", "", "", "Upstream-Name: zorp-reference\n\nFiles: *\nCopyright: 2015, Ann Smith\nLicense: CC0 or Apache-2.0", 0)
 	for _, tc := range []struct {
 		q       string
 		hits    []graphrag.Hit
@@ -64,6 +65,10 @@ func TestAnswersOfTheKindAsked(t *testing.T) {
 		{"what license is jq distributed under", []graphrag.Hit{ssh, jq}, false, "License: MIT"},
 		{"who wrote jq", []graphrag.Hit{jq}, false, "Stephen Dolan"},
 		{"what licence is frobnitz under", []graphrag.Hit{frob}, false, "Frobnitz license"},
+		// The asker's description of the package is not in its
+		// "License:" line; its name is, in the folder.
+		{"What licence is the Zorp2 frob hashing library (libzorp2-1) distributed under?", []graphrag.Hit{zorp}, false, "License: CC0 or Apache-2.0"},
+		{"What licence is the Zorp2 frob hashing library (libquux2-1) distributed under?", []graphrag.Hit{zorp}, true, ""},
 	} {
 		t.Run(tc.q, func(t *testing.T) {
 			a := extractive(tc.q, tc.hits, 3)
