@@ -198,3 +198,21 @@ func TestWhereToLookIsAPlaceThatShows(t *testing.T) {
 		t.Errorf("\"how do I list\" asks for a command as often as for a place")
 	}
 }
+
+// TestWhenAsksForATimeWhereItOpens: "when" asks for a time where it opens
+// the question or a clause of it; inside a clause it states the condition
+// the asker is in, and the answer is no time.
+func TestWhenAsksForATimeWhereItOpens(t *testing.T) {
+	for q, want := range map[string]bool{
+		"when does the zorp sweep run":                                true,
+		"The frob cache is stale. When is it rebuilt?":                true,
+		"what does zorpd log, and when does it rotate the file?":      true,
+		"how often does frobd sync":                                   true,
+		"zorpd hangs when the spool is on NFS, how do I make it work": false,
+		"Why does FROB fail when the table is locked?":                false,
+	} {
+		if got := slices.ContainsFunc(askedKinds(q), func(k askKind) bool { return k.name == "time" }); got != want {
+			t.Errorf("askedKinds(%q) asks for a time: %v, want %v", q, got, want)
+		}
+	}
+}

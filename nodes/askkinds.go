@@ -20,8 +20,12 @@ type askKind struct {
 }
 
 var askKinds = []askKind{
+	// "When" asks for a time where it opens the question or a clause of
+	// it ("when does the sweep run", "…, and when is it removed?"); inside
+	// a clause it states a condition ("zorpd hangs when the disk is full,
+	// how do I fix it"), and the answer is no time.
 	{name: "time",
-		ask: regexp.MustCompile(`(?i)\b(when|what time|what day|which day|what date|how often|how long)\b`),
+		ask: regexp.MustCompile(`(?i)(^\s*|[.?!;,:]\s*|\b(and|or|but)\s+)when\b|\b(what time|what day|which day|what date|how often|how long)\b`),
 		has: regexp.MustCompile(`(?i)\b\d{1,2}[:.]\d{2}\b|\b(1[89]|20)\d{2}\b|\b\d{1,2}(st|nd|rd|th)\b|\b(mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(january|february|march|april|may|june|july|august|september|october|november|december)\b|\b(daily|weekly|monthly|yearly|nightly|hourly|every|each|tomorrow|yesterday|midnight|noon|morning|evening|night|quarter|minutes?|hours?|days?|weeks?|months?|years?|am|pm)\b`)},
 	// A question that asks when software changed asks, in its documents'
 	// words, for a release: "when will Go drop the setting" is answered
