@@ -109,9 +109,10 @@ func measureWith(terms []term, hits []graphrag.Hit, n int, also func(term, graph
 	}
 	for _, h := range hits[:n] {
 		words := hitWordsOf(h)
+		names := pathNames(h.Source.Path)
 		var got float64
 		for i, t := range terms {
-			if words.has(t) || also != nil && also(t, h) {
+			if words.has(t) || slices.Contains(names, t.Word) || also != nil && also(t, h) {
 				got += t.Weight
 				found[i] = true
 			}
@@ -237,9 +238,23 @@ func (w hitWords) has(t term) bool {
 // further up ("usr", "share", "src") are where files are kept, not what
 // they are about.
 func namedByPath(path string, terms []term) bool {
+	names := pathNames(path)
+	for _, t := range terms {
+		if t.specific() && slices.Contains(names, t.Word) {
+			return true
+		}
+	}
+	return false
+}
+
+// pathNames are the names a file at path goes by: its own name without
+// its extensions, and the name of the folder that holds it
+// (".../doc/zorpd/copyright": "copyright", "zorpd"). A question that
+// writes one of them names the file.
+func pathNames(path string) []string {
 	elems := pathElems(path)
 	if len(elems) == 0 {
-		return false
+		return nil
 	}
 	names := []string{strings.ToLower(elems[len(elems)-1])}
 	if i := strings.IndexByte(names[0], '.'); i > 0 {
@@ -248,12 +263,7 @@ func namedByPath(path string, terms []term) bool {
 	if len(elems) >= 2 {
 		names = append(names, strings.ToLower(elems[len(elems)-2]))
 	}
-	for _, t := range terms {
-		if t.specific() && slices.Contains(names, t.Word) {
-			return true
-		}
-	}
-	return false
+	return names
 }
 
 // titleInQuery reports whether every content word of a title occurs in the

@@ -43,3 +43,18 @@ func TestIAndItsContractionsNameNothing(t *testing.T) {
 		}
 	}
 }
+
+// A question that names a file's folder (its package) or the file itself
+// is matched by that file's passages, though their text never writes the
+// name: /doc/libzorp0d/README is about libzorp0d.
+func TestEvidenceFindsTheNameOfTheFilesFolder(t *testing.T) {
+	hits := []graphrag.Hit{fileHit("/usr/share/doc/libzorp0d/README.Debian", "", "The shared library is built by Debian from the upstream sources; upstream ships only a static one.")}
+	ev := measureEvidence(contentTerms("Does upstream ship the shared library that libzorp0d has?"), hits, evidenceHits)
+	if slices.Contains(ev.Missing, "libzorp0d") {
+		t.Errorf("evidence misses libzorp0d (missing %v), the folder of the file", ev.Missing)
+	}
+	ev = measureEvidence(contentTerms("Does upstream ship the shared library that libfrob2 has?"), hits, evidenceHits)
+	if !slices.Contains(ev.Missing, "libfrob2") {
+		t.Errorf("libfrob2 found (missing %v): no passage, title or folder names it", ev.Missing)
+	}
+}
