@@ -224,3 +224,26 @@ func TestCodeWindowFindsTheNamedField(t *testing.T) {
 		t.Errorf("window misses the named field's comment:\n%s", got)
 	}
 }
+
+// A long function whose doc names it, asked about by its name and by what
+// one line of its body does, is cut around that line: the name is quoted
+// with the declaration whatever the window, and function words weigh
+// nothing.
+func TestCodeWindowLooksPastTheNameAsked(t *testing.T) {
+	lines := []string{
+		"// NewFrob returns the Frob implementation for the given Frob ID.",
+		"//",
+		"// Applications are encouraged to use the specific implementations instead,",
+		"// unless the ID is only known at run time.",
+		"func NewFrob(id uint16) (Frob, error) {",
+		"\tswitch id {",
+	}
+	for i := 1; i <= 6; i++ {
+		lines = append(lines, fmt.Sprintf("\tcase 0x000%d: // Zorp-%d", i, i), fmt.Sprintf("\t\treturn Zorp%d(), nil", i))
+	}
+	lines = append(lines, "\tcase 0xFFFF: // Wipe-only", "\t\treturn WipeOnly(), nil", "\tdefault:", "\t\treturn nil, fmt.Errorf(\"unknown Frob %04x\", id)", "\t}", "}")
+	got := strings.Join(codeWindow(lines, stemSet("Which Frob ID does NewFrob map to the wipe-only mode?")), "\n")
+	if !strings.Contains(got, "0xFFFF") {
+		t.Errorf("window misses the case the question asks about:\n%s", got)
+	}
+}

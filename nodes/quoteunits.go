@@ -1,6 +1,7 @@
 package nodes
 
 import (
+	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -624,6 +625,18 @@ func licenceHeader(lines []string) bool {
 // question (see rareStemScores), with the block's first line (its
 // declaration or doc) when the window does not reach it.
 func codeWindow(lines []string, stems map[string]bool) []string {
+	// The name the block declares is quoted whatever the window (the doc
+	// opens with it, and so does the declaration): when the question
+	// names it, where to look in a long body or doc is said by its other
+	// words.
+	if decl := leadingComment(lines); decl < len(lines) {
+		if m := declaredName.FindStringSubmatch(lines[decl]); m != nil {
+			stems = maps.Clone(stems)
+			for _, t := range tokenize(m[1]) {
+				delete(stems, t.Stem)
+			}
+		}
+	}
 	best, bestN := 0, -1.0
 	for i, n := range rareStemScores(lines, stems) {
 		if n > bestN {
@@ -655,9 +668,13 @@ func codeWindow(lines []string, stems map[string]bool) []string {
 	return out
 }
 
+// declaredName finds the name a Go-like declaration line declares: a
+// func's or method's, a type's, a var's or a const's.
+var declaredName = regexp.MustCompile(`^\s*(?:func\s+(?:\([^)]*\)\s*)?|type\s+|var\s+|const\s+)([A-Za-z_]\w*)`)
+
 // rareStemScores scores each line of a block by the question's stems it
-// holds, each weighing one over the number of the block's lines that hold
-// it: in a long struct whose every comment says "process", the line
+// holds (not its function words), each weighing one over the number of the
+// block's lines that hold it: in a long struct whose every comment says "process", the line
 // naming the field the question asks about ("Zorpsig") is the one to show,
 // not the first that says "process" twice.
 func rareStemScores(lines []string, stems map[string]bool) []float64 {
@@ -665,7 +682,7 @@ func rareStemScores(lines []string, stems map[string]bool) []float64 {
 	df := map[string]int{}
 	for i, l := range lines {
 		for _, t := range tokenize(l) {
-			if stems[t.Stem] && !slices.Contains(held[i], t.Stem) {
+			if stems[t.Stem] && !stopWords[t.Lower] && !slices.Contains(held[i], t.Stem) {
 				held[i] = append(held[i], t.Stem)
 				df[t.Stem]++
 			}
