@@ -283,7 +283,7 @@ func newHaystack(h graphrag.Hit) *haystack {
 // its leading dashes are what make it an option ("--force" is not the word
 // "force" of "by brute force").
 func (hs *haystack) holds(term string) bool {
-	if strings.Contains(hs.text, term) {
+	if containsEnded(hs.text, term) {
 		return true
 	}
 	if !strings.Contains(term, "-") || strings.HasPrefix(term, "-") {
@@ -292,7 +292,39 @@ func (hs *haystack) holds(term string) bool {
 	if hs.squashed == "" {
 		hs.squashed = strings.ReplaceAll(hs.text, "-", "")
 	}
-	return strings.Contains(hs.squashed, strings.ReplaceAll(term, "-", ""))
+	return containsEnded(hs.squashed, strings.ReplaceAll(term, "-", ""))
+}
+
+// containsEnded reports whether text holds term where the term ends: a
+// name is not held inside a longer one ("zorp_dump" in "zorp_dumpall",
+// "NewFrob" in "NewFrobSize"). What comes before it may be anything: a
+// version glued to its name ("libzorp5.3") or a path ("RelNotes/2.23.0")
+// holds it.
+func containsEnded(text, term string) bool {
+	if term == "" {
+		return false
+	}
+	last := term[len(term)-1]
+	if !isNameByte(last) {
+		return strings.Contains(text, term)
+	}
+	for at := 0; ; {
+		i := strings.Index(text[at:], term)
+		if i < 0 {
+			return false
+		}
+		end := at + i + len(term)
+		if end == len(text) || !isNameByte(text[end]) {
+			return true
+		}
+		at += i + 1
+	}
+}
+
+// isNameByte reports whether b may go on a name: a letter, a digit or
+// "_" (ASCII: what a name's end is compared with).
+func isNameByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 }
 
 // holdsWord is holds for a word of a name: a whole word, so that "Go" is

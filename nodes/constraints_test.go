@@ -475,3 +475,26 @@ func TestPossessiveIsNoPartOfAName(t *testing.T) {
 		t.Errorf("missing %q: the page's path names ZorpDB", m.Missing)
 	}
 }
+
+// An exact name is held where it ends: "zorp_dump" is not in
+// "zorp_dumpall", nor NewFrob in NewFrobSize; a version glued to what
+// comes before it ("libzorp5.3") and a path ("notes/2.3.0.txt") hold theirs.
+func TestAnExactNameIsHeldWhole(t *testing.T) {
+	all := fileHit("/usr/share/man/man1/zorp_dumpall.1.gz", "gz", "zorp_dumpall writes every database of a cluster into one script file.")
+	if m := matchConstraints("what does zorp_dump --frob do", []graphrag.Hit{all}); len(m.Hits) > 0 {
+		t.Errorf("zorp_dumpall's page holds zorp_dump (terms %v)", m.Terms)
+	}
+	for _, tc := range []struct{ text, term string }{
+		{"built against libzorp5.3 and frob.", "5.3"},
+		{"see notes/2.3.0.txt", "2.3.0"},
+		{"run zorp_dump, then zorp_restore", "zorp_dump"},
+		{"frob --force-all", "--force"},
+	} {
+		if !containsEnded(tc.text, tc.term) {
+			t.Errorf("containsEnded(%q, %q) = false", tc.text, tc.term)
+		}
+	}
+	if containsEnded("func newfrobsize(n int) *frob", "newfrob") {
+		t.Errorf("newfrobsize holds newfrob")
+	}
+}
