@@ -22,10 +22,17 @@ type qualifiedName struct {
 // identifiers of this kind.
 var qualifiedPattern = regexp.MustCompile(`\b([a-z][a-z0-9_]*)\.([A-Z][A-Za-z0-9_]*)\b`)
 
-// qualifiedNames are the package-qualified identifiers of a question.
+// qualifiedNames are the package-qualified identifiers of a question. A
+// qualifier of one letter is a variable, as Go code names a receiver or a
+// test's *testing.T ("t.Parallel()", "w.Header()"): no package is so
+// named, and what the question asks about is the method, which askedNames
+// keeps.
 func qualifiedNames(question string) []qualifiedName {
 	var out []qualifiedName
 	for _, m := range qualifiedPattern.FindAllStringSubmatch(question, -1) {
+		if len(m[1]) == 1 {
+			continue
+		}
 		q := qualifiedName{Pkg: m[1], Name: m[2]}
 		dup := false
 		for _, o := range out {

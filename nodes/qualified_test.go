@@ -56,3 +56,20 @@ func TestAnswerQuotesTheFieldOfAVariableNamedAfterItsType(t *testing.T) {
 		t.Errorf("answer (abstained %v):\n%s\nwant the Retries field with its comment", a.Abstained, a.Text)
 	}
 }
+
+// A one-letter qualifier is a variable ("t.Parallel()" of a test's
+// *testing.T), not a package: the method is what is asked about, and a
+// doc that says "parallel tests" without "t." holds it.
+func TestAOneLetterQualifierIsAVariable(t *testing.T) {
+	q := "Can I use frobtest.SetZorp in a test that calls t.Parallel()?"
+	for _, n := range qualifiedNames(q) {
+		if n.Pkg == "t" {
+			t.Errorf("qualifiedNames(%q) has %v", q, n)
+		}
+	}
+	doc := fileHit("/go/src/testing/frobtest/zorp.go", "go", "// SetZorp sets the global zorp for the test.\n// It cannot be used in parallel tests.\nfunc SetZorp(t *testing.T, z Zorp) {")
+	doc.Chunk.Symbol = "frobtest.SetZorp"
+	if _, r, why := gradeByConstraints(q, []graphrag.Hit{doc}, []graphrag.Hit{doc}, RetrievalGood, 5); r == RetrievalEmpty {
+		t.Errorf("retrieval empty (%s): the doc speaks of parallel tests", why)
+	}
+}
