@@ -238,24 +238,25 @@ func oneEdit(a, b string) bool {
 	return false
 }
 
-// askedIn returns the words, of those no file holds, that the question's
-// last sentence (the one that asks) writes as a name: with a capital
-// inside the sentence, with a digit, or as code ("which Kitty version does
-// zorpterm need", "does zawk support frobsub()", "a zorp2ban rule"). A
-// plain word no file holds is as often the asker's own wording ("the
-// scratch volume" of a manual's "temporary volume"), and one in a
-// sentence before the last is the asker's context ("Flintlint says
-// zorp.Old is deprecated. What do I use instead?"), which the files need
-// not name.
+// askedIn returns the words, of those no file holds, that the sentences
+// that ask (askingPart: those with a question mark beside statements, or
+// else the last) write as a name: with a capital inside the sentence,
+// with a digit, as code ("which Kitty version does zorpterm need", "does
+// zawk support frobsub()", "a zorp2ban rule") or before the kind of thing
+// it names. A plain word no file holds is as often the asker's own
+// wording ("the scratch volume" of a manual's "temporary volume"), and one
+// in a statement is the asker's context ("Flintlint says zorp.Old is
+// deprecated. What do I use instead?"), which the files need not name.
 func askedIn(question string, nowhere []string) []string {
 	if len(nowhere) == 0 {
 		return nil
 	}
-	sentences := splitSentences(question)
-	if len(sentences) == 0 {
-		return nil
+	last := askingPart(question)
+	if sentences := splitSentences(last); len(sentences) > 1 && last == question {
+		// No sentence asks with a question mark, or every one does: the
+		// last one asks.
+		last = sentences[len(sentences)-1]
 	}
-	last := sentences[len(sentences)-1]
 	names := map[string]bool{}
 	toks := tokenize(last)
 	for i, t := range toks {

@@ -432,6 +432,9 @@ func TestAnAskedNameNoFileHolds(t *testing.T) {
 		want     string
 	}{
 		{"Does the zorpterm terminal draw true colour graphics on the GPU through Kitty?", []graphrag.Hit{readme}, RetrievalEmpty},
+		// The sentence that asks is the one with the question mark,
+		// not the statement after it.
+		{"Does the zorpterm terminal draw true colour graphics on the GPU through Kitty? I run it on my laptop.", []graphrag.Hit{readme}, RetrievalEmpty},
 		{"Does the zorpterm terminal support mouse reporting?", []graphrag.Hit{readme}, RetrievalGood},
 		{"Does the zorpterm terminal support tablet graphics?", []graphrag.Hit{readme}, RetrievalGood},
 		{"Flintlint says zorp.Old is deprecated. What do I use instead?", []graphrag.Hit{oldAPI}, RetrievalGood},
