@@ -210,6 +210,8 @@ func TestWhenAsksForATimeWhereItOpens(t *testing.T) {
 		"how often does frobd sync":                                   true,
 		"zorpd hangs when the spool is on NFS, how do I make it work": false,
 		"Why does FROB fail when the table is locked?":                false,
+		// A statement of the asker's situation asks nothing.
+		"When the spool fills up, zorpd stops. How do I restart it?": false,
 	} {
 		if got := slices.ContainsFunc(askedKinds(q), func(k askKind) bool { return k.name == "time" }); got != want {
 			t.Errorf("askedKinds(%q) asks for a time: %v, want %v", q, got, want)

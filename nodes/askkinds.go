@@ -125,13 +125,16 @@ func (k askKind) in(text string) bool {
 	return k.has.MatchString(text)
 }
 
-// askedKinds returns the kinds of answer a question asks for, in order.
+// askedKinds returns the kinds of answer a question asks for, in order,
+// read in the sentences that ask (askingPart): a statement of the asker's
+// situation ("When the spool fills up, zorpd stops.") asks for nothing.
 func askedKinds(query string) []askKind {
 	type at struct {
 		k   askKind
 		pos int
 	}
 	var found []at
+	query = askingPart(query)
 	happens := whatHappens.FindStringIndex(query)
 	for _, k := range askKinds {
 		loc := findInSentences(k.ask, query)
