@@ -112,7 +112,7 @@ func measureWith(terms []term, hits []graphrag.Hit, n int, also func(term, graph
 		names := pathNames(h.Source.Path)
 		var got float64
 		for i, t := range terms {
-			if words.has(t) || slices.Contains(names, t.Word) || also != nil && also(t, h) {
+			if words.has(t) || slices.Contains(names, t.Word) || folderOf(h.Source.Path, t.Word) || also != nil && also(t, h) {
 				got += t.Weight
 				found[i] = true
 			}

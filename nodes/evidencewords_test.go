@@ -53,6 +53,12 @@ func TestEvidenceFindsTheNameOfTheFilesFolder(t *testing.T) {
 	if slices.Contains(ev.Missing, "libzorp0d") {
 		t.Errorf("evidence misses libzorp0d (missing %v), the folder of the file", ev.Missing)
 	}
+	// A product's short name is held by the pages installed under its
+	// folder ("zorpgres" of /usr/share/zorpgresql/15/…), as folderOf reads it.
+	page := []graphrag.Hit{fileHit("/usr/share/zorpgresql/15/man/man7/CREATE_FROB.7.gz", "gz", "The name of the frob to be defined.")}
+	if ev := measureEvidence(contentTerms("Can I define my own frob called => in Zorpgres?"), page, evidenceHits); slices.Contains(ev.Missing, "zorpgres") {
+		t.Errorf("evidence misses zorpgres (missing %v), the product its pages are installed under", ev.Missing)
+	}
 	ev = measureEvidence(contentTerms("Does upstream ship the shared library that libfrob2 has?"), hits, evidenceHits)
 	if !slices.Contains(ev.Missing, "libfrob2") {
 		t.Errorf("libfrob2 found (missing %v): no passage, title or folder names it", ev.Missing)
