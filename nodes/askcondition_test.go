@@ -194,7 +194,7 @@ func TestWhereToLookIsAPlaceThatShows(t *testing.T) {
 	if a := extractive(q, []graphrag.Hit{page}, 2); !strings.Contains(a.Text, "zorp_catalog") {
 		t.Errorf("the sentence naming where zorps are listed is missing:\n%s", a.Text)
 	}
-	if slices.ContainsFunc(askedKinds("how do I list what a zorp archive holds"), func(k askKind) bool { return k.name == "lookup" }) {
+	if slices.ContainsFunc(askedKinds("how can one list the frobs inside a zorp archive"), func(k askKind) bool { return k.name == "lookup" }) {
 		t.Errorf("\"how do I list\" asks for a command as often as for a place")
 	}
 }
@@ -204,12 +204,12 @@ func TestWhereToLookIsAPlaceThatShows(t *testing.T) {
 // the asker is in, and the answer is no time.
 func TestWhenAsksForATimeWhereItOpens(t *testing.T) {
 	for q, want := range map[string]bool{
-		"when does the zorp sweep run":                                true,
-		"The frob cache is stale. When is it rebuilt?":                true,
-		"what does zorpd log, and when does it rotate the file?":      true,
-		"how often does frobd sync":                                   true,
-		"zorpd hangs when the spool is on NFS, how do I make it work": false,
-		"Why does FROB fail when the table is locked?":                false,
+		"when does the zorp sweep run":                           true,
+		"The frob cache is stale. When is it rebuilt?":           true,
+		"what does zorpd log, and when does it rotate the file?": true,
+		"how often does frobd sync":                              true,
+		"zorpd hangs when the spool is on NFS; what now?":        false,
+		"Why does FROB fail when the table is locked?":           false,
 		// A statement of the asker's situation asks nothing.
 		"When the spool fills up, zorpd stops. How do I restart it?": false,
 	} {

@@ -67,8 +67,8 @@ func TestAnswersOfTheKindAsked(t *testing.T) {
 		{"what licence is frobnitz under", []graphrag.Hit{frob}, false, "Frobnitz license"},
 		// The asker's description of the package is not in its
 		// "License:" line; its name is, in the folder.
-		{"What licence is the Zorp2 frob hashing library (libzorp2-1) distributed under?", []graphrag.Hit{zorp}, false, "License: CC0 or Apache-2.0"},
-		{"What licence is the Zorp2 frob hashing library (libquux2-1) distributed under?", []graphrag.Hit{zorp}, true, ""},
+		{"Which licence covers the Zorp2 frob hashing library (libzorp2-1)?", []graphrag.Hit{zorp}, false, "License: CC0 or Apache-2.0"},
+		{"Which licence covers the Zorp2 frob hashing library (libquux2-1)?", []graphrag.Hit{zorp}, true, ""},
 	} {
 		t.Run(tc.q, func(t *testing.T) {
 			a := extractive(tc.q, tc.hits, 3)

@@ -22,8 +22,8 @@ type askKind struct {
 var askKinds = []askKind{
 	// "When" asks for a time where it opens the question or a clause of
 	// it ("when does the sweep run", "…, and when is it removed?"); inside
-	// a clause it states a condition ("zorpd hangs when the disk is full,
-	// how do I fix it"), and the answer is no time.
+	// a clause it states a condition ("zorpd hangs when the disk is full;
+	// what now?"), and the answer is no time.
 	{name: "time",
 		ask: regexp.MustCompile(`(?i)(^\s*|[.?!;,:]\s*|\b(and|or|but)\s+)when\b|\b(what time|what day|which day|what date|how often|how long)\b`),
 		has: regexp.MustCompile(`(?i)\b\d{1,2}[:.]\d{2}\b|\b(1[89]|20)\d{2}\b|\b\d{1,2}(st|nd|rd|th)\b|\b(mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(january|february|march|april|may|june|july|august|september|october|november|december)\b|\b(daily|weekly|monthly|yearly|nightly|hourly|every|each|tomorrow|yesterday|midnight|noon|morning|evening|night|quarter|minutes?|hours?|days?|weeks?|months?|years?|am|pm)\b`)},
@@ -39,14 +39,14 @@ var askKinds = []askKind{
 		has: regexp.MustCompile("(?i)\\b(to|into|in|at|on|under|from|inside|throughout|across|near|outside|within|between)\\s+(the\\s+|a\\s+)?(?-i:[A-Z`/\"'~])|\\b(locations?|venues?|addresses)\\b|\\b(to|into|in|at|on)\\s+(the\\s+|a\\s+)?[\\w-]+\\s+(bucket|folder|directory|server|disk|drive|host|room|office|street|city|cloud|share)\\b|(^|\\s)[~/][\\w.-]+/|\\b\\w+://"),
 		// "on Tuesday", "in March" are times, not places.
 		not: regexp.MustCompile(`(?i)\b(on|in|at|from|to|until|between|within|since|by)\s+(the\s+)?(mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(on|in|at|from|to|until|between|within|since|by)\s+(the\s+)?(january|february|march|april|may|june|july|august|september|october|november|december)\b`)},
-	// A question that asks where to look something up ("where can I see
-	// which zorps are waiting", "how do I monitor a frob's progress",
-	// "list all open zorps") asks for the place that shows it: the
+	// A question that asks where to look something up ("where could we
+	// find which zorps wait", "how to watch a frob's progress", "list
+	// all open zorps") asks for the place that shows it: the
 	// sentence that says where it is listed, reported or kept, or what to
 	// query ("… are listed in the zorp_waiting view"), not the one that
 	// describes the thing looked for. "How do I list …" is not one: it
-	// asks as often for the command that lists ("how do I list what a
-	// zorp archive holds": its -l option).
+	// asks as often for the command that lists (the frobs a zorp archive
+	// holds: its -l option).
 	{name: "lookup",
 		ask: regexp.MustCompile(`(?i)\b(where|how) (can|do|could|should|would) (i|we|you|one) (see|find|view|check|monitor|watch|track|look up|inspect)\b|\bhow (to|do i|can i) (see|view|monitor|watch|track|inspect)\b|\blist (all|every)\b|\bhow far along\b`),
 		has: regexp.MustCompile(`(?i)\b(listed|shown|reported|displayed|recorded|logged|visible|kept|tracked) (in|by|under|at|on)\b|\b(report|reports|show|shows|list|lists) (their|its|the) \w+ (in|on)\b|\bquery(ing)? the\b|\bsystem (view|catalog|table)\b`)},

@@ -219,7 +219,7 @@ func TestCodeWindowFindsTheNamedField(t *testing.T) {
 		"\tFrobsig Signal",
 		"\tOther int",
 		"}")
-	got := strings.Join(codeWindow(lines, stemSet("I set Frobsig but the child process got the signal while the parent process ran. Why?")), "\n")
+	got := strings.Join(codeWindow(lines, stemSet("I set Frobsig but the child process got the signal whilst the parent process ran. Why?")), "\n")
 	if !strings.Contains(got, "sent on thread exit") {
 		t.Errorf("window misses the named field's comment:\n%s", got)
 	}

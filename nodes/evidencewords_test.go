@@ -49,17 +49,17 @@ func TestIAndItsContractionsNameNothing(t *testing.T) {
 // name: /doc/libzorp0d/README is about libzorp0d.
 func TestEvidenceFindsTheNameOfTheFilesFolder(t *testing.T) {
 	hits := []graphrag.Hit{fileHit("/usr/share/doc/libzorp0d/README.Debian", "", "The shared library is built by Debian from the upstream sources; upstream ships only a static one.")}
-	ev := measureEvidence(contentTerms("Does upstream ship the shared library that libzorp0d has?"), hits, evidenceHits)
+	ev := measureEvidence(contentTerms("Is the libzorp0d shared library built by upstream?"), hits, evidenceHits)
 	if slices.Contains(ev.Missing, "libzorp0d") {
 		t.Errorf("evidence misses libzorp0d (missing %v), the folder of the file", ev.Missing)
 	}
 	// A product's short name is held by the pages installed under its
 	// folder ("zorpgres" of /usr/share/zorpgresql/15/…), as folderOf reads it.
 	page := []graphrag.Hit{fileHit("/usr/share/zorpgresql/15/man/man7/CREATE_FROB.7.gz", "gz", "The name of the frob to be defined.")}
-	if ev := measureEvidence(contentTerms("Can I define my own frob called => in Zorpgres?"), page, evidenceHits); slices.Contains(ev.Missing, "zorpgres") {
+	if ev := measureEvidence(contentTerms("Is => allowed as a frob name in Zorpgres?"), page, evidenceHits); slices.Contains(ev.Missing, "zorpgres") {
 		t.Errorf("evidence misses zorpgres (missing %v), the product its pages are installed under", ev.Missing)
 	}
-	ev = measureEvidence(contentTerms("Does upstream ship the shared library that libfrob2 has?"), hits, evidenceHits)
+	ev = measureEvidence(contentTerms("Is the libfrob2 shared library built by upstream?"), hits, evidenceHits)
 	if !slices.Contains(ev.Missing, "libfrob2") {
 		t.Errorf("libfrob2 found (missing %v): no passage, title or folder names it", ev.Missing)
 	}

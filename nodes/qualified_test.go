@@ -61,7 +61,7 @@ func TestAnswerQuotesTheFieldOfAVariableNamedAfterItsType(t *testing.T) {
 // *testing.T), not a package: the method is what is asked about, and a
 // doc that says "parallel tests" without "t." holds it.
 func TestAOneLetterQualifierIsAVariable(t *testing.T) {
-	q := "Can I use frobtest.SetZorp in a test that calls t.Parallel()?"
+	q := "Is frobtest.SetZorp safe once my test has called t.Parallel()?"
 	for _, n := range qualifiedNames(q) {
 		if n.Pkg == "t" {
 			t.Errorf("qualifiedNames(%q) has %v", q, n)
