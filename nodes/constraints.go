@@ -788,7 +788,36 @@ func preferHits(question string, hits, kept []graphrag.Hit, matching []int, maxK
 		out = append(out, h)
 	}
 	out = append(out, later...)
-	return out[:min(len(out), maxKept)]
+	return withContinuations(out[:min(len(out), maxKept)], hits, maxKept)
+}
+
+// withContinuations adds, after each kept passage, the next passage of
+// the same document when the search found it too and there is room: a
+// section the chunker cut in two goes on in it ("Both of these are
+// bugs in the caller …" after the entry that quotes the two messages).
+func withContinuations(kept, hits []graphrag.Hit, maxKept int) []graphrag.Hit {
+	if len(kept) >= maxKept {
+		return kept
+	}
+	in := map[string]bool{}
+	for _, h := range kept {
+		in[h.Chunk.ID] = true
+	}
+	out := make([]graphrag.Hit, 0, maxKept)
+	for _, h := range kept {
+		out = append(out, h)
+		if len(in) == maxKept {
+			continue
+		}
+		for _, n := range hits {
+			if !in[n.Chunk.ID] && h.Chunk.DocID != "" && n.Chunk.DocID == h.Chunk.DocID && n.Chunk.Ordinal == h.Chunk.Ordinal+1 {
+				in[n.Chunk.ID] = true
+				out = append(out, n)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // holdsOtherWords counts, for each hit, the question's words it holds

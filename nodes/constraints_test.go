@@ -501,3 +501,17 @@ func TestAnExactNameIsHeldWhole(t *testing.T) {
 		t.Errorf("newfrobsize holds newfrob")
 	}
 }
+
+// A kept passage takes along the next passage of its document when the
+// search found it too: the chunker cut the entry in two, and its second
+// half says what the first only quotes.
+func TestAKeptPassageTakesItsContinuation(t *testing.T) {
+	first := stanzaHit("/usr/share/doc/libzorp1/NEWS.Debian.gz", "", "", "libzorp (2.0-1) unstable\n\n  zorp 2.0 checks its locks. Programs may now abort with\n  \"zorp_lock.c:12: zorp_lock: Assertion failed.\"", 0)
+	second := stanzaHit("/usr/share/doc/libzorp1/NEWS.Debian.gz", "", "", "  That is a bug in the calling program, which locked the display twice, not in libzorp.", 1)
+	other := fileHit("/usr/share/doc/frob/changelog.Debian.gz", "", "frob (1.2-1) unstable\n\n  * Rebuild against libzorp 2.0.")
+	hits := []graphrag.Hit{first, other, second}
+	kept, _, _ := gradeByConstraints("My program aborts with \"zorp_lock.c:12: zorp_lock: Assertion failed.\" Is libzorp broken?", hits, []graphrag.Hit{first}, RetrievalGood, 5)
+	if len(kept) < 2 || kept[1].Chunk.ID != second.Chunk.ID {
+		t.Errorf("kept %d passages, want the entry's second half after its first", len(kept))
+	}
+}
