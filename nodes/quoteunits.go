@@ -673,10 +673,11 @@ func codeWindow(lines []string, stems map[string]bool) []string {
 var declaredName = regexp.MustCompile(`^\s*(?:func\s+(?:\([^)]*\)\s*)?|type\s+|var\s+|const\s+)([A-Za-z_]\w*)`)
 
 // rareStemScores scores each line of a block by the question's stems it
-// holds (not its function words), each weighing one over the number of the
-// block's lines that hold it: in a long struct whose every comment says "process", the line
-// naming the field the question asks about ("Zorpsig") is the one to show,
-// not the first that says "process" twice.
+// holds (not its function words), each weighing one over the number of
+// the block's lines that hold it: in a long struct whose every comment
+// says "process", the line naming the field the question asks about
+// ("Zorpsig") is the one to show, not the first that says "process"
+// twice.
 func rareStemScores(lines []string, stems map[string]bool) []float64 {
 	held := make([][]string, len(lines)) // in the line's order, so sums are the same each run
 	df := map[string]int{}
