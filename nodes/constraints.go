@@ -909,10 +909,15 @@ func pathNamed(p string, words map[string]bool) bool {
 // fewer than five letters is too short to tell; a folder named by the word
 // alone is pathNamed's.
 func folderOf(p, w string) bool {
+	return len(w) >= 5 && folderIn(namingParts(p), w)
+}
+
+// folderIn is folderOf over a path's namingParts, for a caller that asks
+// about several words of one path.
+func folderIn(parts []string, w string) bool {
 	if len(w) < 5 {
 		return false
 	}
-	parts := namingParts(p)
 	for _, part := range parts[:max(0, len(parts)-1)] {
 		if rest, ok := strings.CutPrefix(part, w); ok && len(rest) >= 1 && len(rest) <= 2 {
 			return true

@@ -1,7 +1,6 @@
 package nodes
 
 import (
-	"slices"
 	"strings"
 	"unicode"
 
@@ -109,10 +108,20 @@ func measureWith(terms []term, hits []graphrag.Hit, n int, also func(term, graph
 	}
 	for _, h := range hits[:n] {
 		words := hitWordsOf(h)
-		names := pathNames(h.Source.Path)
+		file, folder := pathNames(h.Source.Path)
+		var parts []string // namingParts, split when a word first needs them
+		inFolder := func(w string) bool {
+			if len(w) < 5 {
+				return false
+			}
+			if parts == nil {
+				parts = namingParts(h.Source.Path)
+			}
+			return folderIn(parts, w)
+		}
 		var got float64
 		for i, t := range terms {
-			if words.has(t) || slices.Contains(names, t.Word) || folderOf(h.Source.Path, t.Word) || also != nil && also(t, h) {
+			if words.has(t) || t.Word == file || t.Word == folder || inFolder(t.Word) || also != nil && also(t, h) {
 				got += t.Weight
 				found[i] = true
 			}
@@ -238,32 +247,32 @@ func (w hitWords) has(t term) bool {
 // further up ("usr", "share", "src") are where files are kept, not what
 // they are about.
 func namedByPath(path string, terms []term) bool {
-	names := pathNames(path)
+	file, folder := pathNames(path)
 	for _, t := range terms {
-		if t.specific() && slices.Contains(names, t.Word) {
+		if t.specific() && (t.Word == file || t.Word == folder) {
 			return true
 		}
 	}
 	return false
 }
 
-// pathNames are the names a file at path goes by: its own name without
-// its extensions, and the name of the folder that holds it
-// (".../doc/zorpd/copyright": "copyright", "zorpd"). A question that
-// writes one of them names the file.
-func pathNames(path string) []string {
-	elems := pathElems(path)
-	if len(elems) == 0 {
-		return nil
+// pathNames are the names a file at path goes by, lower-cased: its own
+// name without its extensions, and the name of the folder that holds it
+// (".../doc/zorpd/copyright": "copyright", "zorpd"; folder is "" for a
+// bare file name). A question that writes one of them names the file.
+func pathNames(path string) (file, folder string) {
+	const seps = `/\`
+	p := strings.TrimRight(path, seps)
+	i := strings.LastIndexAny(p, seps)
+	file = strings.ToLower(p[i+1:])
+	if j := strings.IndexByte(file, '.'); j > 0 {
+		file = file[:j]
 	}
-	names := []string{strings.ToLower(elems[len(elems)-1])}
-	if i := strings.IndexByte(names[0], '.'); i > 0 {
-		names[0] = names[0][:i]
+	if i < 0 {
+		return file, ""
 	}
-	if len(elems) >= 2 {
-		names = append(names, strings.ToLower(elems[len(elems)-2]))
-	}
-	return names
+	rest := strings.TrimRight(p[:i], seps)
+	return file, strings.ToLower(rest[strings.LastIndexAny(rest, seps)+1:])
 }
 
 // titleInQuery reports whether every content word of a title occurs in the
