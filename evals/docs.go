@@ -166,10 +166,10 @@ type DocsReport struct {
 // since round 10. "test7" (others again, written the same way at the end
 // of round 9) was round 10's validation split and is tuned on since round
 // 11. "test8" (other files again, written the same way at the start of
-// round 11) is the validation split: only its figure is read. "tune1"
-// to "tune3" (others again, written from
-// the documents alone by three writers at once, each over its own part of
-// the collections) are development data: their misses are read.
+// round 11) was round 11's validation split and is tuned on since round
+// 12. "tune1" to "tune3" (others again, written from the documents alone
+// by three writers at once, each over its own part of the collections) are
+// development data: their misses are read.
 var docsSets = map[string]struct{ collections, questions string }{
 	"dev":     {datasets.DocsCollections, datasets.DocsQuestions},
 	"heldout": {datasets.DocsHeldoutCollections, datasets.DocsHeldoutQuestions},
