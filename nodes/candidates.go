@@ -379,7 +379,11 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 			for k := range units {
 				// "what is the value of http.StatusTeapot": its line of the
 				// const block, not the block.
-				if e, name, ok := entryOf(units[k].text, idents, h); ok {
+				decl := units[k].text
+				if units[k].block != "" {
+					decl = units[k].block
+				}
+				if e, name, ok := entryOf(decl, idents, h); ok {
 					units[k].text, units[k].entry = inGroup(e, h.Chunk.Text), name
 				}
 			}

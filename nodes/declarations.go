@@ -255,11 +255,19 @@ func inGroup(entry, chunk string) string {
 	if open != "var (" && open != "const (" {
 		return entry
 	}
+	doc := lines[:n]
+	if n+strings.Count(entry, "\n")+4 > maxCodeLines {
+		// A doc too long to quote beside the entry: its first paragraph
+		// says what the block's entries are.
+		if p := slices.IndexFunc(doc, func(l string) bool { return strings.TrimSpace(l) == "//" }); p > 0 {
+			doc = append(doc[:p:p], "//\t…")
+		}
+	}
 	var b strings.Builder
-	for _, l := range lines[:n+1] {
+	for _, l := range doc {
 		b.WriteString(l + "\n")
 	}
-	b.WriteString("\t…\n")
+	b.WriteString(lines[n] + "\n\t…\n")
 	for _, l := range strings.Split(entry, "\n") {
 		b.WriteString("\t" + l + "\n")
 	}

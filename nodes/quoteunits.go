@@ -35,6 +35,11 @@ type quoteUnit struct {
 	// entry is the identifier an entry of a const or var block declares,
 	// when the unit is that entry cut from its block (entryOf); "" else.
 	entry string
+	// block is the whole declaration a code unit too long to quote was
+	// cut from (codeWindow); "" when the unit is all of it. An entry the
+	// question asks for is looked up in all of it, not in the window the
+	// question's other words chose.
+	block string
 	// defines are the terms a definition paragraph of a manual defines:
 	// options ("-r rate" / "--max-rate=rate Sets the …" defines -r and
 	// --max-rate) or a term above its description ("RESTART IDENTITY").
@@ -583,14 +588,16 @@ func codeUnits(text string, stems map[string]bool) []quoteUnit {
 		if licenceHeader(block) {
 			return
 		}
+		whole := ""
 		if len(block) > maxCodeLines {
+			whole = strings.Trim(strings.Join(block, "\n"), "\n")
 			block = codeWindow(block, stems)
 		}
 		s := strings.Trim(strings.Join(block, "\n"), "\n")
 		if strings.TrimSpace(s) == "" || len(tokenize(s)) == 0 {
 			return
 		}
-		units = append(units, quoteUnit{text: s, code: true, section: 1, secPos: len(units)})
+		units = append(units, quoteUnit{text: s, block: whole, code: true, section: 1, secPos: len(units)})
 	}
 	for _, line := range strings.Split(text, "\n") {
 		line = strings.TrimRight(line, " \t\r")

@@ -1,6 +1,7 @@
 package nodes
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -26,6 +27,19 @@ func TestSmallestPassageAnswers(t *testing.T) {
 		}
 		if got := a.Citations[0].Hit.Chunk.Symbol; got != "http.StatusTeapot" {
 			t.Errorf("cited symbol %q, want http.StatusTeapot", got)
+		}
+	})
+	t.Run("the entry of a const block whose doc is too long to quote", func(t *testing.T) {
+		var doc strings.Builder
+		doc.WriteString("// Names for the frob modes.\n//\n")
+		for i := range maxCodeLines {
+			fmt.Fprintf(&doc, "// Frob modes, note %d: a mode picks how hard the zorp is frobbed.\n", i)
+		}
+		modes := fileHit("/src/frob/mode.go", "go", doc.String()+"const (\n\tModeGentle Mode = -3\n\tModeFirm   Mode = 0\n\tModeHard   Mode = 5\n)")
+		modes.Chunk.Symbol, modes.Chunk.Kind = "frob.ModeGentle", "const"
+		a := extractive("which number is frob.ModeHard", []graphrag.Hit{modes}, 3)
+		if !strings.Contains(a.Text, "ModeHard   Mode = 5") || !strings.HasPrefix(a.Text, "```\n// Names for the frob modes.") || strings.Contains(a.Text, "note 3") {
+			t.Errorf("answer:\n%s\nwant the block's first paragraph and ModeHard's line", a.Text)
 		}
 	})
 	t.Run("the declaration in the package the question names", func(t *testing.T) {
