@@ -73,6 +73,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test6", "t6"},
 	{"test7", "t7"},
 	{"test8", "t8"},
+	{"test9", "t9"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},
