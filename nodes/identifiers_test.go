@@ -134,6 +134,39 @@ func TestFileObjectCue(t *testing.T) {
 	}
 }
 
+// Files as objects are the file tools' questions; files that named code,
+// a program or a quoted message handles are what the code or the program's
+// manual says.
+func TestFilesAsObjects(t *testing.T) {
+	tests := []struct {
+		query string
+		want  bool
+	}{
+		{"how many markdown files do I have", true},
+		{"which files did I modify this week", true},
+		{"list the files in my downloads folder", true},
+		{"show the permissions of the file notes.md", true},
+		{`where is "budget.xlsx"`, true},
+		{"which files mention zorp.Walk", true},
+		// Named code: the folders are what zorp.Walk reads.
+		{"Does zorp.Walk skip folders it cannot read because of permissions?", false},
+		// The count is asked in a clause that names no file.
+		{"frobfmt only printed a few of the warnings in my file; how many does it print by default?", false},
+		// "file" names a program.
+		{"since which release is the file command linked against libzorp", false},
+		// A quoted message names the file.
+		{`I get "frob: cannot find the font file" when printing a document. What is missing?`, false},
+		{"How do I restore a file from the backup?", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			if got := filesAsObjects(tt.query); got != tt.want {
+				t.Errorf("filesAsObjects = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
 func TestCoverageCountsQuotedHeadings(t *testing.T) {
 	text := "# Meeting\n\n## Database migration\n\nWe decided to move the order service to PostgreSQL 16.\n"
 	h := graphrag.Hit{Chunk: graphrag.Chunk{DocID: "m", Text: text}, Source: graphrag.Source{Title: "meeting.md"}}

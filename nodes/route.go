@@ -129,7 +129,7 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 	// about files as objects (a count, a listing, a size, a date, a folder,
 	// a name): strong local evidence may overrule it, and a procedural
 	// "how do I ..." question is about content, not files.
-	weakFiles := pred.Best == graphrag.RouteFilesystem && !fileObjectCue(query)
+	weakFiles := pred.Best == graphrag.RouteFilesystem && !fileObjectCue(askersFileWords(query))
 	if weakFiles && procedural.MatchString(query) {
 		pred = pred.without(graphrag.RouteFilesystem)
 		weakFiles = false
@@ -143,7 +143,7 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 	// question about them.
 	actNow := pred.Class == classAction && !asksSomething(query) && opensLikeRequest(query)
 	request := actNow && pred.ClassProb >= classifierUnsure
-	filesAsObjects := mentionsFileNoun(query) && fileObjectCue(query) && !procedural.MatchString(query) && !programsFiles(query)
+	filesAsObjects := filesAsObjects(query)
 	if pred.Best != graphrag.RouteFilesystem && pred.Probs[graphrag.RouteFilesystem] >= filesNudge && filesAsObjects && !(actNow && anyMatch(changeCues, query)) {
 		pred = pred.toward(graphrag.RouteFilesystem, classFilesystem)
 		why = append(why, "names files and asks about them as objects")
@@ -632,3 +632,69 @@ var (
 func fileObjectCue(query string) bool {
 	return fileMetadataPattern.MatchString(query) || fileLocationPattern.MatchString(query) || fileNamePattern.MatchString(query)
 }
+
+// quotedSpan is what the asker quotes: "…", “…”, `…` or `…'.
+var quotedSpan = regexp.MustCompile("\"[^\"]*\"|“[^”]*”|`[^`']*[`']")
+
+// askersFileWords is a query with what only mentions files left out: a
+// quoted message of several words ("zorp: can't open `frob.conf' file"; a
+// quoted name such as "notes.txt" stays) and a word for files that names
+// a program ("the file command"; see namedKinds). What is left are the
+// asker's own words about files.
+func askersFileWords(query string) string {
+	q := quotedSpan.ReplaceAllStringFunc(query, func(m string) string {
+		if !strings.ContainsAny(strings.TrimSpace(m[1:len(m)-1]), " \t") {
+			return m
+		}
+		return strings.Repeat(" ", len(m))
+	})
+	toks := tokenize(q)
+	var b strings.Builder
+	last := 0
+	for i, t := range toks {
+		if fileNouns[t.Lower] && i+1 < len(toks) && namedKinds[toks[i+1].Lower] {
+			b.WriteString(q[last:t.Start])
+			last = t.End
+		}
+	}
+	b.WriteString(q[last:])
+	return b.String()
+}
+
+// filesAsObjects reports whether a query asks about files as objects (the
+// file tools' questions: a count, a size, a date, a listing) in the
+// asker's own words (askersFileWords): one of its clauses names files or
+// folders and holds a cue about them. Not so a how-to question, one about
+// which files a program uses (programsFiles), nor one about named code
+// that files are only what it handles ("does zorp.Walk stop at a folder
+// it cannot read?"), unless files are what it asks for (asksForFiles).
+func filesAsObjects(query string) bool {
+	if procedural.MatchString(query) || programsFiles(query) {
+		return false
+	}
+	own := askersFileWords(query)
+	if len(qualifiedNames(own)) > 0 && !asksForFiles(own) {
+		return false
+	}
+	for _, c := range clauses(own) {
+		if mentionsFileNoun(c) && fileObjectCue(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// clauses splits a query into its sentences and the clauses a semicolon
+// or a dash joins: "gofrob skipped my file; how many does it retry?" asks
+// its count of the second clause, not of the file.
+func clauses(query string) []string {
+	var out []string
+	for _, s := range splitSentences(query) {
+		out = append(out, clauseBreak.Split(s, -1)...)
+	}
+	return out
+}
+
+// clauseBreak joins two clauses of one sentence: a semicolon, or a dash
+// with a space on both sides.
+var clauseBreak = regexp.MustCompile(`;|\s[—–-]\s`)
