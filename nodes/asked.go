@@ -138,6 +138,9 @@ func answersAsked(query string, kinds []askKind, chosen []candidate, kept []grap
 			return false, "the question asks for a licence, and no passage quoted names the licence of what it asks about"
 		}
 	}
+	if cmp, ok := comparedIn(query); ok && !slices.ContainsFunc(chosen, cmp.answeredBy) {
+		return false, "the question asks to compare " + cmp.a + " with " + cmp.b + ", and no passage quoted does"
+	}
 	for _, k := range kinds {
 		if k.name == "limit" && !slices.ContainsFunc(chosen, func(c candidate) bool { return k.in(c.masked) }) {
 			return false, "the question asks for a limit, and no passage quoted states one"

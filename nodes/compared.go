@@ -1,0 +1,84 @@
+package nodes
+
+import (
+	"slices"
+	"strings"
+)
+
+// This file reads a question that asks for a judgement between two named
+// things: "is zorpd faster than frobd", "is Zorp or Frob the better
+// choice for …". Documents answer it only where a passage compares the
+// two; a sentence that names one of them, or both without the judgement
+// ("zorpd and frobd both read frob files"), answers another question.
+
+// comparison is what a judgement question compares, and by what word.
+type comparison struct {
+	// a and b are the two names compared.
+	a, b string
+	// by are the forms of the judgement's word: "faster" and "fast";
+	// "secure" for "more secure". Empty for a choice between two ("X or
+	// Y"), which any sentence naming both may answer.
+	by []string
+}
+
+// judgementWords ask for a choice between two things written "X or Y":
+// "is Zorp or Frob the better choice", "should I use zorp or frob".
+var judgementWords = toSet(`better best prefer preferred recommended recommend should`)
+
+// notComparatives end in "er" and stand before "than" without comparing
+// two named things: "rather than", "other than".
+var notComparatives = toSet(`rather other`)
+
+// quantityWords compare amounts, not named things: "more than 3 files".
+var quantityWords = toSet(`more less fewer`)
+
+// comparedIn finds the comparison a question asks to judge, in the
+// sentences that ask (askingPart). ok is false for a question that
+// compares nothing, or compares an amount ("larger than 2 GB") or an
+// unnamed alternative ("… or something else?", "… rather than delete
+// them").
+func comparedIn(question string) (comparison, bool) {
+	toks := tokenize(askingPart(question))
+	named := func(i int) bool {
+		return i >= 0 && i < len(toks) && !stopWords[toks[i].Lower] && !toks[i].Digit && !quantityWords[toks[i].Lower] && len(toks[i].Lower) > 1
+	}
+	for i, t := range toks {
+		if t.Lower != "than" || i < 2 {
+			continue
+		}
+		word := toks[i-1].Lower
+		subject := i - 2
+		switch {
+		case notComparatives[word] || quantityWords[word]:
+			continue
+		case quantityWords[toks[i-2].Lower]: // "more secure than"
+			subject = i - 3
+		case !strings.HasSuffix(word, "er") && word != "worse":
+			continue
+		}
+		if named(subject) && named(i+1) && !judgementWords[toks[subject].Lower] {
+			by := []string{word}
+			if base := strings.TrimSuffix(word, "er"); base != word && len(base) > 2 {
+				by = append(by, base, strings.TrimSuffix(base, string(base[len(base)-1]))) // "faster": "fast"; "bigger": "big"
+			}
+			return comparison{a: toks[subject].Lower, b: toks[i+1].Lower, by: by}, true
+		}
+	}
+	judged := slices.ContainsFunc(toks, func(t token) bool { return judgementWords[t.Lower] })
+	for i, t := range toks {
+		if t.Lower == "or" && judged && named(i-1) && named(i+1) {
+			return comparison{a: toks[i-1].Lower, b: toks[i+1].Lower}, true
+		}
+	}
+	return comparison{}, false
+}
+
+// answeredBy reports whether a quoted unit judges the comparison: it
+// names both things and, for a comparative, its word.
+func (cmp comparison) answeredBy(c candidate) bool {
+	has := func(w string) bool { return c.loose[looseStem(w)] }
+	if !has(cmp.a) || !has(cmp.b) {
+		return false
+	}
+	return len(cmp.by) == 0 || slices.ContainsFunc(cmp.by, has)
+}

@@ -1,0 +1,51 @@
+package nodes
+
+import (
+	"testing"
+
+	"github.com/graphrag/graphrag"
+)
+
+func TestComparedIn(t *testing.T) {
+	tests := []struct {
+		question string
+		a, b     string
+		ok       bool
+	}{
+		{"Is zorpd faster than frobd for serving tiles?", "zorpd", "frobd", true},
+		{"is Zorpfs more secure than Frobfs on a laptop?", "zorpfs", "frobfs", true},
+		{"Is Zorp or Frob the better choice for a tile server?", "zorp", "frob", true},
+		{"Should I use zorpgpg or frobcrypt to sign my releases?", "zorpgpg", "frobcrypt", true},
+		// No two named things judged.
+		{"which zorp files are larger than 2 GB", "", "", false},
+		{"I want to hand the frobs over rather than delete them. Which command does that?", "", "", false},
+		{"should I use DROP ZORP for this, or something else?", "", "", false},
+		{"is there a better binding than python-zorp for the frob loop?", "", "", false},
+		{"does zorpd keep more than 3 frobs per tile?", "", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.question, func(t *testing.T) {
+			c, ok := comparedIn(tt.question)
+			if ok != tt.ok || c.a != tt.a || c.b != tt.b {
+				t.Errorf("comparedIn = %+v, %v; want %q and %q, %v", c, ok, tt.a, tt.b, tt.ok)
+			}
+		})
+	}
+}
+
+// A judgement between two named things is answered only by a passage that
+// makes it: one that names a single one, or both without comparing them,
+// answers another question.
+func TestComparisonNeedsAPassageThatCompares(t *testing.T) {
+	readme := fileHit("/doc/zorpd/README", "text", "zorpd serves map tiles from a frob store. "+
+		"It is faster to start than the old tile server, and reads the same frob files as frobd.")
+	a := extractive("Is zorpd faster than frobd for serving tiles?", []graphrag.Hit{readme}, 3)
+	if !a.Abstained {
+		t.Errorf("answered %q; no passage compares zorpd's speed with frobd's", a.Text)
+	}
+	bench := fileHit("/doc/zorpd/NEWS", "text", "Version 2.0 of zorpd serves tiles twice as fast as frobd on the same store.")
+	a = extractive("Is zorpd faster than frobd for serving tiles?", []graphrag.Hit{bench}, 3)
+	if a.Abstained {
+		t.Errorf("abstained (%s); the NEWS file compares the two", a.Text)
+	}
+}
