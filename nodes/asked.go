@@ -1,6 +1,7 @@
 package nodes
 
 import (
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -120,11 +121,14 @@ func holds(c candidate, h graphrag.Hit, w string) bool {
 
 // answersAsked reports whether the units chosen for an answer answer what
 // the question asks for (kinds are its askedKinds); why says what they
-// lack. A "who" question's units
-// name someone; a licence question's name the licence of what it asks
-// about; a question for the most of something ("the maximum number of
-// zorps per frob") has one that states a limit: the passages about zorps
-// that state none do not say how many a frob may hold.
+// lack. A "who" question's units name someone; a licence question's name
+// the licence of what it asks about; a question for the most of something
+// ("the maximum number of zorps per frob") has one that states a limit:
+// the passages about zorps that state none do not say how many a frob may
+// hold. A question for a version ("which release added frob mode") has
+// one that states a version (statesVersion), or a date when it asks
+// "when"; a judgement between two named things has one that makes it
+// (comparedIn).
 func answersAsked(query string, kinds []askKind, chosen []candidate, kept []graphrag.Hit) (ok bool, why string) {
 	if len(chosen) == 0 {
 		return false, "nothing quotable"
@@ -142,9 +146,28 @@ func answersAsked(query string, kinds []askKind, chosen []candidate, kept []grap
 		return false, "the question asks to compare " + cmp.a + " with " + cmp.b + ", and no passage quoted does"
 	}
 	for _, k := range kinds {
+		if k.name == "version" && !slices.ContainsFunc(chosen, func(c candidate) bool { return statesVersion(k, c, kept[c.hit]) || timeAnswers(kinds, c) }) {
+			return false, "the question asks for a version, and no passage quoted states one"
+		}
 		if k.name == "limit" && !slices.ContainsFunc(chosen, func(c candidate) bool { return k.in(c.masked) }) {
 			return false, "the question asks for a limit, and no passage quoted states one"
 		}
 	}
 	return true, ""
+}
+
+// statesVersion reports whether a quoted unit says which version (k is the
+// version kind): in its own words, or where the notes it is part of are
+// titled ("Zorp 2.3 Release Notes", a changelog's "zorp (2.3-1)" heading)
+// or named (RelNotes/2.3.0.txt).
+func statesVersion(k askKind, c candidate, h graphrag.Hit) bool {
+	return k.in(c.text) || k.in(c.unit.heading) || k.in(c.unit.scope) || k.in(h.Chunk.Heading) || k.in(path.Base(h.Source.Path))
+}
+
+// timeAnswers reports whether a question asked with "when" ("when was the
+// album released") is answered by a unit that states a time: a date
+// answers it as a release number would.
+func timeAnswers(kinds []askKind, c candidate) bool {
+	i := slices.IndexFunc(kinds, func(k askKind) bool { return k.name == "time" })
+	return i >= 0 && kinds[i].in(c.masked)
 }

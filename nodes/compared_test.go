@@ -49,3 +49,21 @@ func TestComparisonNeedsAPassageThatCompares(t *testing.T) {
 		t.Errorf("abstained (%s); the NEWS file compares the two", a.Text)
 	}
 }
+
+// A question for a version is answered by a passage that states one: in
+// its words, or in the title or the name of the notes it is from.
+func TestVersionQuestionNeedsAVersion(t *testing.T) {
+	readme := fileHit("/doc/zorpd/README", "text", "zorpd can write frob tiles in the compact format. The compact format keeps a frob's layers together.")
+	if a := extractive("which zorpd release first added the compact format?", []graphrag.Hit{readme}, 3); !a.Abstained {
+		t.Errorf("answered %q; no passage says which release", a.Text)
+	}
+	notes := fileHit("/doc/zorpd/RelNotes/2.7.0.txt", "text", "zorpd can now write frob tiles in the compact format.")
+	if a := extractive("which zorpd release first added the compact format?", []graphrag.Hit{notes}, 3); a.Abstained {
+		t.Errorf("abstained (%s); the release notes' file names the release", a.Text)
+	}
+	// Asked with "when", a date answers as a release would.
+	news := fileHit("/doc/zorpd/NEWS", "text", "The compact format of zorpd was released in March 2019, after a year of testing.")
+	if a := extractive("when was the compact format of zorpd released?", []graphrag.Hit{news}, 3); a.Abstained {
+		t.Errorf("abstained (%s); the NEWS file dates the release", a.Text)
+	}
+}
