@@ -128,7 +128,8 @@ func holds(c candidate, h graphrag.Hit, w string) bool {
 // hold. A question for a version ("which release added frob mode") has
 // one that states a version (statesVersion), or a date when it asks
 // "when"; a judgement between two named things has one that makes it
-// (comparedIn).
+// (comparedIn); the default or the limit of a named setting is stated by
+// a passage that names it (statesOfSettings).
 func answersAsked(query string, kinds []askKind, chosen []candidate, kept []graphrag.Hit) (ok bool, why string) {
 	if len(chosen) == 0 {
 		return false, "nothing quotable"
@@ -148,6 +149,9 @@ func answersAsked(query string, kinds []askKind, chosen []candidate, kept []grap
 	for _, k := range kinds {
 		if k.name == "version" && !slices.ContainsFunc(chosen, func(c candidate) bool { return statesVersion(k, c, kept[c.hit]) || timeAnswers(kinds, c) }) {
 			return false, "the question asks for a version, and no passage quoted states one"
+		}
+		if (k.name == "default" || k.name == "limit") && !statesOfSettings(k, namedSettings(query), chosen, kept) {
+			return false, "the question asks for the " + k.name + " of " + strings.Join(namedSettings(query), ", ") + ", and no passage quoted that names it states one"
 		}
 		if k.name == "limit" && !slices.ContainsFunc(chosen, func(c candidate) bool { return k.in(c.masked) }) {
 			return false, "the question asks for a limit, and no passage quoted states one"
@@ -170,4 +174,34 @@ func statesVersion(k askKind, c candidate, h graphrag.Hit) bool {
 func timeAnswers(kinds []askKind, c candidate) bool {
 	i := slices.IndexFunc(kinds, func(k askKind) bool { return k.name == "time" })
 	return i >= 0 && kinds[i].in(c.masked)
+}
+
+// namedSettings are the settings and options the sentences that ask name
+// as code does: "zorp_max_frobs", "--frob-limit".
+func namedSettings(query string) []string {
+	ap := askingPart(query)
+	return append(snakeCase.FindAllString(ap, -1), optionPattern.FindAllString(ap, -1)...)
+}
+
+// statesOfSettings reports whether a quoted unit states the default or
+// the limit a question asks for (k) of the settings it names, from a
+// passage that names them (in its text, its heading or its file's name):
+// the default of zorp_max_frobs is not the default a passage about
+// another setting states ("The default size is 16 megabytes."). With no
+// setting named, any unit of the kind may.
+func statesOfSettings(k askKind, names []string, chosen []candidate, kept []graphrag.Hit) bool {
+	if len(names) == 0 {
+		return true
+	}
+	return slices.ContainsFunc(chosen, func(c candidate) bool {
+		if !k.in(c.masked) {
+			return false
+		}
+		h := kept[c.hit]
+		passage := strings.ToLower(h.Chunk.Text + " " + h.Chunk.Heading)
+		return !slices.ContainsFunc(names, func(n string) bool {
+			n = strings.ToLower(n)
+			return !strings.Contains(passage, n) && !pathNamed(h.Source.Path, map[string]bool{n: true})
+		})
+	})
 }

@@ -1,6 +1,7 @@
 package nodes
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/graphrag/graphrag"
@@ -65,5 +66,22 @@ func TestVersionQuestionNeedsAVersion(t *testing.T) {
 	news := fileHit("/doc/zorpd/NEWS", "text", "The compact format of zorpd was released in March 2019, after a year of testing.")
 	if a := extractive("when was the compact format of zorpd released?", []graphrag.Hit{news}, 3); a.Abstained {
 		t.Errorf("abstained (%s); the NEWS file dates the release", a.Text)
+	}
+}
+
+// The default of a named setting is stated by a passage that names it, not
+// by the default of another setting next to it.
+func TestDefaultOfANamedSetting(t *testing.T) {
+	other := fileHit("/man/man1/zorpctl.1.gz", "man", "--frob-size=size\nSets the size of each frob file, in megabytes. The default size is 16 megabytes.")
+	mention := fileHit("/man/man1/zorpsync.1.gz", "man", "The server must be configured with zorp_max_senders set high enough for one sender per replica.")
+	mention.Chunk.ID = "zorpsync#0"
+	hits := []graphrag.Hit{mention, other}
+	if a := extractive("What is the default value of zorp_max_senders?", hits, 3); !a.Abstained {
+		t.Errorf("answered %q; no passage naming zorp_max_senders states its default", a.Text)
+	}
+	own := fileHit("/man/man5/zorp.conf.5.gz", "man", "zorp_max_senders (integer)\nSpecifies the maximum number of concurrent senders. The default is 10.")
+	own.Chunk.ID = "zorpconf#0"
+	if a := extractive("What is the default value of zorp_max_senders?", append(hits, own), 3); a.Abstained || !strings.Contains(a.Text, "The default is 10") {
+		t.Errorf("answer %q (abstained %v); zorp.conf states the default", a.Text, a.Abstained)
 	}
 }
