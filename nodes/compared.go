@@ -32,6 +32,9 @@ var notComparatives = toSet(`rather other`)
 // quantityWords compare amounts, not named things: "more than 3 files".
 var quantityWords = toSet(`more less fewer`)
 
+// unnamedAlternatives stand for a thing not named: "… or something else?".
+var unnamedAlternatives = toSet(`something anything else another other others alternative alternatives nothing`)
+
 // comparedIn finds the comparison a question asks to judge, in the
 // sentences that ask (askingPart). ok is false for a question that
 // compares nothing, or compares an amount ("larger than 2 GB") or an
@@ -40,7 +43,11 @@ var quantityWords = toSet(`more less fewer`)
 func comparedIn(question string) (comparison, bool) {
 	toks := tokenize(askingPart(question))
 	named := func(i int) bool {
-		return i >= 0 && i < len(toks) && !stopWords[toks[i].Lower] && !toks[i].Digit && !quantityWords[toks[i].Lower] && len(toks[i].Lower) > 1
+		if i < 0 || i >= len(toks) {
+			return false
+		}
+		w := toks[i].Lower
+		return !stopWords[w] && !toks[i].Digit && !quantityWords[w] && !unnamedAlternatives[w] && len(w) > 1
 	}
 	for i, t := range toks {
 		if t.Lower != "than" || i < 2 {

@@ -21,6 +21,7 @@ func TestComparedIn(t *testing.T) {
 		{"which zorp files are larger than 2 GB", "", "", false},
 		{"I want to hand the frobs over rather than delete them. Which command does that?", "", "", false},
 		{"should I use DROP ZORP for this, or something else?", "", "", false},
+		{"should I use DROP ZORP to get rid of frobs, or something else?", "", "", false},
 		{"is there a better binding than python-zorp for the frob loop?", "", "", false},
 		{"does zorpd keep more than 3 frobs per tile?", "", "", false},
 	}
