@@ -65,6 +65,15 @@ var askKinds = []askKind{
 	{name: "person",
 		ask: regexp.MustCompile(`(?i)\b(who|whom)\b`),
 		has: regexp.MustCompile(`\S\s+[A-Z][a-z]+|^[A-Z][a-z]+:`)},
+	// A question that asks who may do something ("who can rename a
+	// zorp", "which privilege do I need to drop a frob") asks for a role,
+	// not a name: the sentence that says who is allowed ("You must be the
+	// owner of the zorp", "Only superusers can …", "requires the FROB
+	// privilege"). It is no question for a person (askedKinds).
+	{name: "permission",
+		ask: regexp.MustCompile(`(?i)\bwho (can|could|may|might|must|is allowed|are allowed|is permitted|gets to|has to|needs to)\b|\b(what|which) (privileges?|roles?|rights?)\b|\b(allowed|permitted|permission) to\b`),
+		has: regexp.MustCompile(`(?i)\bmust (be|have|own|hold)\b|\bonly (the )?(superusers?|owners?|members?)\b|\bsuperusers?\b|\b(owner|owners|member|members) of\b|\b(is|are) (allowed|permitted) to\b|\bprivileges? (on|to|is required|are required)\b|\b(requires?|required|needs?) (the )?\w+ privileges?\b`),
+		prefer: toSet(`must only`)},
 	{name: "reason",
 		ask: regexp.MustCompile(`(?i)\bwhy\b`),
 		has: regexp.MustCompile(`(?i)\b(because|since|so that|due to|as a result|in order to|reason|rejected|fails?|failed)\b`)},
@@ -112,6 +121,11 @@ var askKinds = []askKind{
 		has: regexp.MustCompile("(?i)^(run|use|open|click|copy|mount|select|type|enter|install|restart|start|stop|check|go|set|add|remove|edit|create|delete)\\b|`[^`]+`|\\b(use|pass|give|add|specify) (the |a )?[\\w-]+ (option|flag|switch)\\b")},
 }
 
+// permissionKind is the kind of answer that says who may do something.
+func permissionKind() askKind {
+	return askKinds[slices.IndexFunc(askKinds, func(k askKind) bool { return k.name == "permission" })]
+}
+
 // whatHappens finds a question that asks what happens: "what happens
 // when …", "what will happen if …". Its "when" opens a condition, not a
 // question for a time (see askedKinds).
@@ -139,6 +153,10 @@ func askedKinds(query string) []askKind {
 	for _, k := range askKinds {
 		loc := findInSentences(k.ask, query)
 		if loc == nil {
+			continue
+		}
+		if k.name == "person" && findInSentences(permissionKind().ask, query) != nil {
+			// "who can rename it" asks for a role: the permission kind.
 			continue
 		}
 		if k.name == "time" && happens != nil && loc[0] > happens[0] && strings.EqualFold(query[loc[0]:loc[1]], "when") {

@@ -86,3 +86,15 @@ func TestDefaultOfANamedSetting(t *testing.T) {
 		t.Errorf("answer %q (abstained %v); zorp.conf states the default", a.Text, a.Abstained)
 	}
 }
+
+// "Who can …" asks for a role: the sentence that says who is allowed, not
+// the synopsis that shows the command.
+func TestWhoCanAsksForARole(t *testing.T) {
+	page := fileHit("/man/man7/ALTER_ZORP.7.gz", "man", "SYNOPSIS\n\nALTER [ FROBBED ] ZORP name RENAME TO new_name\n\n"+
+		"ALTER [ FROBBED ] ZORP name OWNER TO new_owner\n\nDESCRIPTION\n\nALTER ZORP changes the definition of a frobbed zorp. "+
+		"The only functionality is to rename the zorp or assign a new owner. You must be superuser or owner of the zorp to use ALTER ZORP.")
+	a := extractive("who can rename a frobbed zorp?", []graphrag.Hit{page}, 3)
+	if !strings.Contains(a.Text, "You must be superuser or owner of the zorp") {
+		t.Errorf("answer:\n%s\nwant the sentence that says who may", a.Text)
+	}
+}
