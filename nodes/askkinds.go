@@ -71,8 +71,8 @@ var askKinds = []askKind{
 	// owner of the zorp", "Only superusers can …", "requires the FROB
 	// privilege"). It is no question for a person (askedKinds).
 	{name: "permission",
-		ask: regexp.MustCompile(`(?i)\bwho (can|could|may|might|must|is allowed|are allowed|is permitted|gets to|has to|needs to)\b|\b(what|which) (privileges?|roles?|rights?)\b|\b(allowed|permitted|permission) to\b`),
-		has: regexp.MustCompile(`(?i)\bmust (be|have|own|hold)\b|\bonly (the )?(superusers?|owners?|members?)\b|\bsuperusers?\b|\b(owner|owners|member|members) of\b|\b(is|are) (allowed|permitted) to\b|\bprivileges? (on|to|is required|are required)\b|\b(requires?|required|needs?) (the )?\w+ privileges?\b`),
+		ask:    regexp.MustCompile(`(?i)\bwho (can|could|may|might|must|is allowed|are allowed|is permitted|gets to|has to|needs to)\b|\b(what|which) (privileges?|roles?|rights?)\b|\b(allowed|permitted|permission) to\b`),
+		has:    regexp.MustCompile(`(?i)\bmust (be|have|own|hold)\b|\bonly (the )?(superusers?|owners?|members?)\b|\bsuperusers?\b|\b(owner|owners|member|members) of\b|\b(is|are) (allowed|permitted) to\b|\bprivileges? (on|to|is required|are required)\b|\b(requires?|required|needs?) (the )?\w+ privileges?\b`),
 		prefer: toSet(`must only`)},
 	{name: "reason",
 		ask: regexp.MustCompile(`(?i)\bwhy\b`),
