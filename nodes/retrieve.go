@@ -387,8 +387,56 @@ func (p *pipeline) fuse(ctx context.Context, r retrieval) (retrieval, error) {
 		r.fallback(ctx, "retrieve: nothing matched %s: searched all files", what)
 		r.Fused = false
 	}
+	res.Hits = p.withNamedFolders(ctx, r, res.Hits)
 	r.Hits, r.SearchMode, r.SearchNote = res.Hits, res.Mode, res.Note
 	return r, nil
+}
+
+// docKinds are the documents a package's folder holds, named after the
+// package with a possessive: "zorp's copyright file", "frobd's changelog".
+var docKinds = toSet(`copyright changelog readme news manual license licence`)
+
+// packageNames are the words a question writes as the name of a package
+// or a program: before a kind of software ("the zorp package", see
+// namedKinds) or, with a possessive, before a kind of document ("zorp's
+// changelog").
+func packageNames(query string) []string {
+	toks := tokenize(query)
+	var out []string
+	for i, t := range toks {
+		if i+1 >= len(toks) || stopWords[t.Lower] || slices.Contains(out, t.Lower) {
+			continue
+		}
+		next := toks[i+1].Lower
+		written := query[t.Start:min(len(query), t.End+len("’s"))]
+		possessive := strings.Contains(written, "'s") || strings.Contains(written, "’s")
+		if namedKinds[next] || possessive && docKinds[next] {
+			out = append(out, t.Lower)
+		}
+	}
+	return out
+}
+
+// withNamedFolders adds to hits the best passages of a folder a package
+// name of the question names ("the zorp package": …/zorp/), when no hit
+// is in it: the folder's files may never write the name they are filed
+// under (a copyright file names people and licences). They take the
+// places of the last hits.
+func (p *pipeline) withNamedFolders(ctx context.Context, r retrieval, hits []graphrag.Hit) []graphrag.Hit {
+	for _, name := range packageNames(r.Plan.Query) {
+		if slices.ContainsFunc(hits, func(h graphrag.Hit) bool { return folderOf(h.Source.Path, name) }) {
+			continue
+		}
+		f := r.Filters
+		f.Source = "/" + name + "/"
+		res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: r.Plan.Query, Mode: r.Mode, K: 2, Filters: f})
+		if err != nil || len(res.Hits) == 0 {
+			continue
+		}
+		keep := max(0, min(len(hits), p.opts.K-len(res.Hits)))
+		hits = append(hits[:keep:keep], res.Hits...)
+	}
+	return hits
 }
 
 // EventQueries names the custom graph event fuse emits when a local search

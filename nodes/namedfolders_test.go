@@ -1,0 +1,52 @@
+package nodes
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/graphrag/graphrag"
+)
+
+func TestPackageNames(t *testing.T) {
+	for q, want := range map[string][]string{
+		"Who holds the copyright on the zorp-utils package?": {"zorp-utils"},
+		"what changed in frobd's changelog last year":        {"frobd"},
+		"which files does the frob tool read":                {"frob"},
+		"who wrote zorp":                                     nil,
+		"what is the package manager's cache folder":         nil,
+	} {
+		if got := packageNames(q); !slices.Equal(got, want) {
+			t.Errorf("packageNames(%q) = %q, want %q", q, got, want)
+		}
+	}
+}
+
+// A package's copyright file may never write the name it is filed under:
+// a question that names the package finds the folder's files anyway.
+func TestSearchFindsTheNamedPackagesFolder(t *testing.T) {
+	var docs []graphrag.Hit
+	for i, name := range []string{"libfrob1", "libfrob2", "frob-tools", "libzorp3", "zorp-data"} {
+		h := fileHit("/usr/share/doc/"+name+"/copyright", "", "Format: machine-readable copyright\nFiles: *\nCopyright: 2001 Frob Maintainers\nLicense: GPL-2+\nComment: packaged with zorp-utils helpers for the frob suite")
+		h.Chunk.ID = graphrag.ChunkID(h.Source.Path, i)
+		docs = append(docs, h)
+	}
+	own := fileHit("/usr/share/doc/zorp-utils/copyright", "", "Format: machine-readable copyright\nFiles: *\nCopyright: 1999 Ada Quux\nLicense: MIT")
+	docs = append(docs, own)
+	p, err := newPipeline(Deps{Searcher: newMemSearcher(docs)}, Options{K: 3, MaxKept: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := "Who holds the copyright on the zorp-utils package?"
+	s, err := p.retrieve(context.Background(), State{Query: q, Plan: graphrag.Plan{Route: graphrag.RouteVector, Query: q}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(s.Hits, func(h graphrag.Hit) bool { return h.Source.Path == own.Source.Path }) {
+		var got []string
+		for _, h := range s.Hits {
+			got = append(got, h.Source.Path)
+		}
+		t.Errorf("hits %q: want zorp-utils/copyright among them", got)
+	}
+}
