@@ -104,7 +104,7 @@ var askKinds = []askKind{
 	// situation the question describes.
 	{name: "consequence",
 		ask: whatHappens,
-		has: regexp.MustCompile(`(?i)\b(will|would|may|can) (cause|raise|fail|abort|result in|be (ignored|skipped|rejected|discarded|lost|raised|reported))\b|\b(causes|caused|results in|is raised|fails|is (ignored|skipped|rejected|discarded|lost|reported))\b|\bnothing (is done|happens)\b|\bno effect\b|\b(errors?|violations?)\b`)},
+		has: regexp.MustCompile(`(?i)\b(will|would|may|can) (cause|raise|fail|abort|result in|be (ignored|skipped|rejected|discarded|lost|raised|reported))\b|\b(causes|caused|results in|is raised|fails|is (ignored|skipped|rejected|discarded|lost|reported))\b|\bnothing (is done|happens)\b|\bno (effect|harm)\b|\b(will|would|may|can) (provoke|trigger|emit|lead to|produce)\b|\b(provokes|triggers|emits|leads to)\b|\b(errors?|violations?|warnings?)\b`)},
 	// A question that asks whether something is so ("can I …", "does
 	// it …", "is there …") is answered by a sentence that says how far it
 	// is: one that denies or limits ("… never follows frob links", "Only

@@ -98,3 +98,14 @@ func TestWhoCanAsksForARole(t *testing.T) {
 		t.Errorf("answer:\n%s\nwant the sentence that says who may", a.Text)
 	}
 }
+
+// "What happens if …" is answered by the sentence that says what follows,
+// in the verbs manuals use for it ("will emit a warning", "does no harm").
+func TestWhatHappensIsAnsweredByItsConsequence(t *testing.T) {
+	page := fileHit("/man/man7/FROB.7.gz", "man", "EXAMPLES\n\nTo close the open zorp and keep all its frobs:\nFROB;\n\n"+
+		"Issuing FROB when not inside a zorp does no harm, but it will emit a warning message.")
+	a := extractive("so what happens when I run FROB while no zorp is active?", []graphrag.Hit{page}, 1)
+	if !strings.Contains(a.Text, "does no harm, but it will emit a warning message") {
+		t.Errorf("answer:\n%s\nwant the sentence that says what follows", a.Text)
+	}
+}
