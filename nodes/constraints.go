@@ -707,8 +707,10 @@ func namedHits(question string, hits []graphrag.Hit) []int {
 
 // preferHits orders the hits worth reading: first those that declare a
 // name the question asks about ("func WithCancel" for "where is WithCancel
-// defined"), or are about it as a whole when that is what it asks, then those holding every constraining term (the indexes in
-// matching), then those whose file or folder the question names ("dpkg"
+// defined"), or are about it as a whole when that is what it asks, after
+// those the question spells out in words (spelledOut: what it asks
+// about, where a name it writes is its context), then those holding
+// every constraining term (the indexes in matching), then those whose file or folder the question names ("dpkg"
 // for dpkg/copyright), then the kept ones; tests, test data and vendored
 // copies after the rest unless the question is about tests. At most
 // maxKept.
@@ -717,14 +719,18 @@ func preferHits(question string, hits, kept []graphrag.Hit, matching []int, maxK
 	words := questionNameWords(question)
 	options := optionPattern.FindAllStringSubmatch(question, -1)
 	overview, nameWords := asksOverview(question), nameWords(question)
-	var first, named []graphrag.Hit
+	var spelled, first, named []graphrag.Hit
 	for _, h := range hits {
 		declares := isCodeHit(h) && slices.ContainsFunc(idents, func(a askedIdent) bool { return a.symbolOf(h) || a.declaredIn(h.Chunk.Text, h) })
 		defines := !isCodeHit(h) && slices.ContainsFunc(options, func(o []string) bool { return definesOption(h.Chunk.Text, o[1]) })
 		// "what is pg_rewind for": the passage about pg_rewind as a whole
 		// (its Symbol names it, see symbolNamed).
 		about := overview && !isCodeHit(h) && symbolNamed(h.Chunk.Symbol, nameWords)
-		if declares || defines || about {
+		// Or a declaration the question spells out in words ("the max
+		// frob size": MaxZorpFrobSize), not by its name.
+		if isCodeHit(h) && spelledOut(lastPart(h.Chunk.Symbol), question) {
+			spelled = append(spelled, h)
+		} else if declares || defines || about {
 			first = append(first, h)
 		}
 	}
@@ -771,6 +777,7 @@ func preferHits(question string, hits, kept []graphrag.Hit, matching []int, maxK
 	})
 	tests := strings.Contains(strings.ToLower(question), "test")
 	var order []graphrag.Hit
+	order = append(order, spelled...)
 	order = append(order, first...)
 	order = append(order, named...)
 	order = append(order, kept...)
@@ -955,4 +962,22 @@ func lastPart(symbol string) string {
 		return symbol[i+1:]
 	}
 	return symbol
+}
+
+// spelledOut reports whether a question writes an identifier of three
+// words or more out as words, all of them but one: "the max frob size"
+// for MaxZorpFrobSize.
+func spelledOut(ident, question string) bool {
+	words := text.IdentWords(ident)
+	if len(words) < 3 {
+		return false
+	}
+	q := looseSet(question)
+	missing := 0
+	for _, w := range words {
+		if !q[looseStem(strings.ToLower(w))] {
+			missing++
+		}
+	}
+	return missing <= 1
 }

@@ -50,3 +50,20 @@ func TestSearchFindsTheNamedPackagesFolder(t *testing.T) {
 		t.Errorf("hits %q: want zorp-utils/copyright among them", got)
 	}
 }
+
+// A question may write a constant's name out in words: the declaration
+// it spells is read first.
+func TestSpelledOutDeclarationIsReadFirst(t *testing.T) {
+	typ := fileHit("/src/zorp/scan.go", "go", "// Reader reads frobs from a zorp, one token at a time.\ntype Reader struct {\n\tbuf []byte\n}")
+	typ.Chunk.ID, typ.Chunk.Symbol, typ.Chunk.Kind = "scan#0", "zorp.Reader", "type"
+	size := fileHit("/src/zorp/scan.go", "go", "// MaxFrobTokenSize is the largest token a Reader buffers.\nconst MaxFrobTokenSize = 32 * 1024")
+	size.Chunk.ID, size.Chunk.Symbol, size.Chunk.Kind = "scan#1", "zorp.MaxFrobTokenSize", "const"
+	hits := []graphrag.Hit{typ, size}
+	got := preferHits("zorp.Reader gives up on long lines: what is the max token size it buffers?", hits, hits[:1], nil, 1)
+	if len(got) == 0 || got[0].Chunk.Symbol != "zorp.MaxFrobTokenSize" {
+		t.Errorf("read first: %v, want zorp.MaxFrobTokenSize", got)
+	}
+	if spelledOut("MaxFrobTokenSize", "what is the size of a frob") {
+		t.Error("two words of four spell out no name")
+	}
+}
