@@ -65,8 +65,8 @@ var askKinds = []askKind{
 	{name: "person",
 		ask: regexp.MustCompile(`(?i)\b(who|whom)\b`),
 		has: regexp.MustCompile(`\S\s+[A-Z][a-z]+|^[A-Z][a-z]+:`)},
-	// A question that asks who may do something ("who can rename a
-	// zorp", "which privilege do I need to drop a frob") asks for a role,
+	// A question that asks who may do something ("who may rename a
+	// zorp", "which privilege does dropping a frob take") asks for a role,
 	// not a name: the sentence that says who is allowed ("You must be the
 	// owner of the zorp", "Only superusers can …", "requires the FROB
 	// privilege"). It is no question for a person (askedKinds).

@@ -15,14 +15,14 @@ func TestComparedIn(t *testing.T) {
 	}{
 		{"Is zorpd faster than frobd for serving tiles?", "zorpd", "frobd", true},
 		{"is Zorpfs more secure than Frobfs on a laptop?", "zorpfs", "frobfs", true},
-		{"Is Zorp or Frob the better choice for a tile server?", "zorp", "frob", true},
+		{"Is Zorp or Frob the best pick to serve tiles?", "zorp", "frob", true},
 		{"Should I use zorpgpg or frobcrypt to sign my releases?", "zorpgpg", "frobcrypt", true},
 		// No two named things judged.
 		{"which zorp files are larger than 2 GB", "", "", false},
-		{"I want to hand the frobs over rather than delete them. Which command does that?", "", "", false},
-		{"should I use DROP ZORP for this, or something else?", "", "", false},
-		{"should I use DROP ZORP to get rid of frobs, or something else?", "", "", false},
-		{"is there a better binding than python-zorp for the frob loop?", "", "", false},
+		{"I'd pass the frobs on rather than remove them. What command passes them?", "", "", false},
+		{"ought I run DROP ZORP for this, or something else?", "", "", false},
+		{"ought I run DROP ZORP to clear out frobs, or something else?", "", "", false},
+		{"any nicer binding than python-zorp for the frob loop?", "", "", false},
 		{"does zorpd keep more than 3 frobs per tile?", "", "", false},
 	}
 	for _, tt := range tests {
@@ -77,12 +77,12 @@ func TestDefaultOfANamedSetting(t *testing.T) {
 	mention := fileHit("/man/man1/zorpsync.1.gz", "man", "The server must be configured with zorp_max_senders set high enough for one sender per replica.")
 	mention.Chunk.ID = "zorpsync#0"
 	hits := []graphrag.Hit{mention, other}
-	if a := extractive("What is the default value of zorp_max_senders?", hits, 3); !a.Abstained {
+	if a := extractive("Which default does zorp_max_senders have?", hits, 3); !a.Abstained {
 		t.Errorf("answered %q; no passage naming zorp_max_senders states its default", a.Text)
 	}
-	own := fileHit("/man/man5/zorp.conf.5.gz", "man", "zorp_max_senders (integer)\nSpecifies the maximum number of concurrent senders. The default is 10.")
+	own := fileHit("/man/man5/zorp.conf.5.gz", "man", "zorp_max_senders (integer)\nSpecifies how many senders may run at once. The default is 10.")
 	own.Chunk.ID = "zorpconf#0"
-	if a := extractive("What is the default value of zorp_max_senders?", append(hits, own), 3); a.Abstained || !strings.Contains(a.Text, "The default is 10") {
+	if a := extractive("Which default does zorp_max_senders have?", append(hits, own), 3); a.Abstained || !strings.Contains(a.Text, "The default is 10") {
 		t.Errorf("answer %q (abstained %v); zorp.conf states the default", a.Text, a.Abstained)
 	}
 }
@@ -93,7 +93,7 @@ func TestWhoCanAsksForARole(t *testing.T) {
 	page := fileHit("/man/man7/ALTER_ZORP.7.gz", "man", "SYNOPSIS\n\nALTER [ FROBBED ] ZORP name RENAME TO new_name\n\n"+
 		"ALTER [ FROBBED ] ZORP name OWNER TO new_owner\n\nDESCRIPTION\n\nALTER ZORP changes the definition of a frobbed zorp. "+
 		"The only functionality is to rename the zorp or assign a new owner. You must be superuser or owner of the zorp to use ALTER ZORP.")
-	a := extractive("who can rename a frobbed zorp?", []graphrag.Hit{page}, 3)
+	a := extractive("who may rename a frobbed zorp?", []graphrag.Hit{page}, 3)
 	if !strings.Contains(a.Text, "You must be superuser or owner of the zorp") {
 		t.Errorf("answer:\n%s\nwant the sentence that says who may", a.Text)
 	}
@@ -104,7 +104,7 @@ func TestWhoCanAsksForARole(t *testing.T) {
 func TestWhatHappensIsAnsweredByItsConsequence(t *testing.T) {
 	page := fileHit("/man/man7/FROB.7.gz", "man", "EXAMPLES\n\nTo close the open zorp and keep all its frobs:\nFROB;\n\n"+
 		"Issuing FROB when not inside a zorp does no harm, but it will emit a warning message.")
-	a := extractive("so what happens when I run FROB while no zorp is active?", []graphrag.Hit{page}, 1)
+	a := extractive("so what happens if FROB runs while no zorp is active?", []graphrag.Hit{page}, 1)
 	if !strings.Contains(a.Text, "does no harm, but it will emit a warning message") {
 		t.Errorf("answer:\n%s\nwant the sentence that says what follows", a.Text)
 	}

@@ -151,12 +151,12 @@ func TestFilesAsObjects(t *testing.T) {
 		// Named code: the folders are what zorp.Walk reads.
 		{"Does zorp.Walk skip folders it cannot read because of permissions?", false},
 		// The count is asked in a clause that names no file.
-		{"frobfmt only printed a few of the warnings in my file; how many does it print by default?", false},
+		{"frobfmt showed only some warnings for my script; so how many warnings will it report unless told?", false},
 		// "file" names a program.
-		{"since which release is the file command linked against libzorp", false},
+		{"since which release does the file command link against libzorp", false},
 		// A quoted message names the file.
 		{`I get "frob: cannot find the font file" when printing a document. What is missing?`, false},
-		{"How do I restore a file from the backup?", false},
+		{"How can I bring a file back out of the backup?", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.query, func(t *testing.T) {

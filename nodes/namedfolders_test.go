@@ -10,11 +10,11 @@ import (
 
 func TestPackageNames(t *testing.T) {
 	for q, want := range map[string][]string{
-		"Who holds the copyright on the zorp-utils package?": {"zorp-utils"},
-		"what changed in frobd's changelog last year":        {"frobd"},
-		"which files does the frob tool read":                {"frob"},
-		"who wrote zorp":                                     nil,
-		"what is the package manager's cache folder":         nil,
+		"Who owns the copyright of the zorp-utils package?": {"zorp-utils"},
+		"what changed in frobd's changelog last year":       {"frobd"},
+		"which files does the frob tool read":               {"frob"},
+		"who wrote zorp":                                    nil,
+		"what is the package manager's cache folder":        nil,
 	} {
 		if got := packageNames(q); !slices.Equal(got, want) {
 			t.Errorf("packageNames(%q) = %q, want %q", q, got, want)
@@ -37,7 +37,7 @@ func TestSearchFindsTheNamedPackagesFolder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := "Who holds the copyright on the zorp-utils package?"
+	q := "Who owns the copyright of the zorp-utils package?"
 	s, err := p.retrieve(context.Background(), State{Query: q, Plan: graphrag.Plan{Route: graphrag.RouteVector, Query: q}})
 	if err != nil {
 		t.Fatal(err)

@@ -685,8 +685,8 @@ func filesAsObjects(query string) bool {
 }
 
 // clauses splits a query into its sentences and the clauses a semicolon
-// or a dash joins: "gofrob skipped my file; how many does it retry?" asks
-// its count of the second clause, not of the file.
+// or a dash joins: "gofrob skipped my script; so how many times will it
+// retry?" asks its count of the second clause, not of the script.
 func clauses(query string) []string {
 	var out []string
 	for _, s := range splitSentences(query) {
