@@ -387,7 +387,7 @@ func (p *pipeline) fuse(ctx context.Context, r retrieval) (retrieval, error) {
 		r.fallback(ctx, "retrieve: nothing matched %s: searched all files", what)
 		r.Fused = false
 	}
-	res.Hits = p.withNamedFolders(ctx, r, res.Hits)
+	res.Hits = p.withNamedFolders(ctx, &r, res.Hits)
 	r.Hits, r.SearchMode, r.SearchNote = res.Hits, res.Mode, res.Note
 	return r, nil
 }
@@ -417,24 +417,39 @@ func packageNames(query string) []string {
 	return out
 }
 
+// namedFolderHits is how many passages of a named package's folder join
+// the hits: its copyright file and one more (a README, a changelog).
+const namedFolderHits = 2
+
 // withNamedFolders adds to hits the best passages of a folder a package
 // name of the question names ("the zorp package": …/zorp/), when no hit
 // is in it: the folder's files may never write the name they are filed
 // under (a copyright file names people and licences). They take the
 // places of the last hits.
-func (p *pipeline) withNamedFolders(ctx context.Context, r retrieval, hits []graphrag.Hit) []graphrag.Hit {
+func (p *pipeline) withNamedFolders(ctx context.Context, r *retrieval, hits []graphrag.Hit) []graphrag.Hit {
 	for _, name := range packageNames(r.Plan.Query) {
-		if slices.ContainsFunc(hits, func(h graphrag.Hit) bool { return folderOf(h.Source.Path, name) }) {
+		if slices.ContainsFunc(hits, func(h graphrag.Hit) bool { return inFolder(h.Source.Path, name) }) {
 			continue
 		}
+		// The store filters by a part of the path; the folder's own
+		// files are those under a folder of that name, whichever the
+		// path separator.
 		f := r.Filters
-		f.Source = "/" + name + "/"
-		res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: r.Plan.Query, Mode: r.Mode, K: 2, Filters: f})
-		if err != nil || len(res.Hits) == 0 {
+		f.Source = name
+		res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: r.Plan.Query, Mode: r.Mode, K: 2 * namedFolderHits, Filters: f})
+		if err != nil {
+			// The question's own search stands; the trace says what
+			// was not searched.
+			r.note("retrieve: searching the %s folder failed: %v", name, err)
 			continue
 		}
-		keep := max(0, min(len(hits), p.opts.K-len(res.Hits)))
-		hits = append(hits[:keep:keep], res.Hits...)
+		own := slices.DeleteFunc(res.Hits, func(h graphrag.Hit) bool { return !inFolder(h.Source.Path, name) })
+		own = own[:min(len(own), namedFolderHits)]
+		if len(own) == 0 {
+			continue
+		}
+		keep := max(0, min(len(hits), p.opts.K-len(own)))
+		hits = append(hits[:keep:keep], own...)
 	}
 	return hits
 }
@@ -454,4 +469,11 @@ func (q SearchedQueries) String() string {
 		quoted[i] = fmt.Sprintf("%q", s)
 	}
 	return strings.Join(quoted, " · ")
+}
+
+// inFolder reports whether path lies under a folder named name (lower
+// case), with either separator.
+func inFolder(path, name string) bool {
+	parts := pathParts(path)
+	return slices.Contains(parts[:max(0, len(parts)-1)], name)
 }
