@@ -146,12 +146,13 @@ func answersAsked(query string, kinds []askKind, chosen []candidate, kept []grap
 	if cmp, ok := comparedIn(query); ok && !slices.ContainsFunc(chosen, cmp.answeredBy) {
 		return false, "the question asks to compare " + cmp.a + " with " + cmp.b + ", and no passage quoted does"
 	}
+	settings := namedSettings(query)
 	for _, k := range kinds {
 		if k.name == "version" && !slices.ContainsFunc(chosen, func(c candidate) bool { return statesVersion(k, c, kept[c.hit]) || timeAnswers(kinds, c) }) {
 			return false, "the question asks for a version, and no passage quoted states one"
 		}
-		if (k.name == "default" || k.name == "limit") && !statesOfSettings(k, namedSettings(query), chosen, kept) {
-			return false, "the question asks for the " + k.name + " of " + strings.Join(namedSettings(query), ", ") + ", and no passage quoted that names it states one"
+		if (k.name == "default" || k.name == "limit") && !statesOfSettings(k, settings, chosen, kept) {
+			return false, "the question asks for the " + k.name + " of " + strings.Join(settings, ", ") + ", and no passage quoted that names it states one"
 		}
 		if k.name == "limit" && !slices.ContainsFunc(chosen, func(c candidate) bool { return k.in(c.masked) }) {
 			return false, "the question asks for a limit, and no passage quoted states one"

@@ -64,11 +64,7 @@ func comparedIn(question string) (comparison, bool) {
 			continue
 		}
 		if named(subject) && named(i+1) && !judgementWords[toks[subject].Lower] {
-			by := []string{word}
-			if base := strings.TrimSuffix(word, "er"); base != word && len(base) > 2 {
-				by = append(by, base, strings.TrimSuffix(base, string(base[len(base)-1]))) // "faster": "fast"; "bigger": "big"
-			}
-			return comparison{a: toks[subject].Lower, b: toks[i+1].Lower, by: by}, true
+			return comparison{a: toks[subject].Lower, b: toks[i+1].Lower, by: comparativeForms(word)}, true
 		}
 	}
 	judged := slices.ContainsFunc(toks, func(t token) bool { return judgementWords[t.Lower] })
@@ -78,6 +74,24 @@ func comparedIn(question string) (comparison, bool) {
 		}
 	}
 	return comparison{}, false
+}
+
+// irregularComparatives have no base form to strip "er" from.
+var irregularComparatives = toSet(`better worse`)
+
+// comparativeForms are the forms a passage may judge by: the comparative
+// and its base ("faster": "fast"; "bigger": "big", its consonant
+// undoubled).
+func comparativeForms(word string) []string {
+	base := strings.TrimSuffix(word, "er")
+	if irregularComparatives[word] || base == word || len(base) < 3 {
+		return []string{word}
+	}
+	forms := []string{word, base}
+	if n := len(base); base[n-1] == base[n-2] {
+		forms = append(forms, base[:n-1])
+	}
+	return forms
 }
 
 // answeredBy reports whether a quoted unit judges the comparison: it

@@ -109,3 +109,11 @@ func TestWhatHappensIsAnsweredByItsConsequence(t *testing.T) {
 		t.Errorf("answer:\n%s\nwant the sentence that says what follows", a.Text)
 	}
 }
+
+func TestComparativeForms(t *testing.T) {
+	for word, want := range map[string]string{"faster": "faster fast", "bigger": "bigger bigg big", "better": "better", "safer": "safer saf", "newer": "newer new"} {
+		if got := strings.Join(comparativeForms(word), " "); got != want {
+			t.Errorf("comparativeForms(%q) = %q, want %q", word, got, want)
+		}
+	}
+}

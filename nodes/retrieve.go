@@ -408,8 +408,10 @@ func packageNames(query string) []string {
 			continue
 		}
 		next := toks[i+1].Lower
-		written := query[t.Start:min(len(query), t.End+len("’s"))]
-		possessive := strings.Contains(written, "'s") || strings.Contains(written, "’s")
+		// A token's span may or may not take its possessive along.
+		written, after := query[t.Start:t.End], query[t.End:]
+		possessive := strings.HasSuffix(written, "'s") || strings.HasSuffix(written, "’s") ||
+			strings.HasPrefix(after, "'s") || strings.HasPrefix(after, "’s")
 		if namedKinds[next] || possessive && docKinds[next] {
 			out = append(out, t.Lower)
 		}
