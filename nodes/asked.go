@@ -129,7 +129,8 @@ func holds(c candidate, h graphrag.Hit, w string) bool {
 // one that states a version (statesVersion), or a date when it asks
 // "when"; a judgement between two named things has one that makes it
 // (comparedIn); the default or the limit of a named setting is stated by
-// a passage that names it (statesOfSettings).
+// a passage that names it (statesOfSettings); whether a thing supports
+// something, by one that names what (supportedIn).
 func answersAsked(query string, kinds []askKind, chosen []candidate, kept []graphrag.Hit) (ok bool, why string) {
 	if len(chosen) == 0 {
 		return false, "nothing quotable"
@@ -145,6 +146,11 @@ func answersAsked(query string, kinds []askKind, chosen []candidate, kept []grap
 	}
 	if cmp, ok := comparedIn(query); ok && !slices.ContainsFunc(chosen, cmp.answeredBy) {
 		return false, "the question asks to compare " + cmp.a + " with " + cmp.b + ", and no passage quoted does"
+	}
+	if obj := supportedIn(query); len(obj) > 0 && !slices.ContainsFunc(chosen, func(c candidate) bool {
+		return !slices.ContainsFunc(obj, func(w string) bool { return !c.loose[looseStem(w)] })
+	}) {
+		return false, "the question asks whether it supports " + strings.Join(obj, " ") + ", and no passage quoted names that"
 	}
 	settings := namedSettings(query)
 	for _, k := range kinds {
@@ -206,3 +212,35 @@ func statesOfSettings(k askKind, names []string, chosen []candidate, kept []grap
 		})
 	})
 }
+
+// supportedIn is what a question asks whether something supports ("does
+// zorpd support frob compression": frob, compression): the words after
+// "support" up to the first function word after them. A passage that
+// says so names it; one about the thing alone answers nothing. Nil for a
+// question that asks no such thing.
+func supportedIn(question string) []string {
+	toks := tokenize(askingPart(question))
+	if len(toks) == 0 || !polarOpeners[toks[0].Lower] {
+		return nil
+	}
+	for i, t := range toks {
+		if t.Lower != "support" && t.Lower != "supports" {
+			continue
+		}
+		var out []string
+		for _, o := range toks[i+1:] {
+			if stopWords[o.Lower] {
+				if len(out) > 0 {
+					break
+				}
+				continue
+			}
+			out = append(out, o.Lower)
+		}
+		return out
+	}
+	return nil
+}
+
+// polarOpeners open a question that asks whether something is so.
+var polarOpeners = toSet(`does do can is are will`)

@@ -117,3 +117,22 @@ func TestComparativeForms(t *testing.T) {
 		}
 	}
 }
+
+// "Does X support Y?" is answered by a passage that names Y: one about X
+// alone says nothing of it.
+func TestSupportQuestionNeedsWhatIsSupported(t *testing.T) {
+	if got := strings.Join(supportedIn("Does the zorpterm emulator support frob graphics over ssh?"), " "); got != "frob graphics" {
+		t.Errorf("supportedIn = %q, want frob graphics", got)
+	}
+	if got := supportedIn("which zorp release added frob support?"); got != nil {
+		t.Errorf("supportedIn = %q for a question that is not polar", got)
+	}
+	readme := fileHit("/doc/zorpterm/README", "text", "zorpterm is a terminal emulator that draws with the GPU. It supports true colour and ligatures.")
+	if a := extractive("Does the zorpterm emulator support frob graphics?", []graphrag.Hit{readme}, 3); !a.Abstained {
+		t.Errorf("answered %q; no passage names frob graphics", a.Text)
+	}
+	news := fileHit("/doc/zorpterm/NEWS", "text", "Version 3 adds frob graphics, drawn inline like images.")
+	if a := extractive("Does the zorpterm emulator support frob graphics?", []graphrag.Hit{readme, news}, 3); a.Abstained {
+		t.Errorf("abstained (%s); NEWS names frob graphics", a.Text)
+	}
+}
