@@ -7,8 +7,8 @@ import (
 )
 
 // FuzzQuestionReadings feeds the readings of a question (its clauses and
-// quoted spans, the comparison, the packages and settings it names, the
-// kinds of answer it asks for) whatever a user may type: none may panic,
+// quoted spans, the comparison, the packages and settings it names, what
+// it asks whether something supports, the kinds of answer it asks for) whatever a user may type: none may panic,
 // and what each returns is taken from the question.
 func FuzzQuestionReadings(f *testing.F) {
 	for _, q := range []string{
@@ -18,6 +18,7 @@ func FuzzQuestionReadings(f *testing.F) {
 		"the zorp-utils package's copyright",
 		"what's the default of zorp_max_frobs and --frob-limit?",
 		"which release added ZorpMaxFrobSize in frob/zorp?",
+		"Does zorp support frob’s graphics?", "does support",
 		"\xff\xfe than \xffer",
 	} {
 		f.Add(q)
@@ -38,6 +39,11 @@ func FuzzQuestionReadings(f *testing.F) {
 		}
 		if w := askersFileWords(q); utf8.ValidString(q) && len(w) > len(q) {
 			t.Errorf("askersFileWords(%q) = %q: longer than the question", q, w)
+		}
+		for _, w := range supportedIn(q) {
+			if !strings.Contains(strings.ToLower(q), w) {
+				t.Errorf("supportedIn(%q) has %q, not in the question", q, w)
+			}
 		}
 		_ = filesAsObjects(q)
 		_ = clauses(q)
