@@ -144,15 +144,16 @@ func answersAsked(query string, kinds []askKind, chosen []candidate, kept []grap
 			return false, "the question asks for a licence, and no passage quoted names the licence of what it asks about"
 		}
 	}
-	if cmp, ok := comparedIn(query); ok && !slices.ContainsFunc(chosen, cmp.answeredBy) {
+	asking := askingPart(query)
+	if cmp, ok := comparedIn(asking); ok && !slices.ContainsFunc(chosen, cmp.answeredBy) {
 		return false, "the question asks to compare " + cmp.a + " with " + cmp.b + ", and no passage quoted does"
 	}
-	if obj := supportedIn(query); len(obj) > 0 && !slices.ContainsFunc(chosen, func(c candidate) bool {
+	if obj := supportedIn(asking); len(obj) > 0 && !slices.ContainsFunc(chosen, func(c candidate) bool {
 		return !slices.ContainsFunc(obj, func(w string) bool { return !c.loose[looseStem(w)] })
 	}) {
 		return false, "the question asks whether it supports " + strings.Join(obj, " ") + ", and no passage quoted names that"
 	}
-	settings := namedSettings(query)
+	settings := namedSettings(asking)
 	for _, k := range kinds {
 		if k.name == "version" && !slices.ContainsFunc(chosen, func(c candidate) bool { return statesVersion(k, c, kept[c.hit]) || timeAnswers(kinds, c) }) {
 			return false, "the question asks for a version, and no passage quoted states one"
@@ -183,11 +184,11 @@ func timeAnswers(kinds []askKind, c candidate) bool {
 	return i >= 0 && kinds[i].in(c.masked)
 }
 
-// namedSettings are the settings and options the sentences that ask name
-// as code does: "zorp_max_frobs", "--frob-limit".
-func namedSettings(query string) []string {
-	ap := askingPart(query)
-	return append(snakeCase.FindAllString(ap, -1), optionPattern.FindAllString(ap, -1)...)
+// namedSettings are the settings and options the sentences that ask
+// (askingPart, which the caller passes) name as code does:
+// "zorp_max_frobs", "--frob-limit".
+func namedSettings(asking string) []string {
+	return append(snakeCase.FindAllString(asking, -1), optionPattern.FindAllString(asking, -1)...)
 }
 
 // statesOfSettings reports whether a quoted unit states the default or
@@ -213,13 +214,14 @@ func statesOfSettings(k askKind, names []string, chosen []candidate, kept []grap
 	})
 }
 
-// supportedIn is what a question asks whether something supports ("does
-// zorpd support frob compression": frob, compression): the words after
-// "support" up to the first function word after them. A passage that
-// says so names it; one about the thing alone answers nothing. Nil for a
-// question that asks no such thing.
-func supportedIn(question string) []string {
-	toks := tokenize(askingPart(question))
+// supportedIn is what the sentences that ask (askingPart, which the
+// caller passes) ask whether something supports ("does zorpd support frob
+// compression": frob, compression): the words after "support" up to the
+// first function word after them. A passage that says so names it; one
+// about the thing alone answers nothing. Nil for a question that asks no
+// such thing.
+func supportedIn(asking string) []string {
+	toks := tokenize(asking)
 	if len(toks) == 0 || !polarOpeners[toks[0].Lower] {
 		return nil
 	}

@@ -36,12 +36,12 @@ var quantityWords = toSet(`more less fewer`)
 var unnamedAlternatives = toSet(`something anything else another other others alternative alternatives nothing`)
 
 // comparedIn finds the comparison a question asks to judge, in the
-// sentences that ask (askingPart). ok is false for a question that
+// sentences that ask (askingPart, which the caller passes). ok is false for a question that
 // compares nothing, or compares an amount ("larger than 2 GB") or an
 // unnamed alternative ("… or something else?", "… rather than delete
 // them").
-func comparedIn(question string) (comparison, bool) {
-	toks := tokenize(askingPart(question))
+func comparedIn(asking string) (comparison, bool) {
+	toks := tokenize(asking)
 	named := func(i int) bool {
 		if i < 0 || i >= len(toks) {
 			return false
