@@ -154,23 +154,24 @@ type DocsReport struct {
 
 // The bundled question sets of the benchmark. "dev", "heldout" (other
 // packages, pages and files of the same collections), "test" and "test2"
-// (others again, each written before a round of answer work) have all
-// been tuned on. "test3" (others again, written from the documents alone
-// after "test2" had been run) was sealed in round 6, round 7's validation
-// split, and is tuned on since round 8. "test4" (others again, written the
-// same way before round 7) is sealed: run only at the end of a round, its
-// figure reported, its misses never read to fix them. "test5" (others
-// again, written the same way before round 8) was round 8's validation
-// split and is tuned on since round 9. "test6" (others again, written the
-// same way before round 9) was round 9's validation split and is tuned on
-// since round 10. "test7" (others again, written the same way at the end
-// of round 9) was round 10's validation split and is tuned on since round
-// 11. "test8" (other files again, written the same way at the start of
-// round 11) was round 11's validation split and is tuned on since round
-// 12. "test9" (other files again, written the same way at the start of
-// round 12) is the validation split: only its figure is read. "tune1" to "tune3" (others again, written from the documents alone
-// by three writers at once, each over its own part of the collections) are
-// development data: their misses are read.
+// (others again, each written before a round of answer work) have all been
+// tuned on. "test3" (others again, written from the documents alone after
+// "test2" had been run) was sealed in round 6, round 7's validation split,
+// and is tuned on since round 8. "test4" (others again, written the same
+// way before round 7) is sealed: run only at the end of a round, its figure
+// reported, its misses never read to fix them. "test5" (others again,
+// written the same way before round 8) was round 8's validation split and
+// is tuned on since round 9. "test6" (others again, written the same way
+// before round 9) was round 9's validation split and is tuned on since
+// round 10. "test7" (others again, written the same way at the end of round
+// 9) was round 10's validation split and is tuned on since round 11.
+// "test8" (other files again, written the same way at the start of round
+// 11) was round 11's validation split and is tuned on since round 12.
+// "test9" (other files again, written the same way at the start of round
+// 12) is the validation split: only its figure is read. "tune1" to "tune3"
+// (others again, written from the documents alone by three writers at once,
+// each over its own part of the collections) are development data: their
+// misses are read.
 var docsSets = map[string]struct{ collections, questions string }{
 	"dev":     {datasets.DocsCollections, datasets.DocsQuestions},
 	"heldout": {datasets.DocsHeldoutCollections, datasets.DocsHeldoutQuestions},

@@ -705,20 +705,27 @@ func namedHits(question string, hits []graphrag.Hit) []int {
 	return out
 }
 
-// preferHits orders the hits worth reading: first those that declare a
-// name the question asks about ("func WithCancel" for "where is WithCancel
+// preferHits orders the hits worth reading: first those that declare a name
+// the question asks about ("func WithCancel" for "where is WithCancel
 // defined"), or are about it as a whole when that is what it asks, after
-// those the question spells out in words (spelledOut: what it asks
-// about, where a name it writes is its context), then those holding
-// every constraining term (the indexes in matching), then those whose file or folder the question names ("dpkg"
-// for dpkg/copyright), then the kept ones; tests, test data and vendored
-// copies after the rest unless the question is about tests. At most
-// maxKept.
+// those the question spells out in words (spelledOut: what it asks about,
+// where a name it writes is its context), then those holding every
+// constraining term (the indexes in matching), then those whose file or
+// folder the question names ("dpkg" for dpkg/copyright), then the kept
+// ones; tests, test data and vendored copies after the rest unless the
+// question is about tests. At most maxKept.
 func preferHits(question string, hits, kept []graphrag.Hit, matching []int, maxKept int) []graphrag.Hit {
 	idents := askedIdents(question)
 	words := questionNameWords(question)
 	options := optionPattern.FindAllStringSubmatch(question, -1)
 	overview, nameWords := asksOverview(question), nameWords(question)
+	var qLoose map[string]bool // the question's words, read when an identifier first needs them
+	questionLoose := func() map[string]bool {
+		if qLoose == nil {
+			qLoose = looseSet(question)
+		}
+		return qLoose
+	}
 	var spelled, first, named []graphrag.Hit
 	for _, h := range hits {
 		declares := isCodeHit(h) && slices.ContainsFunc(idents, func(a askedIdent) bool { return a.symbolOf(h) || a.declaredIn(h.Chunk.Text, h) })
@@ -728,7 +735,7 @@ func preferHits(question string, hits, kept []graphrag.Hit, matching []int, maxK
 		about := overview && !isCodeHit(h) && symbolNamed(h.Chunk.Symbol, nameWords)
 		// Or a declaration the question spells out in words ("the max
 		// frob size": MaxZorpFrobSize), not by its name.
-		if isCodeHit(h) && spelledOut(lastPart(h.Chunk.Symbol), question) {
+		if isCodeHit(h) && spelledOut(lastPart(h.Chunk.Symbol), questionLoose) {
 			spelled = append(spelled, h)
 		} else if declares || defines || about {
 			first = append(first, h)
@@ -964,15 +971,16 @@ func lastPart(symbol string) string {
 	return symbol
 }
 
-// spelledOut reports whether a question writes an identifier of three
-// words or more out as words, all of them but one: "the max frob size"
-// for MaxZorpFrobSize.
-func spelledOut(ident, question string) bool {
+// spelledOut reports whether a question (questionLoose gives its words
+// under looseStem, read once for all the hits) writes an identifier of
+// three words or more out as words, all of them but one: "the max frob
+// size" for MaxZorpFrobSize.
+func spelledOut(ident string, questionLoose func() map[string]bool) bool {
 	words := text.IdentWords(ident)
 	if len(words) < 3 {
 		return false
 	}
-	q := looseSet(question)
+	q := questionLoose()
 	missing := 0
 	for _, w := range words {
 		if !q[looseStem(strings.ToLower(w))] {

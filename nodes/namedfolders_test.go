@@ -63,7 +63,7 @@ func TestSpelledOutDeclarationIsReadFirst(t *testing.T) {
 	if len(got) == 0 || got[0].Chunk.Symbol != "zorp.MaxFrobTokenSize" {
 		t.Errorf("read first: %v, want zorp.MaxFrobTokenSize", got)
 	}
-	if spelledOut("MaxFrobTokenSize", "what is the size of a frob") {
+	if spelledOut("MaxFrobTokenSize", func() map[string]bool { return looseSet("what is the size of a frob") }) {
 		t.Error("two words of four spell out no name")
 	}
 }

@@ -430,12 +430,11 @@ const namedFolderHits = 2
 // places of the last hits.
 func (p *pipeline) withNamedFolders(ctx context.Context, r *retrieval, hits []graphrag.Hit) []graphrag.Hit {
 	for _, name := range packageNames(r.Plan.Query) {
-		if slices.ContainsFunc(hits, func(h graphrag.Hit) bool { return inFolder(h.Source.Path, name) }) {
+		if slices.ContainsFunc(hits, func(h graphrag.Hit) bool { return underPath(h.Source.Path, name) }) {
 			continue
 		}
 		// The store filters by a part of the path; the folder's own
-		// files are those under a folder of that name, whichever the
-		// path separator.
+		// files are those under a folder of that name (underPath).
 		f := r.Filters
 		f.Source = name
 		res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: r.Plan.Query, Mode: r.Mode, K: 2 * namedFolderHits, Filters: f})
@@ -445,7 +444,7 @@ func (p *pipeline) withNamedFolders(ctx context.Context, r *retrieval, hits []gr
 			r.note("retrieve: searching the %s folder failed: %v", name, err)
 			continue
 		}
-		own := slices.DeleteFunc(res.Hits, func(h graphrag.Hit) bool { return !inFolder(h.Source.Path, name) })
+		own := slices.DeleteFunc(res.Hits, func(h graphrag.Hit) bool { return !underPath(h.Source.Path, name) })
 		own = own[:min(len(own), namedFolderHits)]
 		if len(own) == 0 {
 			continue
@@ -471,11 +470,4 @@ func (q SearchedQueries) String() string {
 		quoted[i] = fmt.Sprintf("%q", s)
 	}
 	return strings.Join(quoted, " · ")
-}
-
-// inFolder reports whether path lies under a folder named name (lower
-// case), with either separator.
-func inFolder(path, name string) bool {
-	parts := pathParts(path)
-	return slices.Contains(parts[:max(0, len(parts)-1)], name)
 }
