@@ -168,10 +168,10 @@ type DocsReport struct {
 // "test8" (other files again, written the same way at the start of round
 // 11) was round 11's validation split and is tuned on since round 12.
 // "test9" (other files again, written the same way at the start of round
-// 12) is the validation split: only its figure is read. "tune1" to "tune3"
-// (others again, written from the documents alone by three writers at once,
-// each over its own part of the collections) are development data: their
-// misses are read.
+// 12) was round 12's validation split and is tuned on since round 13.
+// "tune1" to "tune3" (others again, written from the documents alone by
+// three writers at once, each over its own part of the collections) are
+// development data: their misses are read.
 var docsSets = map[string]struct{ collections, questions string }{
 	"dev":     {datasets.DocsCollections, datasets.DocsQuestions},
 	"heldout": {datasets.DocsHeldoutCollections, datasets.DocsHeldoutQuestions},
