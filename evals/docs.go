@@ -169,6 +169,8 @@ type DocsReport struct {
 // 11) was round 11's validation split and is tuned on since round 12.
 // "test9" (other files again, written the same way at the start of round
 // 12) was round 12's validation split and is tuned on since round 13.
+// "test10" (other files again, written the same way at the start of round
+// 13) is the validation split: only its figure is read.
 // "tune1" to "tune3" (others again, written from the documents alone by
 // three writers at once, each over its own part of the collections) are
 // development data: their misses are read.
@@ -184,6 +186,7 @@ var docsSets = map[string]struct{ collections, questions string }{
 	"test7":   {datasets.DocsTest7Collections, datasets.DocsTest7Questions},
 	"test8":   {datasets.DocsTest8Collections, datasets.DocsTest8Questions},
 	"test9":   {datasets.DocsTest9Collections, datasets.DocsTest9Questions},
+	"test10":  {datasets.DocsTest10Collections, datasets.DocsTest10Questions},
 	"tune1":   {datasets.DocsTune1Collections, datasets.DocsTune1Questions},
 	"tune2":   {datasets.DocsTune2Collections, datasets.DocsTune2Questions},
 	"tune3":   {datasets.DocsTune3Collections, datasets.DocsTune3Questions},

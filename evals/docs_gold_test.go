@@ -74,6 +74,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test7", "t7"},
 	{"test8", "t8"},
 	{"test9", "t9"},
+	{"test10", "t10"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},
