@@ -127,7 +127,8 @@ func holds(c candidate, h graphrag.Hit, w string) bool {
 // the passages about zorps that state none do not say how many a frob may
 // hold. A question for a version ("which release added frob mode") has
 // one that states a version (statesVersion), or a date when it asks
-// "when"; a judgement between two named things has one that makes it
+// "when", and that speaks of the settings or code names the question
+// names, if any (speaksOf); a judgement between two named things has one that makes it
 // (comparedIn); the default or the limit of a named setting is stated by
 // a passage that names it (statesOfSettings); whether a thing supports
 // something, by one that names what (supportedIn).
@@ -154,9 +155,12 @@ func answersAsked(query string, kinds []askKind, chosen []candidate, kept []grap
 		return false, "the question asks whether it supports " + strings.Join(obj, " ") + ", and no passage quoted names that"
 	}
 	settings := namedSettings(asking)
+	code := qualifiedNames(asking)
 	for _, k := range kinds {
-		if k.name == "version" && !slices.ContainsFunc(chosen, func(c candidate) bool { return statesVersion(k, c, kept[c.hit]) || timeAnswers(kinds, c) }) {
-			return false, "the question asks for a version, and no passage quoted states one"
+		if k.name == "version" && !slices.ContainsFunc(chosen, func(c candidate) bool {
+			return (statesVersion(k, c, kept[c.hit]) || timeAnswers(kinds, c)) && speaksOf(kept[c.hit], settings, code)
+		}) {
+			return false, "the question asks for a version, and no passage quoted about what it names states one"
 		}
 		if (k.name == "default" || k.name == "limit") && !statesOfSettings(k, settings, chosen, kept) {
 			return false, "the question asks for the " + k.name + " of " + strings.Join(settings, ", ") + ", and no passage quoted that names it states one"
@@ -166,6 +170,22 @@ func answersAsked(query string, kinds []askKind, chosen []candidate, kept []grap
 		}
 	}
 	return true, ""
+}
+
+// speaksOf reports whether a passage speaks of one of the settings and
+// package-qualified names a question names (namedSettings,
+// qualifiedNames): in its text, its heading or its file's name. The
+// release that added zorp.Frob is not stated by the notes of another
+// change. With nothing named, any passage does.
+func speaksOf(h graphrag.Hit, settings []string, code []qualifiedName) bool {
+	if len(settings) == 0 && len(code) == 0 {
+		return true
+	}
+	passage := strings.ToLower(h.Chunk.Text + " " + h.Chunk.Heading)
+	return slices.ContainsFunc(settings, func(n string) bool {
+		n = strings.ToLower(n)
+		return strings.Contains(passage, n) || pathNamed(h.Source.Path, map[string]bool{n: true})
+	}) || slices.ContainsFunc(code, func(q qualifiedName) bool { return q.heldBy(h) })
 }
 
 // statesVersion reports whether a quoted unit says which version (k is the

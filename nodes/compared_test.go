@@ -70,6 +70,32 @@ func TestVersionQuestionNeedsAVersion(t *testing.T) {
 	}
 }
 
+// The release that added a named identifier is stated by a passage that
+// speaks of it, not by the notes of another change quoted beside it.
+func TestVersionOfANamedIdentifier(t *testing.T) {
+	decl := fileHit("/src/zorp/frob.go", "go", "// ErrFrobbed reports that a zorp was frobbed twice.\nvar ErrFrobbed = errors.New(\"frobbed\")")
+	decl.Chunk.Symbol, decl.Chunk.Kind = "zorp.ErrFrobbed", "var"
+	other := fileHit("/doc/zorpd/RelNotes/2.7.0.txt", "text", "Added a compact format to the writer.")
+	other.Chunk.ID = "notes#0"
+	named := fileHit("/doc/zorpd/RelNotes/2.8.0.txt", "text", "Added zorp.ErrFrobbed, returned when a zorp is frobbed twice.")
+	named.Chunk.ID = "notes#1"
+	const q = "which release added zorp.ErrFrobbed?"
+	for _, tc := range []struct {
+		kept []graphrag.Hit
+		want bool
+	}{
+		{[]graphrag.Hit{decl, other}, false},
+		{[]graphrag.Hit{decl, named}, true},
+	} {
+		// Every unit quoted: what answersAsked judges is which of them
+		// states the release.
+		sel, cands := newSelection(q, tc.kept)
+		if ok, why := answersAsked(q, sel.kinds, cands, tc.kept); ok != tc.want {
+			t.Errorf("%s: answers %v (%s), want %v", tc.kept[1].Source.Path, ok, why, tc.want)
+		}
+	}
+}
+
 // The default of a named setting is stated by a passage that names it, not
 // by the default of another setting next to it.
 func TestDefaultOfANamedSetting(t *testing.T) {
