@@ -34,6 +34,7 @@ func extractiveWhy(query string, kept []graphrag.Hit, limit int) (graphrag.Answe
 	sel.continuations(cands)
 	sel.followOns(cands)
 	sel.references(cands)
+	withSigners(query, sel.chosen, kept)
 	if ok, why := answersAsked(query, sel.kinds, sel.chosen, kept); !ok {
 		// Quotes of another kind than asked for.
 		return graphrag.Answer{Text: NoAnswer, Abstained: true, By: "abstain"}, why

@@ -26,6 +26,25 @@ func TestChangelogEntryKeepsReleaseLine(t *testing.T) {
 	}
 }
 
+// TestChangelogEntryNamesItsSigner: asked who made a change, the entry
+// says what was done and its release's trailer who did it; the trailer of
+// the release below is someone else's.
+func TestChangelogEntryNamesItsSigner(t *testing.T) {
+	log := fileHit("/usr/share/doc/frobnicate/changelog.Debian.gz", "", "frobnicate (2.4-1) unstable; urgency=medium\n\n"+
+		"  * Add a zorp test suite run by autopkgtest.\n\n"+
+		" -- Ada Quill <ada@example.org>  Mon, 02 Jan 2023 10:00:00 +0100\n\n"+
+		"frobnicate (2.3-2) unstable; urgency=low\n\n  * Update the watch file.\n\n"+
+		" -- Bo Tranter <bo@example.org>  Tue, 01 Mar 2022 09:00:00 +0100\n")
+	a := extractive("who added the zorp test suite to frobnicate?", []graphrag.Hit{log}, 1)
+	if a.Abstained || !strings.Contains(a.Text, "Ada Quill") || strings.Contains(a.Text, "Bo Tranter") {
+		t.Errorf("answer (abstained %v):\n%s\nwant the entry with Ada Quill's trailer", a.Abstained, a.Text)
+	}
+	// Asked what was done, the answer needs no signer.
+	if a := extractive("what did frobnicate 2.4-1 add?", []graphrag.Hit{log}, 1); strings.Contains(a.Text, "Ada Quill") {
+		t.Errorf("answer:\n%s\nwant no trailer when no one is asked for", a.Text)
+	}
+}
+
 // TestOutlineSubheadings: a GNU-style NEWS file heads each release with
 // "* …release 2.4…" and its parts with "** Bug fixes", "** New features";
 // asked what features a release brought, the entry under that release's
