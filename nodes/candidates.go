@@ -483,7 +483,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 				// packaging's ("Files: debian/*").
 				c.declares = true
 			}
-			if c.release > 0 && u.heading != "" && !releaseVersion.MatchString(u.heading) {
+			if c.release > 0 && u.heading != "" && releaseOf(u.heading) == "" {
 				for k := range looseSet(u.heading) {
 					c.subheadAsked = c.subheadAsked || qLoose[k]
 				}

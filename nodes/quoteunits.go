@@ -351,16 +351,35 @@ var releaseVersion = regexp.MustCompile(`\b\d+(?:\.\d+)+`)
 // (2022-09-02) [stable]".
 const releaseHeadingMaxWords = 12
 
+// debianReleaseLine finds the line that opens an entry of a Debian
+// changelog (deb-changelog(5)): "package (version) distribution;
+// urgency=…". Its version is whatever the parentheses hold, dotted or not
+// ("0+git20190715-1", "20-3").
+var debianReleaseLine = regexp.MustCompile(`^[a-z0-9][a-z0-9+.-]* \(([^()\s]+)\) [^;]+; *urgency=\w+`)
+
 // releaseHeading reports whether a one-line paragraph that is not indented
 // heads the notes of one release in a changelog or NEWS file: it names a
-// version, is short and is no sentence. The entries under it are its
-// section (see releaseScope).
+// version, is short and is no sentence, or it opens an entry of a Debian
+// changelog. The entries under it are its section (see releaseScope).
 func releaseHeading(line string) bool {
+	if debianReleaseLine.MatchString(line) {
+		return true
+	}
 	t := strings.TrimSpace(strings.TrimLeft(line, "*#= "))
 	if t == "" || strings.HasSuffix(t, ".") || len(strings.Fields(t)) > releaseHeadingMaxWords || strings.HasPrefix(line, "-") || strings.HasPrefix(line, "+") {
 		return false
 	}
 	return releaseVersion.MatchString(t)
+}
+
+// releaseOf is the version a release heading names: a Debian changelog
+// entry's, or the first dotted number of any other; "" for a heading that
+// names none.
+func releaseOf(heading string) string {
+	if m := debianReleaseLine.FindStringSubmatch(heading); m != nil {
+		return m[1]
+	}
+	return releaseVersion.FindString(heading)
 }
 
 // outlineHeading is the level of a heading in Emacs outline style, as GNU

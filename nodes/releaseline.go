@@ -29,7 +29,7 @@ func withReleaseLines(query string, chosen []candidate) {
 		if c.unit.code || c.unit.lead || !releaseHeading(h) {
 			continue
 		}
-		v := releaseVersion.FindString(h)
+		v := releaseOf(h)
 		if v == "" || strings.Contains(c.text, v) || strings.Contains(query, v) {
 			continue
 		}

@@ -26,6 +26,35 @@ func TestChangelogEntryKeepsReleaseLine(t *testing.T) {
 	}
 }
 
+// TestDebianReleaseLine: a Debian changelog's entry opens with its
+// package, its version in parentheses and its distribution, whether or not
+// the version is a dotted number; a sentence that mentions a version is no
+// release line.
+func TestDebianReleaseLine(t *testing.T) {
+	for line, want := range map[string]string{
+		"zorp (0+git20190715-1) unstable; urgency=medium": "0+git20190715-1",
+		"libfrob2 (20-3) bookworm-security; urgency=high": "20-3",
+		"frob-utils (1.2.3-1) unstable; urgency=low":      "1.2.3-1",
+		"Zorp 2.3 (2021-01-02)":                           "2.3",
+		"Upgrade to zorp (1.2) before you migrate.":       "",
+	} {
+		got := ""
+		if releaseHeading(line) {
+			got = releaseOf(line)
+		}
+		if got != want {
+			t.Errorf("release of %q = %q, want %q", line, got, want)
+		}
+	}
+	// A passage cut after the entry above it starts with its trailer:
+	// the next line still opens a release.
+	log := fileHit("/usr/share/doc/zorp/changelog.Debian.gz", "", " -- Ada Quill <ada@example.org>  Sun, 13 Oct 2019 01:27:45 +0100\n\n"+
+		"zorp (0+git20190715-1) unstable; urgency=medium\n\n  * New upstream release\n  * Provide the frob virtual package (Closes: #700002)\n")
+	if a := extractive("which zorp upload started providing the frob virtual package?", []graphrag.Hit{log}, 1); !strings.Contains(a.Text, "zorp (0+git20190715-1)") {
+		t.Errorf("answer:\n%s\nwant the entry under its release line", a.Text)
+	}
+}
+
 // TestChangelogEntryNamesItsSigner: asked who made a change, the entry
 // says what was done and its release's trailer who did it; the trailer of
 // the release below is someone else's.
