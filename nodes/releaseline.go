@@ -22,18 +22,20 @@ import (
 // changelog or NEWS file is under above the entry, when neither the entry
 // nor the question names its release's version (asked what jq
 // 1.6-2.1+deb12u1 fixed, the reader knows which release it is): the
-// heading and the entry are shown as a lead-in with its item.
+// heading and the entry are shown as a lead-in with its item. An entry
+// that leads in a list of its own keeps the list indented under it.
 func withReleaseLines(query string, chosen []candidate) {
 	for k, c := range chosen {
 		h := c.unit.heading
-		if c.unit.code || c.unit.lead || !releaseHeading(h) {
+		if c.unit.code || !releaseHeading(h) {
 			continue
 		}
 		v := releaseOf(h)
 		if v == "" || strings.Contains(c.text, v) || strings.Contains(query, v) {
 			continue
 		}
-		chosen[k].text = h + "\n- " + c.text
+		// An entry that leads in its own list keeps it under itself.
+		chosen[k].text = h + "\n- " + strings.ReplaceAll(c.text, "\n", "\n  ")
 		chosen[k].unit.lead = true
 	}
 }

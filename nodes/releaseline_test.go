@@ -26,6 +26,18 @@ func TestChangelogEntryKeepsReleaseLine(t *testing.T) {
 	}
 }
 
+// TestChangelogLeadInKeepsReleaseLine: an entry that leads in a list of
+// its own is quoted under its release line too, its list under it.
+func TestChangelogLeadInKeepsReleaseLine(t *testing.T) {
+	log := fileHit("/usr/share/doc/frobnicate/changelog.Debian.gz", "", "frobnicate (2.4-1+deb12u3) bookworm; urgency=medium\n\n"+
+		"  * d/p/fix-zorp-leak.patch: New patch to fix a memory leak in zorp_reset:\n    - Thanks to Ada Quill for the report\n\n"+
+		" -- Bo Tranter <bo@example.org>  Mon, 02 Jan 2023 10:00:00 +0100\n")
+	a := extractive("which frobnicate revision fixed the memory leak in zorp_reset?", []graphrag.Hit{log}, 1)
+	if !strings.Contains(a.Text, "frobnicate (2.4-1+deb12u3) bookworm; urgency=medium\n- d/p/fix-zorp-leak.patch") || !strings.Contains(a.Text, "Thanks to Ada Quill") {
+		t.Errorf("answer:\n%s\nwant the entry and its list under its release line", a.Text)
+	}
+}
+
 // TestDebianReleaseLine: a Debian changelog's entry opens with its
 // package, its version in parentheses and its distribution, whether or not
 // the version is a dotted number; a sentence that mentions a version is no
