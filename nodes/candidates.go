@@ -64,6 +64,10 @@ type candidate struct {
 	// name is true when the unit names a person or an organisation
 	// (namesSomeone): what a "who" question asks for.
 	name bool
+	// filesAsked is true for a field of a copyright file's stanza whose
+	// Files field names a file the question names (filesNamed): the
+	// author of select-zorp is in the stanza of "Files: select-zorp*".
+	filesAsked bool
 	// agent is true when the unit names someone as who did something
 	// (namesAgent): "written by Jim Meyering", "Author: Jim Meyering".
 	agent bool
@@ -332,6 +336,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 	steps := slices.ContainsFunc(askedKinds(query), func(k askKind) bool { return k.name == "steps" })
 	verb := howToVerb(query)
 	overview := asksOverview(query)
+	fileWords := stanzaFileWords.FindAllString(strings.ToLower(query), -1)
 	var compounds []string // the question's hyphenated words
 	for _, t := range terms {
 		if compoundParts(t.Word) != nil {
@@ -488,6 +493,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 					c.subheadAsked = c.subheadAsked || qLoose[k]
 				}
 			}
+			c.filesAsked = filesNamed(u.files, fileWords)
 			c.name = namesSomeone(c.masked)
 			c.agent = c.name && namesAgent(sent)
 			if lead && !u.code || overview && naming > 0 && !code && endsWithText(sent, h.Source.Title) {
@@ -672,6 +678,11 @@ func runsCommand(text string, commands []string) bool {
 func usageLine(s string) bool {
 	return strings.Count(s, "[") >= 2 && (strings.Contains(s, "|") || strings.Contains(s, "..."))
 }
+
+// stanzaFileWords finds the words of a question that may name a file:
+// letters and digits, with the dots, dashes and pluses of "select-zorp",
+// "frob.conf", "zorp++".
+var stanzaFileWords = regexp.MustCompile(`[a-z0-9][a-z0-9._+-]*[a-z0-9+]`)
 
 // symbolNamed reports whether a prose chunk's symbol (the work a Debian
 // copyright file's header names: "GNU Gzip") is named by one of the

@@ -119,3 +119,25 @@ func TestCopyrightWholeWorkStanza(t *testing.T) {
 		})
 	}
 }
+
+// A question that names a file a part's stanza covers ("Files:
+// select-zorp*") asks about that part: its authors and licence, not the
+// whole work's.
+func TestStanzaOfANamedFile(t *testing.T) {
+	const path = "/usr/share/doc/zorp-utils/copyright"
+	whole := stanzaHit(path, "zorp-utils", "zorp-utils", "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\nUpstream-Name: zorp-utils\n\n"+
+		"Files: *\nCopyright: 2002-2009, Ann Smith <ann@example.org>\nLicense: GPL-2+", 0)
+	part := stanzaHit(path, "Files: select-zorp*", "", "Files: select-zorp*\nCopyright: 2009, Bo Tranter <bo@example.org>\nLicense: MIT", 1)
+	other := stanzaHit(path, "Files: frob-editor*", "", "Files: frob-editor*\nCopyright: 1997, Cy Quill\nLicense: BSD-3-clause", 2)
+	kept := []graphrag.Hit{part, whole, other}
+	for _, tc := range []struct{ q, want, not string }{
+		{"who wrote select-zorp in zorp-utils", "Bo Tranter", "Ann Smith"},
+		{"what licence is select-zorp under", "License: MIT", "GPL-2+"},
+		{"who wrote zorp-utils", "Ann Smith", "Bo Tranter"},
+		{"which licence covers zorp-utils", "License: GPL-2+", "MIT"},
+	} {
+		if a := extractive(tc.q, kept, 1); !strings.Contains(a.Text, tc.want) || strings.Contains(a.Text, tc.not) {
+			t.Errorf("%s: answer %q, want %q and not %q", tc.q, a.Text, tc.want, tc.not)
+		}
+	}
+}

@@ -52,6 +52,9 @@ type quoteUnit struct {
 	// stanza is what the unit's stanza of a Debian copyright file is
 	// about (see markStanzas): the whole work, a part, the packaging.
 	stanza stanzaScope
+	// files are the patterns of the Files field of a part's stanza
+	// ("select-zorp*", "src/frob/*"); nil for any other unit.
+	files []string
 }
 
 // multiline reports whether the unit is shown on lines of its own rather
@@ -814,7 +817,7 @@ const (
 // filesScope is the scope of a stanza whose Files field is files (the
 // field's value, or a chunk's heading "Files: …").
 func filesScope(files string) stanzaScope {
-	patterns := strings.Fields(strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(files, "Files:"), "files:")))
+	patterns := filesPatterns(files)
 	switch {
 	case len(patterns) == 0:
 		return stanzaNone
@@ -835,6 +838,7 @@ var headerFields = toSet(`format upstream-name upstream-contact`)
 // heading (ingest), which scopes its first section.
 func markStanzas(units []quoteUnit, heading string) {
 	scopes := map[int]stanzaScope{}
+	files := map[int][]string{}
 	first := -1
 	for _, u := range units {
 		if first < 0 {
@@ -842,17 +846,43 @@ func markStanzas(units []quoteUnit, heading string) {
 		}
 		switch {
 		case strings.EqualFold(u.field, "Files"):
-			scopes[u.section] = filesScope(u.text)
+			scopes[u.section], files[u.section] = filesScope(u.text), filesPatterns(u.text)
 		case headerFields[strings.ToLower(u.field)] && scopes[u.section] == stanzaNone:
 			scopes[u.section] = stanzaWhole
 		}
 	}
 	if _, ok := scopes[first]; !ok && first >= 0 && strings.HasPrefix(strings.ToLower(heading), "files:") {
-		scopes[first] = filesScope(heading)
+		scopes[first], files[first] = filesScope(heading), filesPatterns(heading)
 	}
 	for i := range units {
 		units[i].stanza = scopes[units[i].section]
+		if units[i].stanza == stanzaPart {
+			units[i].files = files[units[i].section]
+		}
 	}
+}
+
+// filesPatterns are the patterns of a Files field (its value, or a
+// chunk's heading "Files: …").
+func filesPatterns(files string) []string {
+	return strings.Fields(strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(files, "Files:"), "files:")))
+}
+
+// filesNamed reports whether a part's Files patterns match a file the
+// question names: "select-zorp" of "who wrote select-zorp" matches
+// "select-zorp*" and "bin/select-zorp". A pattern is matched by its last
+// part, as a question names a file by its name.
+func filesNamed(patterns []string, words []string) bool {
+	return slices.ContainsFunc(patterns, func(p string) bool {
+		base := path.Base(p)
+		if strings.Trim(base, "*?") == "" {
+			return false
+		}
+		return slices.ContainsFunc(words, func(w string) bool {
+			ok, err := path.Match(strings.ToLower(base), w)
+			return err == nil && ok
+		})
+	})
 }
 
 // maxDefinitionWords bounds a definition quoted whole (wholeDefinition):

@@ -186,8 +186,13 @@ func (s *selection) pick(cands []candidate, limit int) {
 	// (or a part of it) when a copyright file's stanza gives one: the
 	// header's comment names who packaged it, "by" and all.
 	// The whole work's stanza first, a part's when no whole one says.
+	// Asked about a file a part's stanza names ("who wrote select-zorp
+	// in zorp-utils"), by that stanza's fields: the whole work's name
+	// other people.
+	part := (who && s.author || licence) && slices.ContainsFunc(cands, partAsked)
+	wholeLicence = wholeLicence && !part
 	record := stanzaNone
-	if who && s.author {
+	if who && s.author && !part {
 		for _, scope := range []stanzaScope{stanzaPart, stanzaWhole} {
 			if slices.ContainsFunc(cands, func(c candidate) bool { return authorshipField(c, scope) }) {
 				record = scope
@@ -204,7 +209,7 @@ func (s *selection) pick(cands []candidate, limit int) {
 				continue // the same words from another copy of the file
 			}
 			if len(s.chosen) == 0 && (declared && !c.declares || who && !c.name || agent && !c.agent || licence && !holdsLicence(c) ||
-				wholeLicence && !wholeLicenceField(c) || record != stanzaNone && !authorshipField(c, record)) {
+				wholeLicence && !wholeLicenceField(c) || record != stanzaNone && !authorshipField(c, record) || part && !partAsked(c)) {
 				continue
 			}
 			if len(s.chosen) > 0 && s.chosen[0].declares && !c.declares && !(c.hit != s.chosen[0].hit && s.bringsAsked(c)) {
@@ -255,6 +260,13 @@ var authorshipFields = toSet(`copyright author authors upstream-author`)
 // that records who made the work and names someone.
 func authorshipField(c candidate, scope stanzaScope) bool {
 	return c.unit.stanza == scope && authorshipFields[strings.ToLower(c.unit.field)] && c.name
+}
+
+// partAsked reports whether c is a field of the stanza of a part the
+// question names by a file (candidate.filesAsked) that says who made it
+// or its licence.
+func partAsked(c candidate) bool {
+	return c.filesAsked && (authorshipField(c, stanzaPart) || strings.EqualFold(c.unit.field, "License") && holdsLicence(c))
 }
 
 // wholeLicenceField reports whether c is the License field of a copyright
