@@ -337,6 +337,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 	verb := howToVerb(query)
 	overview := asksOverview(query)
 	fileWords := stanzaFileWords.FindAllString(strings.ToLower(query), -1)
+	pinned := constrainingTerms(query)
 	var compounds []string // the question's hyphenated words
 	for _, t := range terms {
 		if compoundParts(t.Word) != nil {
@@ -514,8 +515,11 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 			// An instruction is a sentence, however short ("Switch it
 			// with 'setfont NAME'."), not a label.
 			c.prose = c.prose || c.instructs
-			if !c.prose && len(tokenize(sent)) < 3 {
-				// A label or a term on its own ("RPO") answers nothing.
+			if !c.prose && len(tokenize(sent)) < 3 && !(u.item && releaseHeading(u.heading) && holdsAnyTerm(sent, pinned)) {
+				// A label or a term on its own ("RPO") answers nothing,
+				// but a changelog's entry that is only an exact name the
+				// question pins its answer to (the CVE asked about) says
+				// that its release fixed it.
 				continue
 			}
 			cands = append(cands, c)
@@ -677,6 +681,16 @@ func runsCommand(text string, commands []string) bool {
 // it says how to call, not what the command does.
 func usageLine(s string) bool {
 	return strings.Count(s, "[") >= 2 && (strings.Contains(s, "|") || strings.Contains(s, "..."))
+}
+
+// holdsAnyTerm reports whether text holds one of the lower-cased exact
+// terms (constrainingTerms) as a word.
+func holdsAnyTerm(text string, terms []string) bool {
+	if len(terms) == 0 {
+		return false
+	}
+	lower := strings.ToLower(text)
+	return slices.ContainsFunc(terms, func(t string) bool { return hasWord(lower, t) })
 }
 
 // stanzaFileWords finds the words of a question that may name a file:

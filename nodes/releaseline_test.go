@@ -38,6 +38,19 @@ func TestChangelogLeadInKeepsReleaseLine(t *testing.T) {
 	}
 }
 
+// TestChangelogEntryOfOnlyTheAskedCVE: an entry that is only the CVE
+// asked about says its release fixed it, though it is no sentence.
+func TestChangelogEntryOfOnlyTheAskedCVE(t *testing.T) {
+	log := fileHit("/usr/share/doc/libzorp2/changelog.Debian.gz", "", "zorp (1.2.4-0.2+deb12u1) bookworm-security; urgency=medium\n\n  * CVE-2031-0042\n\n"+
+		" -- Ada Quill <ada@example.org>  Tue, 12 Sep 2023 21:35:44 +0200\n\n"+
+		"zorp (1.2.1-7) unstable; urgency=medium\n\n  * No changes; uploading to unstable for the frob transition.\n\n"+
+		" -- Bo Tranter <bo@example.org>  Mon, 02 Jan 2023 10:00:00 +0100\n")
+	a := extractive("Is the Debian zorp package patched for CVE-2031-0042, and in which version?", []graphrag.Hit{log}, 1)
+	if !strings.Contains(a.Text, "zorp (1.2.4-0.2+deb12u1) bookworm-security") || !strings.Contains(a.Text, "CVE-2031-0042") {
+		t.Errorf("answer:\n%s\nwant the CVE's entry under its release line", a.Text)
+	}
+}
+
 // TestDebianReleaseLine: a Debian changelog's entry opens with its
 // package, its version in parentheses and its distribution, whether or not
 // the version is a dotted number; a sentence that mentions a version is no
