@@ -279,9 +279,10 @@ func qualifiedKey(query, word string) bool {
 }
 
 // askedNames are the identifiers a question names, lower-cased: the last
-// part of a dotted name and any word written in CamelCase or with an
-// underscore ("WithCancel", "io.EOF", "unique_violation"). A possessive
-// "'s" is no part of the name: "ZorpDB's" names ZorpDB.
+// part of a dotted name (of two letters or more) and any word written in
+// CamelCase or with an underscore ("WithCancel", "io.EOF",
+// "unique_violation"). A possessive "'s" is no part of the name: "ZorpDB's"
+// names ZorpDB.
 func askedNames(query string) map[string]bool {
 	out := map[string]bool{}
 	for _, f := range strings.FieldsFunc(query, func(r rune) bool {
@@ -289,7 +290,11 @@ func askedNames(query string) map[string]bool {
 	}) {
 		f = text.TrimPossessive(strings.Trim(f, ".:;!'"))
 		if i := strings.LastIndex(f, "."); i >= 0 && i+1 < len(f) {
-			out[strings.ToLower(f[i+1:])] = true
+			if i+2 < len(f) {
+				out[strings.ToLower(f[i+1:])] = true
+			}
+			// else one letter after the dot: an abbreviation ("e.g"),
+			// or a file's extension ("zorp.c", "frob.n").
 			continue
 		}
 		if hasInnerCapital(f) || strings.Contains(f, "_") {

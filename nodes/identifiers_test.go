@@ -206,3 +206,17 @@ func TestShapePrefiltersMissNothing(t *testing.T) {
 		}
 	}
 }
+
+// One letter after a dot is an abbreviation or a file's extension, not an
+// identifier asked about: "e.g." and "frob.n" name no code.
+func TestAskedNamesAfterADot(t *testing.T) {
+	got := askedNames("How do I print a zorp page, e.g. frob.n, as PDF, and what is io.EOF?")
+	for _, w := range []string{"g", "n"} {
+		if got[w] {
+			t.Errorf("askedNames has %q: %v", w, got)
+		}
+	}
+	if !got["eof"] {
+		t.Errorf("askedNames %v: want eof of io.EOF", got)
+	}
+}
