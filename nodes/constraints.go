@@ -748,6 +748,14 @@ func preferHits(question string, hits, kept []graphrag.Hit, matching []int, maxK
 		exact = append(exact, hits[i])
 	}
 	byOtherWords := holdsOtherWords(question, exact)
+	for _, h := range exact {
+		if recordHit(question, h) {
+			// The record of its authors or licence, for a question
+			// for them: it holds what the question asks, if none of
+			// its words.
+			byOtherWords[h.Chunk.ID]++
+		}
+	}
 	slices.SortStableFunc(exact, func(a, b graphrag.Hit) int { return byOtherWords[b.Chunk.ID] - byOtherWords[a.Chunk.ID] })
 	first = append(first, exact...)
 	// Named hits, the most named first: gzip/copyright is named by "gzip"
@@ -765,10 +773,11 @@ func preferHits(question string, hits, kept []graphrag.Hit, matching []int, maxK
 				namings[h.Chunk.ID] += max(1, weights[w])
 			}
 		}
-		if namings[h.Chunk.ID] > 0 && asksRecord(question, h.Source.Path) {
-			// The named thing's record of authorship or licence, for
-			// a question for its author or its licence: named as
-			// much by what the question asks as by its words.
+		if namings[h.Chunk.ID] > 0 && recordHit(question, h) {
+			// The named thing's record of authorship or licence (a
+			// file, or a manual page's AUTHOR section), for a question
+			// for its author or its licence: named as much by what the
+			// question asks as by its words.
 			namings[h.Chunk.ID]++
 		}
 		if namings[h.Chunk.ID] > 0 {

@@ -3,6 +3,8 @@ package nodes
 import (
 	"path"
 	"strings"
+
+	"github.com/graphrag/graphrag"
 )
 
 // A package keeps who made it, and on what terms, in files named for
@@ -42,4 +44,20 @@ func asksRecord(question, p string) bool {
 		return true
 	}
 	return false
+}
+
+// recordHit is asksRecord for a hit: its file, or its section, headed as
+// a record ("AUTHOR" of a manual page, "Authors" of a README: see
+// sectionName) of who made what the document is about.
+func recordHit(question string, h graphrag.Hit) bool {
+	return asksRecord(question, h.Source.Path) || asksRecord(question, sectionName(h.Chunk.Heading))
+}
+
+// sectionName is the last part of a passage's heading path ("Authors" of
+// "zorp > Credits > Authors"), as the name of a record.
+func sectionName(heading string) string {
+	if i := strings.LastIndex(heading, ">"); i >= 0 {
+		heading = heading[i+1:]
+	}
+	return strings.TrimSpace(heading)
 }

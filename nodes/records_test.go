@@ -1,6 +1,7 @@
 package nodes
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/graphrag/graphrag"
@@ -25,5 +26,31 @@ func TestAskingWhoMadeItPrefersItsRecord(t *testing.T) {
 		if len(kept) == 0 || kept[0].Source.Path != c.want {
 			t.Errorf("%q: kept %v, want %s first", c.q, paths(kept), c.want)
 		}
+	}
+}
+
+// A manual page records who wrote the program in its AUTHOR section,
+// which names no word of the question: asked who wrote the program, the
+// section is read before the other pages' passages that mention it.
+func TestAskingWhoWroteReadsTheAuthorSection(t *testing.T) {
+	page := func(name, heading, text string, n int) graphrag.Hit {
+		h := fileHit("/usr/share/man/man1/"+name+".1.gz", "man", text)
+		h.Chunk.Heading, h.Chunk.ID, h.Source.Title = heading, graphrag.ChunkID(h.Source.Path, n), name
+		return h
+	}
+	hits := []graphrag.Hit{
+		page("zorp_renamectl", "SEE ALSO", "zorp_createctl(8), zorp_dropctl(8), zorp_lsctl(1)", 0),
+		page("zorp_upgradectl", "SEE ALSO", "zorp_createctl(8), zorp_dropctl(8), zorp_lsctl(1)", 0),
+		page("zorp_dropctl", "NAME", "zorp_dropctl - completely delete a zorp cluster", 0),
+		page("zorp_dropctl", "SYNOPSIS", "zorp_dropctl [--stop] cluster-version cluster-name", 1),
+		page("zorp_dropctl", "AUTHOR", "Ada Quill <ada@example.org>", 2),
+	}
+	kept, _, _ := gradeByConstraints("who wrote zorp_dropctl", hits, nil, RetrievalGood, 3)
+	if !slices.ContainsFunc(kept, func(h graphrag.Hit) bool { return h.Chunk.Heading == "AUTHOR" }) {
+		var got []string
+		for _, h := range kept {
+			got = append(got, h.Source.Title+" "+h.Chunk.Heading)
+		}
+		t.Errorf("kept %q: want the AUTHOR section", got)
 	}
 }
