@@ -16,6 +16,11 @@ type token = text.Token
 // function words and the words a question is framed with ("tell", "name").
 var stopWords = text.StopWords
 
+// functionOnlyWords are the function words the stores' keyword queries drop
+// beyond stopWords ("even", "now", "whether"): no passage needs to hold
+// them to answer a question, so contentTerms skips them too.
+var functionOnlyWords = text.QueryOnlyFunctionWords
+
 // functionWords are English function words alone (pronouns, articles,
 // auxiliaries, prepositions, conjunctions), without the question-frame
 // words ("name", "one") that stopWords adds.
@@ -56,7 +61,7 @@ func contentTermsWith(text string, everyday func(lower string) bool) []term {
 		// that opens a sentence is not ("… the old location. How do I fix
 		// that?").
 		nameWord := t.Capital && !t.Opens && !nameGlue[t.Lower]
-		if (stopWords[t.Lower] && !nameWord) || (len(t.Lower) < 2 && !t.Digit) {
+		if ((stopWords[t.Lower] || functionOnlyWords[t.Lower]) && !nameWord) || (len(t.Lower) < 2 && !t.Digit) {
 			continue
 		}
 		w := 1.0
