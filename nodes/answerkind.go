@@ -107,11 +107,19 @@ func answerKindWords(question string) map[string]bool {
 // asker's situation (see askingPart): "the panel went blank after an
 // upgrade" is how the asker saw it, not how the document says it. What
 // they write as names keeps the weight a name adds.
-func evidenceTerms(question string) []term {
+func evidenceTerms(question string) []term { return evidenceTermsSkipping(question, functionOnlyWords) }
+
+// probeTerms are evidenceTerms as the router's probe of the files reads
+// them: with functionOnlyWords kept, as its calibration was measured.
+func probeTerms(question string) []term { return evidenceTermsSkipping(question, nil) }
+
+// evidenceTermsSkipping is evidenceTerms skipping the words of skip
+// besides stopWords (see termsOf).
+func evidenceTermsSkipping(question string, skip map[string]bool) []term {
 	kinds := answerKindWords(question)
 	asking := askingPart(question)
 	if len(kinds) == 0 && asking == question {
-		return contentTerms(question)
+		return termsOf(question, nil, skip)
 	}
 	asked := map[string]bool{}
 	if asking != question {
@@ -119,7 +127,7 @@ func evidenceTerms(question string) []term {
 			asked[t.Stem] = true
 		}
 	}
-	return contentTermsWith(question, func(w string) bool {
+	return termsOf(question, func(w string) bool {
 		return kinds[w] || asking != question && !asked[stem(w)]
-	})
+	}, skip)
 }

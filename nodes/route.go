@@ -205,7 +205,7 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 			}
 			notes = append(notes, fmt.Sprintf("route: probe search failed, routing without corpus evidence: %v", err))
 		} else {
-			ev, probeHits, probed = measureEvidence(evidenceTerms(query), res.Hits, p.opts.ProbeK), res.Hits, true
+			ev, probeHits, probed = measureEvidence(probeTerms(query), res.Hits, p.opts.ProbeK), res.Hits, true
 		}
 	}
 	plan.Route, plan.Confidence, plan.By, plan.Reason = p.combine(query, pred, ev, probed, weakFiles && !filesAsObjects, owned || identifier, filesAsObjects)
@@ -336,7 +336,7 @@ func (p *pipeline) localEvidence(ctx context.Context, query string, plan graphra
 	if err != nil {
 		return Evidence{}, err
 	}
-	return measureEvidence(evidenceTerms(query), res.Hits, p.opts.ProbeK), nil
+	return measureEvidence(probeTerms(query), res.Hits, p.opts.ProbeK), nil
 }
 
 // fileAskers are the words that, right before a noun for files (with
@@ -378,7 +378,7 @@ func asksForFiles(query string) bool {
 // Downloads") has few such words, and passages hold them only in passing.
 func (p *pipeline) contentEvidence(query string, hits []graphrag.Hit) Evidence {
 	var terms []term
-	for _, t := range evidenceTerms(query) {
+	for _, t := range probeTerms(query) {
 		if !fileWords[t.Word] && !fileWords[t.Stem] {
 			terms = append(terms, t)
 		}

@@ -18,7 +18,10 @@ var stopWords = text.StopWords
 
 // functionOnlyWords are the function words the stores' keyword queries drop
 // beyond stopWords ("even", "now", "whether"): no passage needs to hold
-// them to answer a question, so contentTerms skips them too.
+// them to answer a question, so the evidence a question's passages are
+// measured by skips them too (evidenceTerms). contentTerms keeps them, and
+// so does the router's probe (probeTerms): its calibration was measured
+// with them.
 var functionOnlyWords = text.QueryOnlyFunctionWords
 
 // functionWords are English function words alone (pronouns, articles,
@@ -52,6 +55,12 @@ const everydayWeight = 0.35
 // contentTermsWith is contentTerms; also (when not nil) weighs a word as
 // an everyday one when everyday says so.
 func contentTermsWith(text string, everyday func(lower string) bool) []term {
+	return termsOf(text, everyday, nil)
+}
+
+// termsOf is contentTermsWith, skipping the words of skip besides
+// stopWords (functionOnlyWords, or nil).
+func termsOf(text string, everyday func(lower string) bool, skip map[string]bool) []term {
 	toks := tokenize(text)
 	seen := make(map[string]int)
 	var out []term
@@ -61,7 +70,7 @@ func contentTermsWith(text string, everyday func(lower string) bool) []term {
 		// that opens a sentence is not ("… the old location. How do I fix
 		// that?").
 		nameWord := t.Capital && !t.Opens && !nameGlue[t.Lower]
-		if ((stopWords[t.Lower] || functionOnlyWords[t.Lower]) && !nameWord) || (len(t.Lower) < 2 && !t.Digit) {
+		if ((stopWords[t.Lower] || skip[t.Lower]) && !nameWord) || (len(t.Lower) < 2 && !t.Digit) {
 			continue
 		}
 		w := 1.0
