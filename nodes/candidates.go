@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/graphrag/graphrag"
@@ -341,8 +342,10 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 	steps := slices.ContainsFunc(askedKinds(query), func(k askKind) bool { return k.name == "steps" })
 	verb := howToVerb(query)
 	overview := asksOverview(query)
-	fileWords := stanzaFileWords.FindAllString(strings.ToLower(query), -1)
-	pinned := constrainingTerms(query)
+	// Read only for the few units that need them: a part's stanza of a
+	// copyright file, a label under a release's heading.
+	fileWords := sync.OnceValue(func() []string { return stanzaFileWords.FindAllString(strings.ToLower(query), -1) })
+	pinned := sync.OnceValue(func() []string { return constrainingTerms(query) })
 	var compounds []string // the question's hyphenated words
 	for _, t := range terms {
 		if compoundParts(t.Word) != nil {
@@ -499,7 +502,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 					c.subheadAsked = c.subheadAsked || qLoose[k]
 				}
 			}
-			c.filesAsked = filesNamed(u.files, fileWords)
+			c.filesAsked = len(u.files) > 0 && filesNamed(u.files, fileWords())
 			c.name = namesSomeone(c.masked)
 			c.agent = c.name && namesAgent(sent)
 			if lead && !u.code || overview && naming > 0 && !code && endsWithText(sent, h.Source.Title) {
@@ -520,7 +523,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 			// An instruction is a sentence, however short ("Switch it
 			// with 'setfont NAME'."), not a label.
 			c.prose = c.prose || c.instructs
-			if !c.prose && len(tokenize(sent)) < 3 && !(u.item && releaseHeading(u.heading) && holdsAnyTerm(sent, pinned)) {
+			if !c.prose && len(tokenize(sent)) < 3 && !(u.item && releaseHeading(u.heading) && holdsAnyTerm(sent, pinned())) {
 				// A label or a term on its own ("RPO") answers nothing,
 				// but a changelog's entry that is only an exact name the
 				// question pins its answer to (the CVE asked about) says
