@@ -523,12 +523,15 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 			// An instruction is a sentence, however short ("Switch it
 			// with 'setfont NAME'."), not a label.
 			c.prose = c.prose || c.instructs
-			if !c.prose && len(tokenize(sent)) < 3 && !(u.item && releaseHeading(u.heading) && holdsAnyTerm(sent, pinned())) {
+			if !c.prose && len(tokenize(sent)) < 3 {
 				// A label or a term on its own ("RPO") answers nothing,
 				// but a changelog's entry that is only an exact name the
 				// question pins its answer to (the CVE asked about) says
-				// that its release fixed it.
-				continue
+				// as a sentence would that its release fixed it.
+				if !u.item || !releaseHeading(u.heading) || !holdsAnyTerm(sent, pinned()) {
+					continue
+				}
+				c.prose = true
 			}
 			cands = append(cands, c)
 		}

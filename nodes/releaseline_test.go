@@ -32,7 +32,7 @@ func TestChangelogLeadInKeepsReleaseLine(t *testing.T) {
 	log := fileHit("/usr/share/doc/frobnicate/changelog.Debian.gz", "", "frobnicate (2.4-1+deb12u3) bookworm; urgency=medium\n\n"+
 		"  * d/p/fix-zorp-leak.patch: New patch to fix a memory leak in zorp_reset:\n    - Thanks to Ada Quill for the report\n\n"+
 		" -- Bo Tranter <bo@example.org>  Mon, 02 Jan 2023 10:00:00 +0100\n")
-	a := extractive("which frobnicate revision fixed the memory leak in zorp_reset?", []graphrag.Hit{log}, 1)
+	a := extractive("which frobnicate upload stopped zorp_reset from leaking?", []graphrag.Hit{log}, 1)
 	if !strings.Contains(a.Text, "frobnicate (2.4-1+deb12u3) bookworm; urgency=medium\n- d/p/fix-zorp-leak.patch") || !strings.Contains(a.Text, "Thanks to Ada Quill") {
 		t.Errorf("answer:\n%s\nwant the entry and its list under its release line", a.Text)
 	}
@@ -45,7 +45,7 @@ func TestChangelogEntryOfOnlyTheAskedCVE(t *testing.T) {
 		" -- Ada Quill <ada@example.org>  Tue, 12 Sep 2023 21:35:44 +0200\n\n"+
 		"zorp (1.2.1-7) unstable; urgency=medium\n\n  * No changes; uploading to unstable for the frob transition.\n\n"+
 		" -- Bo Tranter <bo@example.org>  Mon, 02 Jan 2023 10:00:00 +0100\n")
-	a := extractive("Is the Debian zorp package patched for CVE-2031-0042, and in which version?", []graphrag.Hit{log}, 1)
+	a := extractive("Which zorp upload fixes CVE-2031-0042?", []graphrag.Hit{log}, 1)
 	if !strings.Contains(a.Text, "zorp (1.2.4-0.2+deb12u1) bookworm-security") || !strings.Contains(a.Text, "CVE-2031-0042") {
 		t.Errorf("answer:\n%s\nwant the CVE's entry under its release line", a.Text)
 	}
