@@ -128,10 +128,10 @@ func holds(c candidate, h graphrag.Hit, w string) bool {
 // hold. A question for a version ("which release added frob mode") has
 // one that states a version (statesVersion), or a date when it asks
 // "when", and that speaks of the settings or code names the question
-// names, if any (speaksOf); a judgement between two named things has one that makes it
-// (comparedIn); the default or the limit of a named setting is stated by
-// a passage that names it (statesOfSettings); whether a thing supports
-// something, by one that names what (supportedIn).
+// names, if any (speaksOf); a judgement between two named things has one
+// that makes it (comparedIn); the default or the limit of a named setting
+// is stated by a passage that names it (statesOfSettings); whether a thing
+// supports something, by one that names what (supportedIn).
 func answersAsked(query string, kinds []askKind, chosen []candidate, kept []graphrag.Hit) (ok bool, why string) {
 	if len(chosen) == 0 {
 		return false, "nothing quotable"

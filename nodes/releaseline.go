@@ -51,12 +51,10 @@ var changelogTrailer = regexp.MustCompile(`(?m)^ -- ([^<\n]+?)\s*<[^>\n]*>.*$`)
 // frob support to zorp, the entry ("* Add frob support.") says what was
 // done and its trailer who did it. The trailer is looked up under the
 // entry's release line in the hit; a passage cut before it adds nothing.
-// It reports whether one was added.
-func withSigners(query string, chosen []candidate, kept []graphrag.Hit) bool {
+func withSigners(query string, chosen []candidate, kept []graphrag.Hit) {
 	if !asksForName(query) || slices.ContainsFunc(chosen, func(c candidate) bool { return c.name }) {
-		return false
+		return
 	}
-	added := false
 	for k, c := range chosen {
 		if c.unit.code || !releaseHeading(c.unit.heading) {
 			continue
@@ -74,7 +72,5 @@ func withSigners(query string, chosen []candidate, kept []graphrag.Hit) bool {
 		}
 		chosen[k].text = c.text + "\n" + strings.TrimSpace(text[at+m[0]:at+m[1]])
 		chosen[k].name = true
-		added = true
 	}
-	return added
 }

@@ -50,11 +50,11 @@ const moreFunctionWords = `also can cannot just much whose`
 // reads a question for the words a passage must hold
 // (QueryOnlyFunctionWords): "is there even a stub library now" asks
 // nothing of "even" and "now" (the real-documents tuning sets: one more
-// answered, none lost). StopWords keeps them: dropping them there too left graphrag eval
-// rag's figures as they were and moved eval routing's calibration error
-// (0.0325 to 0.0323), yet the perfect oracle of evals.TestOracleEval then
-// needs a fourth model call on one more question (p95 3 to 4, over its
-// gate).
+// answered, none lost). StopWords keeps them: dropping them there too
+// left graphrag eval rag's figures as they were and moved eval routing's
+// calibration error (0.0325 to 0.0323), yet the perfect oracle of
+// evals.TestOracleEval then needs a fourth model call on one more
+// question (p95 3 to 4, over its gate).
 const queryOnlyFunctionWords = `either even ever every however might must neither now otherwise shall
 upon us whether will`
 
