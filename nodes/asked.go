@@ -182,10 +182,8 @@ func speaksOf(h graphrag.Hit, settings []string, code []qualifiedName) bool {
 		return true
 	}
 	passage := strings.ToLower(h.Chunk.Text + " " + h.Chunk.Heading)
-	return slices.ContainsFunc(settings, func(n string) bool {
-		n = strings.ToLower(n)
-		return strings.Contains(passage, n) || pathNamed(h.Source.Path, map[string]bool{n: true})
-	}) || slices.ContainsFunc(code, func(q qualifiedName) bool { return q.heldBy(h) })
+	return slices.ContainsFunc(settings, func(n string) bool { return settingIn(h, passage, n) }) ||
+		slices.ContainsFunc(code, func(q qualifiedName) bool { return q.heldBy(h) })
 }
 
 // statesVersion reports whether a quoted unit says which version (k is the
@@ -227,11 +225,15 @@ func statesOfSettings(k askKind, names []string, chosen []candidate, kept []grap
 		}
 		h := kept[c.hit]
 		passage := strings.ToLower(h.Chunk.Text + " " + h.Chunk.Heading)
-		return !slices.ContainsFunc(names, func(n string) bool {
-			n = strings.ToLower(n)
-			return !strings.Contains(passage, n) && !pathNamed(h.Source.Path, map[string]bool{n: true})
-		})
+		return !slices.ContainsFunc(names, func(n string) bool { return !settingIn(h, passage, n) })
 	})
+}
+
+// settingIn reports whether a hit names a setting: its passage (lower
+// case, with its heading) holds it, or its file is named after it.
+func settingIn(h graphrag.Hit, passage, name string) bool {
+	name = strings.ToLower(name)
+	return strings.Contains(passage, name) || pathNamed(h.Source.Path, map[string]bool{name: true})
 }
 
 // supportedIn is what the sentences that ask (askingPart, which the

@@ -528,7 +528,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 				// but a changelog's entry that is only an exact name the
 				// question pins its answer to (the CVE asked about) says
 				// as a sentence would that its release fixed it.
-				if !u.item || !releaseHeading(u.heading) || !holdsAnyTerm(sent, pinned()) {
+				if !u.item || !releaseHeading(u.heading) || !holdsForm(strings.ToLower(sent), pinned()) {
 					continue
 				}
 				c.prose = true
@@ -692,16 +692,6 @@ func runsCommand(text string, commands []string) bool {
 // it says how to call, not what the command does.
 func usageLine(s string) bool {
 	return strings.Count(s, "[") >= 2 && (strings.Contains(s, "|") || strings.Contains(s, "..."))
-}
-
-// holdsAnyTerm reports whether text holds one of the lower-cased exact
-// terms (constrainingTerms) as a word.
-func holdsAnyTerm(text string, terms []string) bool {
-	if len(terms) == 0 {
-		return false
-	}
-	lower := strings.ToLower(text)
-	return slices.ContainsFunc(terms, func(t string) bool { return hasWord(lower, t) })
 }
 
 // stanzaFileWords finds the words of a question that may name a file:

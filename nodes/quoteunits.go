@@ -814,10 +814,9 @@ const (
 	stanzaPackaging                    // "Files: debian/*"
 )
 
-// filesScope is the scope of a stanza whose Files field is files (the
-// field's value, or a chunk's heading "Files: …").
-func filesScope(files string) stanzaScope {
-	patterns := filesPatterns(files)
+// filesScope is the scope of a stanza whose Files field holds patterns
+// (filesPatterns).
+func filesScope(patterns []string) stanzaScope {
 	switch {
 	case len(patterns) == 0:
 		return stanzaNone
@@ -846,13 +845,15 @@ func markStanzas(units []quoteUnit, heading string) {
 		}
 		switch {
 		case strings.EqualFold(u.field, "Files"):
-			scopes[u.section], files[u.section] = filesScope(u.text), filesPatterns(u.text)
+			files[u.section] = filesPatterns(u.text)
+			scopes[u.section] = filesScope(files[u.section])
 		case headerFields[strings.ToLower(u.field)] && scopes[u.section] == stanzaNone:
 			scopes[u.section] = stanzaWhole
 		}
 	}
 	if _, ok := scopes[first]; !ok && first >= 0 && strings.HasPrefix(strings.ToLower(heading), "files:") {
-		scopes[first], files[first] = filesScope(heading), filesPatterns(heading)
+		files[first] = filesPatterns(heading)
+		scopes[first] = filesScope(files[first])
 	}
 	for i := range units {
 		units[i].stanza = scopes[units[i].section]
