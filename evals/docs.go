@@ -170,7 +170,7 @@ type DocsReport struct {
 // "test9" (other files again, written the same way at the start of round
 // 12) was round 12's validation split and is tuned on since round 13.
 // "test10" (other files again, written the same way at the start of round
-// 13) is the validation split: only its figure is read.
+// 13) was round 13's validation split and is tuned on since round 14.
 // "tune1" to "tune3" (others again, written from the documents alone by
 // three writers at once, each over its own part of the collections) are
 // development data: their misses are read.
