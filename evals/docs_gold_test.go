@@ -75,6 +75,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test8", "t8"},
 	{"test9", "t9"},
 	{"test10", "t10"},
+	{"test11", "t11"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},

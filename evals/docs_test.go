@@ -30,6 +30,7 @@ func TestDocsSetsLoad(t *testing.T) {
 		{"test8", 70, 22},
 		{"test9", 70, 22},
 		{"test10", 70, 22},
+		{"test11", 70, 22},
 	} {
 		t.Run(tc.set, func(t *testing.T) {
 			cols, qs, err := LoadDocsSet(tc.set)

@@ -109,6 +109,14 @@ const (
 	DocsTest10Collections = "docs/test10.collections.json"
 	DocsTest10Questions   = "docs/test10.jsonl"
 
+	// DocsTest11Collections and DocsTest11Questions are a split written
+	// the same way at the start of round 14, in files and packages no
+	// earlier set takes a gold file from (and in PostgreSQL pages asked
+	// about once before, or never): round 14's validation split. Never
+	// edit it.
+	DocsTest11Collections = "docs/test11.collections.json"
+	DocsTest11Questions   = "docs/test11.jsonl"
+
 	// DocsTune1..3 are tuning sets, written from the documents alone
 	// by three writers who had not seen how graphrag answers, each over
 	// its own part of the collections, and with the rows on pages and
