@@ -51,7 +51,7 @@ func extractiveWhy(query string, kept []graphrag.Hit, limit int) (graphrag.Answe
 // newSelection is the start of choosing an answer: the candidate units of
 // the kept hits and nothing chosen.
 func newSelection(query string, kept []graphrag.Hit) (*selection, []candidate) {
-	terms := questionTerms(query)
+	terms := situationWeighed(query, questionTerms(query))
 	kinds := askedKinds(query)
 	cands, df := answerCandidates(query, kept, terms)
 	for i := range terms {
@@ -131,6 +131,9 @@ var answerWeights = struct {
 	// candidate.instructs): it answers the question as a declaration
 	// answers about a name, so it is set like decl, not tuned.
 	instructs float64
+	// situation scales a word that only the asker's situation writes
+	// (see situationWeighed): set once at a half, not tuned.
+	situation float64
 	// lessNamed scales a unit of a file the question names less than
 	// another kept file ("who holds the copyright on gzip": a copyright
 	// file of another package that mentions gzip, beside gzip/copyright).
@@ -154,5 +157,6 @@ var answerWeights = struct {
 	instructs: 2,
 	release:   2, otherRelease: 0.3,
 	lessNamed: 0.5,
+	situation: 0.5,
 	coverBase: 0.1, coverPreferred: 1, coverNear: 0.5, coverProse: 0.2, coverPos: 0.02,
 }

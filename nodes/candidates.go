@@ -158,6 +158,47 @@ func questionTerms(query string) []term {
 	return terms
 }
 
+// situationWeighed scales the weight of the terms that only the asker's
+// situation writes (the statements before the asking sentence, see
+// askingPart) by answerWeights.situation: "My zorpd crashed after the
+// frob upgrade. How do I roll back?" is answered by what says how to roll
+// back, which need not say zorpd crashed. The words still count: the
+// situation often names the subject the asking sentence calls "it".
+// (evidenceTerms weighs them as everyday words instead: the evidence
+// measures whether the files hold the question at all.)
+func situationWeighed(query string, terms []term) []term {
+	asking := askingPart(query)
+	if asking == query {
+		return terms
+	}
+	asked := map[string]bool{}
+	for _, t := range questionTerms(asking) {
+		asked[t.Stem] = true
+	}
+	for i := range terms {
+		if !asked[terms[i].Stem] {
+			terms[i].Weight *= answerWeights.situation
+		}
+	}
+	return terms
+}
+
+// askedNamesAndOptions are the identifiers and command-line options the
+// question asks about, whose declarations answer first: those of its
+// asking sentence (see askingPart), when it writes any. "I pass -z to
+// zorpctl and it hangs. How do I see what it waits for?" is not answered
+// by what -z does. When the asking sentence writes none, it asks about
+// those of the situation ("I call frob.Open with a nil config. Can that
+// panic?").
+func askedNamesAndOptions(query string) ([]askedIdent, [][]string) {
+	asking := askingPart(query)
+	idents, options := askedIdents(asking), optionPattern.FindAllStringSubmatch(asking, -1)
+	if asking != query && len(idents)+len(options) == 0 {
+		idents, options = askedIdents(query), optionPattern.FindAllStringSubmatch(query, -1)
+	}
+	return idents, options
+}
+
 // howToPattern finds the verb of a question that asks how to do
 // something: "how do I change …", "how can we stop …", "how to add …".
 var howToPattern = regexp.MustCompile(`(?i)^\s*how\s+(?:(?:do|can|should|would|could)\s+(?:i|we|you|one)\s+|to\s+)(\w+)`)
@@ -329,8 +370,7 @@ func hasInnerCapital(w string) bool {
 // answerCandidates are the quotable units of the kept hits, with what each
 // is about, and how many hits hold each query stem.
 func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candidate, map[string]int) {
-	idents := askedIdents(query)
-	options := optionPattern.FindAllStringSubmatch(query, -1)
+	idents, options := askedNamesAndOptions(query)
 	releases := versionPattern.FindAllString(query, -1)
 	named, nameWeights := nameWordsWeighted(query)
 	named = actionNames(query, named, nameWeights)
