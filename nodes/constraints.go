@@ -12,12 +12,16 @@ import (
 )
 
 // versionPattern finds version numbers ("2.23.0", "1.6-2.1+deb12u1"),
-// optionPattern command-line options ("--max-rate") and settingPattern a
+// optionPattern command-line options ("--max-rate"), backslashCommand a
+// command written after a backslash, as an interactive shell's
+// meta-commands and a typesetter's macros are ("\zset", "\frobnote"; two
+// letters at least: "\n" and "\t" are escapes) and settingPattern a
 // setting written with its value ("sslmode=verify-full", "compression=zstd").
 var (
-	versionPattern = regexp.MustCompile(`\b\d+(?:\.\d+)+(?:[-+~][\w.+~-]*\w)?`)
-	optionPattern  = regexp.MustCompile(`(?:^|\s)(--?[a-z][\w-]*[a-z0-9])`)
-	settingPattern = regexp.MustCompile(`(?:^|[\s"'\x60(])([A-Za-z][\w.]*=[\w.-]*\w)`)
+	versionPattern   = regexp.MustCompile(`\b\d+(?:\.\d+)+(?:[-+~][\w.+~-]*\w)?`)
+	optionPattern    = regexp.MustCompile(`(?:^|\s)(--?[a-z][\w-]*[a-z0-9])`)
+	backslashCommand = regexp.MustCompile(`(?:^|[\s"'\x60(])(\\[a-z][A-Za-z0-9_+]+)\b`)
+	settingPattern   = regexp.MustCompile(`(?:^|[\s"'\x60(])([A-Za-z][\w.]*=[\w.-]*\w)`)
 )
 
 // callLiteral finds a quoted literal passed to a call in a question's
@@ -115,6 +119,9 @@ func constrainingTerms(question string) []string {
 		add(f)
 	}
 	for _, m := range optionPattern.FindAllStringSubmatch(question, -1) {
+		add(m[1])
+	}
+	for _, m := range backslashCommand.FindAllStringSubmatch(question, -1) {
 		add(m[1])
 	}
 	// A setting with its value is asked about as written: a page that

@@ -515,3 +515,18 @@ func TestAKeptPassageTakesItsContinuation(t *testing.T) {
 		t.Errorf("kept %d passages, want the entry's second half after its first", len(kept))
 	}
 }
+
+// TestBackslashCommandsAreExactNames: a meta-command written after a
+// backslash is a name as exact as an option; a one-letter escape is not.
+func TestBackslashCommandsAreExactNames(t *testing.T) {
+	page := fileHit("/usr/share/man/man1/zorpsh.1.gz", "1", "\\zset [ name [ value ] ]\nSets the zorpsh variable name to value.")
+	if m := matchConstraints("What does the zorpsh \\zsetx meta-command do?", []graphrag.Hit{page}); !slices.Contains(m.Missing, `\zsetx`) {
+		t.Errorf("missing %v: want \\zsetx, which no hit holds", m.Missing)
+	}
+	if m := matchConstraints("What does the zorpsh \\zset meta-command do?", []graphrag.Hit{page}); len(m.Missing) > 0 || !slices.Contains(m.Terms, `\zset`) {
+		t.Errorf("terms %v, missing %v: want \\zset, held", m.Terms, m.Missing)
+	}
+	if terms := constrainingTerms(`how do I make zorpsh write \r\n line endings`); slices.ContainsFunc(terms, func(s string) bool { return strings.HasPrefix(s, `\`) }) {
+		t.Errorf("terms %v: an escape is no command", terms)
+	}
+}
