@@ -288,9 +288,14 @@ func newHaystack(h graphrag.Hit) *haystack {
 // term is also found written without its hyphens: "SHA-256" and "SHA256",
 // "e-mail" and "email" are the same name. A command-line option is not:
 // its leading dashes are what make it an option ("--force" is not the word
-// "force" of "by brute force").
+// "force" of "by brute force"). A module name of "::"-joined parts is also
+// found written with hyphens, as its distribution and package are named
+// ("Zorp::Frob" is distributed as Zorp-Frob, packaged as libzorp-frob-perl).
 func (hs *haystack) holds(term string) bool {
 	if containsEnded(hs.text, term) {
+		return true
+	}
+	if strings.Contains(term, "::") && containsEnded(hs.text, strings.ReplaceAll(term, "::", "-")) {
 		return true
 	}
 	if !strings.Contains(term, "-") || strings.HasPrefix(term, "-") {

@@ -530,3 +530,16 @@ func TestBackslashCommandsAreExactNames(t *testing.T) {
 		t.Errorf("terms %v: an escape is no command", terms)
 	}
 }
+
+// TestModuleNamesAsDistributed: a module name of "::"-joined parts is
+// held by a file that writes it as its distribution or package is named,
+// with hyphens.
+func TestModuleNamesAsDistributed(t *testing.T) {
+	readme := fileHit("/usr/share/doc/libzorp-frob-perl/README", "", "Zorp-Frob\n=========\n\nFrobs zorps in place.")
+	if m := matchConstraints("who wrote the Perl module Zorp::Frob", []graphrag.Hit{readme}); len(m.Missing) > 0 || len(m.Hits) != 1 {
+		t.Errorf("missing %v, hits %v: Zorp-Frob is Zorp::Frob as distributed", m.Missing, m.Hits)
+	}
+	if m := matchConstraints("who wrote the Perl module Zorp::Frobber", []graphrag.Hit{readme}); len(m.Missing) == 0 {
+		t.Error("Zorp::Frobber is not Zorp-Frob: want it missing")
+	}
+}
