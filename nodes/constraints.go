@@ -226,7 +226,7 @@ func matchConstraints(question string, hits []graphrag.Hit) constraintMatch {
 		}
 		if an.apply() && an.ofSubject(h, hay, all) {
 			for _, n := range an.names {
-				if hay.holdsWord(n) {
+				if hay.holdsName(n) {
 					named[n] = true
 				}
 			}
@@ -337,6 +337,32 @@ func containsEnded(text, term string) bool {
 // "_" (ASCII: what a name's end is compared with).
 func isNameByte(b byte) bool {
 	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
+
+// shortNameLen is the length from which a proper name is also held as the
+// start of a longer word: a short form of the name ("Zorpgres" of
+// ZorpgreSQL). Shorter names begin too many other words ("Java" of
+// JavaScript, "Go" of Google). Set once, not tuned.
+const shortNameLen = 6
+
+// holdsName is holdsWord for a proper name of the question, which may be
+// a short form of the name the hit writes (see shortNameLen).
+func (hs *haystack) holdsName(n string) bool {
+	return hs.holdsWord(n) || len(n) >= shortNameLen && startsWord(hs.text, n)
+}
+
+// startsWord reports whether text holds w at the start of a word.
+func startsWord(text, w string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], w)
+		if j < 0 {
+			return false
+		}
+		if at := i + j; at == 0 || !isIdentByte(text[at-1]) {
+			return true
+		}
+		i += j + 1
+	}
 }
 
 // holdsWord is holds for a word of a name: a whole word, so that "Go" is

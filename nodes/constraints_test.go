@@ -543,3 +543,22 @@ func TestModuleNamesAsDistributed(t *testing.T) {
 		t.Error("Zorp::Frobber is not Zorp-Frob: want it missing")
 	}
 }
+
+// TestShortFormsOfNames: a question may call a product by a short form
+// of its name, which the passages of its subject write in full.
+func TestShortFormsOfNames(t *testing.T) {
+	pages := []graphrag.Hit{
+		fileHit("/usr/share/man/man7/DROP_FROB.7.gz", "7", "DROP FROB is simply an alternate spelling of DROP ZORP. The DROP FROB statement is a Zorpgresql extension."),
+		fileHit("/usr/share/man/man7/DROP_ZORP.7.gz", "7", "DROP ZORP removes a zorp. The SQL standard defines DROP ZORP."),
+	}
+	if m := matchConstraints("Is DROP FROB any different from DROP ZORP in Zorpgres?", pages); len(m.Apart) > 0 || len(m.Missing) > 0 {
+		t.Errorf("apart %v, missing %v: Zorpgres is Zorpgresql's short form", m.Apart, m.Missing)
+	}
+	if m := matchConstraints("Is DROP FROB any different from DROP ZORP in Frobnix?", pages); len(m.Apart) == 0 && len(m.Missing) == 0 {
+		t.Error("Frobnix is in no hit: want the names apart or missing")
+	}
+	hay := newHaystack(fileHit("/doc/notes", "", "Runs on Zorpix and Frobnicator."))
+	if !hay.holdsName("frobnic") || hay.holdsName("zorp") || hay.holdsName("nicator") {
+		t.Error("a name of six letters or more is held as a word's start; a shorter one, or one inside a word, is not")
+	}
+}
