@@ -266,6 +266,13 @@ func matchConstraints(question string, hits []graphrag.Hit) constraintMatch {
 	// nowhere in the files by nature (see statementArguments).
 	args := statementArguments(question)
 	m.Missing = slices.DeleteFunc(m.Missing, func(t string) bool { return args[t] })
+	// So are the exact names only the asker's situation writes (see
+	// askingPart): "Zorp 2.3 lets me frob twice now. What does Frob
+	// return then?" is answered by Frob's doc, which need not say 2.3.
+	if asking := askingPart(question); asking != question {
+		asked := strings.ToLower(asking)
+		m.Missing = slices.DeleteFunc(m.Missing, func(t string) bool { return !strings.Contains(asked, t) })
+	}
 	met := !slices.ContainsFunc(an.names, func(n string) bool { return !named[n] })
 	if an.apply() && !met && len(m.Missing) == 0 {
 		m.Apart = append(append(append([]string(nil), m.Terms...), an.named...), an.names...)

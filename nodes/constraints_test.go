@@ -562,3 +562,19 @@ func TestShortFormsOfNames(t *testing.T) {
 		t.Error("a name of six letters or more is held as a word's start; a shorter one, or one inside a word, is not")
 	}
 }
+
+// TestExactNamesOfTheSituation: a version or name only the asker's
+// situation writes need not be in the files; one the asking sentence
+// writes must.
+func TestExactNamesOfTheSituation(t *testing.T) {
+	doc := fileHit("/src/zorp/frob.go", "go", "// Frob returns the number of frobs done, and an error if the zorp is closed.\nfunc Frob(z *Zorp) (int, error)")
+	if m := matchConstraints("Zorp 2.3 lets me call frob_all twice now. What does Frob return then?", []graphrag.Hit{doc}); len(m.Missing) > 0 {
+		t.Errorf("missing %v: 2.3 and frob_all are the asker's situation", m.Missing)
+	}
+	if m := matchConstraints("What does Frob return in Zorp 2.3?", []graphrag.Hit{doc}); len(m.Missing) == 0 {
+		t.Error("2.3 asked about is in no hit: want it missing")
+	}
+	if m := matchConstraints("Zorp 2.3 is out. What does frob_all return?", []graphrag.Hit{doc}); !slices.Contains(m.Missing, "frob_all") {
+		t.Errorf("missing %v: frob_all, asked about, is in no hit", m.Missing)
+	}
+}
