@@ -656,12 +656,23 @@ func releaseScope(versions []string, heading string) int {
 	}
 	for _, v := range versions {
 		for _, h := range hv {
-			if trimZeros(v) == trimZeros(h) {
+			if trimZeros(v) == trimZeros(h) || trimZeros(v) == trimZeros(upstreamVersion(h)) {
 				return 1
 			}
 		}
 	}
 	return -1
+}
+
+// upstreamVersion is a packaged version's upstream part, without the
+// packaging's revision after its last hyphen (deb-version(7)):
+// "zorp (0.21.2-1)" is a release of zorp 0.21.2. A version with no
+// hyphen is its own.
+func upstreamVersion(v string) string {
+	if i := strings.LastIndexByte(v, '-'); i > 0 {
+		return v[:i]
+	}
+	return v
 }
 
 // scopeOf is the heading path a unit is under: its own (splitUnits), or

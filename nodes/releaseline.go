@@ -49,14 +49,18 @@ var changelogTrailer = regexp.MustCompile(`(?m)^ -- ([^<\n]+?)\s*<[^>\n]*>.*$`)
 // that closes its release with the name of who made it, when the question
 // asks who (asksForName) and no chosen unit names anyone: asked who added
 // frob support to zorp, the entry ("* Add frob support.") says what was
-// done and its trailer who did it. The trailer is looked up under the
-// entry's release line in the hit; a passage cut before it adds nothing.
+// done and its trailer who did it. An entry of the release the question
+// names gets it whoever else is named: asked who uploaded zorp 0.21.2,
+// the copyright holder another quote names did not. The trailer is looked
+// up under the entry's release line in the hit; a passage cut before it
+// adds nothing.
 func withSigners(query string, chosen []candidate, kept []graphrag.Hit) {
-	if !asksForName(query) || slices.ContainsFunc(chosen, func(c candidate) bool { return c.name }) {
+	if !asksForName(query) {
 		return
 	}
+	named := slices.ContainsFunc(chosen, func(c candidate) bool { return c.name })
 	for k, c := range chosen {
-		if c.unit.code || !releaseHeading(c.unit.heading) {
+		if c.unit.code || !releaseHeading(c.unit.heading) || named && c.release <= 0 {
 			continue
 		}
 		text := kept[c.hit].Chunk.Text

@@ -120,3 +120,40 @@ func TestOutlineSubheadings(t *testing.T) {
 		t.Errorf("units = %+v\nwant each under its release, the first under its subheading", units)
 	}
 }
+
+// TestUploaderOfAnUpstreamRelease: the Debian uploads of an upstream
+// version ("zorp 0.21.2") are its packaged releases ("zorp (0.21.2-1)"),
+// and asked who uploaded one, its trailer answers, though another passage
+// quoted names someone else.
+func TestUploaderOfAnUpstreamRelease(t *testing.T) {
+	for heading, want := range map[string]int{
+		"zorp (0.21.2-1) unstable; urgency=low":    1,
+		"zorp (0.21.2-3+b1) unstable; urgency=low": 1,
+		"zorp (0.21.1-1) unstable; urgency=low":    -1,
+		"zorp (0.21.2) unstable; urgency=low":      1,
+	} {
+		if got := releaseScope([]string{"0.21.2"}, heading); got != want {
+			t.Errorf("release scope of %q for 0.21.2 = %d, want %d", heading, got, want)
+		}
+	}
+	log := fileHit("/usr/share/doc/libzorp5/changelog.Debian.gz", "", "zorp (0.21.2-1) unstable; urgency=low\n\n"+
+		"  * New upstream version 0.21.2\n  * move to dh 13\n\n"+
+		" -- Bo Tranter <bo@example.org>  Mon, 13 Feb 2023 13:57:37 -0500\n\n"+
+		"zorp (0.21.1-2) unstable; urgency=low\n\n  * Update the watch file.\n\n"+
+		" -- Cy Frobisher <cy@example.org>  Mon, 02 Jan 2023 10:00:00 +0100\n")
+	copyright := fileHit("/usr/share/doc/libzorp5/copyright", "", "Files: *\nCopyright: 2014-2022 Ada Quill\nLicense: MIT\n")
+	q := "Who did the Debian upload of zorp 0.21.2?"
+	for _, tc := range []struct {
+		release int
+		want    bool
+	}{{1, true}, {-1, false}} {
+		chosen := []candidate{
+			{text: "New upstream version 0.21.2", hit: 0, release: tc.release, unit: quoteUnit{heading: "zorp (0.21.2-1) unstable; urgency=low"}},
+			{text: "Copyright: 2014-2022 Ada Quill", hit: 1, name: true},
+		}
+		withSigners(q, chosen, []graphrag.Hit{log, copyright})
+		if got := strings.Contains(chosen[0].text, "Bo Tranter"); got != tc.want {
+			t.Errorf("release scope %d: entry %q, want its trailer %v (another unit names Ada Quill)", tc.release, chosen[0].text, tc.want)
+		}
+	}
+}
