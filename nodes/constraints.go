@@ -285,10 +285,12 @@ func matchConstraints(question string, hits []graphrag.Hit) constraintMatch {
 type haystack struct {
 	text     string
 	squashed string // text without hyphens, made when first needed
+	path     string // the hit's file, whose name's words holdsName reads
 }
 
 func newHaystack(h graphrag.Hit) *haystack {
-	return &haystack{text: strings.ToLower(h.Chunk.Text + "\n" + h.Chunk.Heading + "\n" + h.Chunk.Symbol + "\n" + h.Source.Title + "\n" + h.Source.Path)}
+	return &haystack{text: strings.ToLower(h.Chunk.Text + "\n" + h.Chunk.Heading + "\n" + h.Chunk.Symbol + "\n" + h.Source.Title + "\n" + h.Source.Path),
+		path: h.Source.Path}
 }
 
 // holds reports whether the hit holds term (lower-cased). A hyphenated
@@ -353,9 +355,12 @@ func isNameByte(b byte) bool {
 const shortNameLen = 6
 
 // holdsName is holdsWord for a proper name of the question, which may be
-// a short form of the name the hit writes (see shortNameLen).
+// a short form of the name the hit writes (see shortNameLen), or a word
+// of its file's name: a part of ZORP_TABLE.7 is of "ZORP TABLE" though
+// it never writes it (as phraseHeldBy reads it).
 func (hs *haystack) holdsName(n string) bool {
-	return hs.holdsWord(n) || len(n) >= shortNameLen && startsWord(hs.text, n)
+	return hs.holdsWord(n) || len(n) >= shortNameLen && startsWord(hs.text, n) ||
+		hasWord(strings.ToLower(fileNameWords.Replace(path.Base(hs.path))), n)
 }
 
 // startsWord reports whether text holds w at the start of a word.

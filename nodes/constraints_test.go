@@ -578,3 +578,20 @@ func TestExactNamesOfTheSituation(t *testing.T) {
 		t.Errorf("missing %v: frob_all, asked about, is in no hit", m.Missing)
 	}
 }
+
+// TestNamesOfTheFileName: a part of a manual page named after its
+// statement (ZORP_INDEX.7) is of that statement, though the part never
+// writes it.
+func TestNamesOfTheFileName(t *testing.T) {
+	hits := []graphrag.Hit{
+		fileHit("/usr/share/man/man7/ZORP_INDEX.7.gz", "7", "RENAME\nThe RENAME form changes the name of the index.\n\nRenaming an index takes a SHARE lock."),
+		fileHit("/usr/share/man/man7/ZORP_TABLE.7.gz", "7", "RENAME\nThe RENAME form changes the name of a table or an index."),
+	}
+	hits[0].Source.Title, hits[1].Source.Title = "ZORP_INDEX - change an index", "ZORP_TABLE - change a table"
+	if m := matchConstraints("What lock does ZORP INDEX ... RENAME take?", hits); len(m.Apart) > 0 || len(m.Missing) > 0 {
+		t.Errorf("apart %v, missing %v: ZORP_INDEX.7 is of ZORP INDEX", m.Apart, m.Missing)
+	}
+	if newHaystack(hits[0]).holdsName("frob") {
+		t.Error("frob is no word of ZORP_INDEX.7.gz")
+	}
+}
