@@ -161,19 +161,27 @@ func questionTerms(query string) []term {
 // situationWeighed scales the weight of the terms that only the asker's
 // situation writes (the statements before the asking sentence, see
 // askingPart) by answerWeights.situation: "My zorpd crashed after the
-// frob upgrade. How do I roll back?" is answered by what says how to roll
-// back, which need not say zorpd crashed. The words still count: the
-// situation often names the subject the asking sentence calls "it".
-// (evidenceTerms weighs them as everyday words instead: the evidence
-// measures whether the files hold the question at all.)
+// frob upgrade. How do I roll back the spool?" is answered by what says
+// how to roll back the spool, which need not say zorpd crashed. The words
+// still count: the situation often names the subject the asking sentence
+// calls "it". When the asking sentence names nothing of its own (only
+// everyday words: "Zorp has had three spools. Which was its first?"),
+// the situation is its subject, and weighs in full. (evidenceTerms weighs
+// them as everyday words instead: the evidence measures whether the
+// files hold the question at all.)
 func situationWeighed(query string, terms []term) []term {
 	asking := askingPart(query)
 	if asking == query {
 		return terms
 	}
 	asked := map[string]bool{}
+	own := false
 	for _, t := range questionTerms(asking) {
 		asked[t.Stem] = true
+		own = own || t.Weight >= 1
+	}
+	if !own {
+		return terms
 	}
 	for i := range terms {
 		if !asked[terms[i].Stem] {

@@ -35,6 +35,10 @@ func TestSituationWordsWeighLess(t *testing.T) {
 	if weights["overnight"] != whole["overnight"]/2 || weights["zorpd"] != whole["zorpd"]/2 || weights["spool"] != whole["spool"] || weights["overnight"] == 0 {
 		t.Errorf("weights %v of %v: want overnight and zorpd (the situation's only) at half, spool (asked too) whole", weights, whole)
 	}
+	bare := "Zorpd has had three spools in its time. Which was its first?"
+	if got, want := situationWeighed(bare, questionTerms(bare)), questionTerms(bare); !slices.Equal(got, want) {
+		t.Errorf("an asking sentence of everyday words only: its situation is its subject, weighed whole: %v, want %v", got, want)
+	}
 	one := "how do I rotate the zorpd spool daily after it filled up overnight?"
 	if got, want := situationWeighed(one, questionTerms(one)), questionTerms(one); !slices.Equal(got, want) {
 		t.Errorf("a question that only asks keeps its weights: %v, want %v", got, want)
