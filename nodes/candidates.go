@@ -194,7 +194,7 @@ func situationWeighed(query string, terms []term) []term {
 // askedNamesAndOptions are the identifiers and command-line options the
 // question asks about, whose declarations answer first: those of its
 // asking sentence (see askingPart), when it writes any. "I pass -z to
-// zorpctl and it hangs. How do I see what it waits for?" is not answered
+// zorpctl and it hangs. Which lock is it waiting on?" is not answered
 // by what -z does. When the asking sentence writes none, it asks about
 // those of the situation ("I call frob.Open with a nil config. Can that
 // panic?").
@@ -674,7 +674,7 @@ func releaseScope(versions []string, heading string) int {
 
 // upstreamVersion is a packaged version's upstream part, without the
 // packaging's revision after its last hyphen (deb-version(7)):
-// "zorp (0.21.2-1)" is a release of zorp 0.21.2. A version with no
+// "zorp (3.4.1-2)" is a release of zorp 3.4.1. A version with no
 // hyphen is its own.
 func upstreamVersion(v string) string {
 	if i := strings.LastIndexByte(v, '-'); i > 0 {

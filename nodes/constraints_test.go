@@ -536,10 +536,10 @@ func TestBackslashCommandsAreExactNames(t *testing.T) {
 // with hyphens.
 func TestModuleNamesAsDistributed(t *testing.T) {
 	readme := fileHit("/usr/share/doc/libzorp-frob-perl/README", "", "Zorp-Frob\n=========\n\nFrobs zorps in place.")
-	if m := matchConstraints("who wrote the Perl module Zorp::Frob", []graphrag.Hit{readme}); len(m.Missing) > 0 || len(m.Hits) != 1 {
+	if m := matchConstraints("Is Zorp::Frob still maintained upstream?", []graphrag.Hit{readme}); len(m.Missing) > 0 || len(m.Hits) != 1 {
 		t.Errorf("missing %v, hits %v: Zorp-Frob is Zorp::Frob as distributed", m.Missing, m.Hits)
 	}
-	if m := matchConstraints("who wrote the Perl module Zorp::Frobber", []graphrag.Hit{readme}); len(m.Missing) == 0 {
+	if m := matchConstraints("Is Zorp::Frobber still maintained upstream?", []graphrag.Hit{readme}); len(m.Missing) == 0 {
 		t.Error("Zorp::Frobber is not Zorp-Frob: want it missing")
 	}
 }
@@ -548,13 +548,13 @@ func TestModuleNamesAsDistributed(t *testing.T) {
 // of its name, which the passages of its subject write in full.
 func TestShortFormsOfNames(t *testing.T) {
 	pages := []graphrag.Hit{
-		fileHit("/usr/share/man/man7/DROP_FROB.7.gz", "7", "DROP FROB is simply an alternate spelling of DROP ZORP. The DROP FROB statement is a Zorpgresql extension."),
-		fileHit("/usr/share/man/man7/DROP_ZORP.7.gz", "7", "DROP ZORP removes a zorp. The SQL standard defines DROP ZORP."),
+		fileHit("/usr/share/man/man7/DROP_FROB.7.gz", "7", "DROP FROB takes the same options as DROP ZORP. Zorpgresql added DROP FROB in its third release."),
+		fileHit("/usr/share/man/man7/DROP_ZORP.7.gz", "7", "DROP ZORP deletes zorps. Its options are listed below."),
 	}
-	if m := matchConstraints("Is DROP FROB any different from DROP ZORP in Zorpgres?", pages); len(m.Apart) > 0 || len(m.Missing) > 0 {
+	if m := matchConstraints("Does DROP FROB accept the options of DROP ZORP in Zorpgres?", pages); len(m.Apart) > 0 || len(m.Missing) > 0 {
 		t.Errorf("apart %v, missing %v: Zorpgres is Zorpgresql's short form", m.Apart, m.Missing)
 	}
-	if m := matchConstraints("Is DROP FROB any different from DROP ZORP in Frobnix?", pages); len(m.Apart) == 0 && len(m.Missing) == 0 {
+	if m := matchConstraints("Does DROP FROB accept the options of DROP ZORP in Frobnix?", pages); len(m.Apart) == 0 && len(m.Missing) == 0 {
 		t.Error("Frobnix is in no hit: want the names apart or missing")
 	}
 	hay := newHaystack(fileHit("/doc/notes", "", "Runs on Zorpix and Frobnicator."))
@@ -584,14 +584,14 @@ func TestExactNamesOfTheSituation(t *testing.T) {
 // writes it.
 func TestNamesOfTheFileName(t *testing.T) {
 	hits := []graphrag.Hit{
-		fileHit("/usr/share/man/man7/ZORP_INDEX.7.gz", "7", "RENAME\nThe RENAME form changes the name of the index.\n\nRenaming an index takes a SHARE lock."),
-		fileHit("/usr/share/man/man7/ZORP_TABLE.7.gz", "7", "RENAME\nThe RENAME form changes the name of a table or an index."),
+		fileHit("/usr/share/man/man7/ZORP_INDEX.7.gz", "7", "RENAME\nRENAME gives the index a new name.\n\nIt waits for a FROB lock first."),
+		fileHit("/usr/share/man/man7/ZORP_TABLE.7.gz", "7", "RENAME\nRENAME gives a zorp table a new name, and its indexes keep theirs."),
 	}
 	hits[0].Source.Title, hits[1].Source.Title = "ZORP_INDEX - change an index", "ZORP_TABLE - change a table"
-	if m := matchConstraints("What lock does ZORP INDEX ... RENAME take?", hits); len(m.Apart) > 0 || len(m.Missing) > 0 {
+	if m := matchConstraints("Which lock must ZORP INDEX ... RENAME wait for?", hits); len(m.Apart) > 0 || len(m.Missing) > 0 {
 		t.Errorf("apart %v, missing %v: ZORP_INDEX.7 is of ZORP INDEX", m.Apart, m.Missing)
 	}
-	if newHaystack(hits[0]).holdsName("frob") {
-		t.Error("frob is no word of ZORP_INDEX.7.gz")
+	if newHaystack(hits[0]).holdsName("zap") {
+		t.Error("zap is no word of ZORP_INDEX.7.gz")
 	}
 }

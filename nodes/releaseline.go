@@ -50,7 +50,7 @@ var changelogTrailer = regexp.MustCompile(`(?m)^ -- ([^<\n]+?)\s*<[^>\n]*>.*$`)
 // asks who (asksForName) and no chosen unit names anyone: asked who added
 // frob support to zorp, the entry ("* Add frob support.") says what was
 // done and its trailer who did it. An entry of the release the question
-// names gets it whoever else is named: asked who uploaded zorp 0.21.2,
+// names gets it whoever else is named: asked who packaged zorp 3.4.1,
 // the copyright holder another quote names did not. The trailer is looked
 // up under the entry's release line in the hit; a passage cut before it
 // adds nothing.

@@ -122,33 +122,33 @@ func TestOutlineSubheadings(t *testing.T) {
 }
 
 // TestUploaderOfAnUpstreamRelease: the Debian uploads of an upstream
-// version ("zorp 0.21.2") are its packaged releases ("zorp (0.21.2-1)"),
+// version ("zorp 3.4.1") are its packaged releases ("zorp (3.4.1-2)"),
 // and asked who uploaded one, its trailer answers, though another passage
 // quoted names someone else.
 func TestUploaderOfAnUpstreamRelease(t *testing.T) {
 	for heading, want := range map[string]int{
-		"zorp (0.21.2-1) unstable; urgency=low":    1,
-		"zorp (0.21.2-3+b1) unstable; urgency=low": 1,
-		"zorp (0.21.1-1) unstable; urgency=low":    -1,
-		"zorp (0.21.2) unstable; urgency=low":      1,
+		"zorp (3.4.1-2) unstable; urgency=low":    1,
+		"zorp (3.4.1-3+b1) unstable; urgency=low": 1,
+		"zorp (3.4.0-1) unstable; urgency=low":    -1,
+		"zorp (3.4.1) unstable; urgency=low":      1,
 	} {
-		if got := releaseScope([]string{"0.21.2"}, heading); got != want {
-			t.Errorf("release scope of %q for 0.21.2 = %d, want %d", heading, got, want)
+		if got := releaseScope([]string{"3.4.1"}, heading); got != want {
+			t.Errorf("release scope of %q for 3.4.1 = %d, want %d", heading, got, want)
 		}
 	}
-	log := fileHit("/usr/share/doc/libzorp5/changelog.Debian.gz", "", "zorp (0.21.2-1) unstable; urgency=low\n\n"+
-		"  * New upstream version 0.21.2\n  * move to dh 13\n\n"+
-		" -- Bo Tranter <bo@example.org>  Mon, 13 Feb 2023 13:57:37 -0500\n\n"+
-		"zorp (0.21.1-2) unstable; urgency=low\n\n  * Update the watch file.\n\n"+
+	log := fileHit("/usr/share/doc/libzorp5/changelog.Debian.gz", "", "zorp (3.4.1-2) unstable; urgency=low\n\n"+
+		"  * Build the frob plugin again.\n  * Ship the zorpd unit file.\n\n"+
+		" -- Bo Tranter <bo@example.org>  Thu, 06 Apr 2023 11:12:13 +0200\n\n"+
+		"zorp (3.4.0-1) unstable; urgency=low\n\n  * Rename the frob plugin.\n\n"+
 		" -- Cy Frobisher <cy@example.org>  Mon, 02 Jan 2023 10:00:00 +0100\n")
 	copyright := fileHit("/usr/share/doc/libzorp5/copyright", "", "Files: *\nCopyright: 2014-2022 Ada Quill\nLicense: MIT\n")
-	q := "Who did the Debian upload of zorp 0.21.2?"
+	q := "who packaged zorp 3.4.1 for Debian?"
 	for _, tc := range []struct {
 		release int
 		want    bool
 	}{{1, true}, {-1, false}} {
 		chosen := []candidate{
-			{text: "New upstream version 0.21.2", hit: 0, release: tc.release, unit: quoteUnit{heading: "zorp (0.21.2-1) unstable; urgency=low"}},
+			{text: "Build the frob plugin again.", hit: 0, release: tc.release, unit: quoteUnit{heading: "zorp (3.4.1-2) unstable; urgency=low"}},
 			{text: "Copyright: 2014-2022 Ada Quill", hit: 1, name: true},
 		}
 		withSigners(q, chosen, []graphrag.Hit{log, copyright})

@@ -20,7 +20,7 @@ func TestSituationWordsWeighLess(t *testing.T) {
 		Chunk: graphrag.Chunk{Heading: "NOTES", Text: "Overnight, zorpd stops writing jobs to the remote host.\n\n" +
 			"Set rotate=daily to rotate the spool each day."},
 	}
-	q := "My zorpd stopped writing jobs overnight. How do I rotate its spool daily?"
+	q := "My zorpd stopped writing jobs overnight. Can it rotate its spool daily?"
 	a := extractive(q, []graphrag.Hit{notes}, 1)
 	if a.Abstained || !strings.Contains(a.Text, "rotate=daily") || strings.Contains(a.Text, "remote host") {
 		t.Errorf("answer:\n%s\nwant only the sentence saying how to rotate the spool", a.Text)
@@ -39,7 +39,7 @@ func TestSituationWordsWeighLess(t *testing.T) {
 	if got, want := situationWeighed(bare, questionTerms(bare)), questionTerms(bare); !slices.Equal(got, want) {
 		t.Errorf("an asking sentence of everyday words only: its situation is its subject, weighed whole: %v, want %v", got, want)
 	}
-	one := "how do I rotate the zorpd spool daily after it filled up overnight?"
+	one := "can zorpd rotate the spool daily after it filled up overnight?"
 	if got, want := situationWeighed(one, questionTerms(one)), questionTerms(one); !slices.Equal(got, want) {
 		t.Errorf("a question that only asks keeps its weights: %v, want %v", got, want)
 	}
@@ -51,13 +51,13 @@ func TestSituationWordsWeighLess(t *testing.T) {
 func TestAskedOptionOfTheAskingSentence(t *testing.T) {
 	options := graphrag.Hit{
 		Source: graphrag.Source{Path: "/usr/share/man/man8/zorpd.8.gz", Type: "8", Title: "zorpd"},
-		Chunk: graphrag.Chunk{Heading: "OPTIONS", Text: "--zap\nZap the stale frob cache of the spool before zorpd starts.\n\n" +
+		Chunk: graphrag.Chunk{Heading: "OPTIONS", Text: "--zap\nZap the lock file zorpd waits on at start, and the stale cache of its spool.\n\n" +
 			"--trace\nPrint each lock zorpd waits for, with the job holding it."},
 	}
 	q := "I start zorpd with --zap on a stale spool and it hangs. Will --trace show me which lock it waits for?"
 	a := extractive(q, []graphrag.Hit{options}, 1)
-	if a.Abstained || !strings.Contains(a.Text, "Print each lock") {
-		t.Errorf("answer:\n%s\nwant what --trace does", a.Text)
+	if a.Abstained || !strings.Contains(a.Text, "Print each lock") || strings.Contains(a.Text, "Zap the") {
+		t.Errorf("answer:\n%s\nwant what --trace does, not --zap", a.Text)
 	}
 	for q, want := range map[string]string{
 		"I start zorpd with --zap and it hangs. Will --trace show me why?": "--trace",
