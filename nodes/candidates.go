@@ -165,10 +165,10 @@ func questionTerms(query string) []term {
 // how to roll back the spool, which need not say zorpd crashed. The words
 // still count: the situation often names the subject the asking sentence
 // calls "it". When the asking sentence names nothing of its own (only
-// everyday words: "Zorp has had three spools. Which was its first?"),
-// the situation is its subject, and weighs in full. (evidenceTerms weighs
-// them as everyday words instead: the evidence measures whether the
-// files hold the question at all.)
+// everyday words: "Zorpd renamed its spool directory. What was it called
+// back then?"), the situation is its subject, and weighs in full.
+// (evidenceTerms weighs them as everyday words instead: the evidence
+// measures whether the files hold the question at all.)
 func situationWeighed(query string, terms []term) []term {
 	asking := askingPart(query)
 	if asking == query {
