@@ -193,7 +193,7 @@ func situationWeighed(query string, terms []term) []term {
 
 // askedNamesAndOptions are the identifiers and command-line options the
 // question asks about, whose declarations answer first: those of its
-// asking sentence (see askingPart), when it writes any. "I pass -z to
+// asking sentence (see askingPart), when it writes any. "I pass --zap to
 // zorpctl and it hangs. Which lock is it waiting on?" is not answered
 // by what -z does. When the asking sentence writes none, it asks about
 // those of the situation ("I call frob.Open with a nil config. Can that

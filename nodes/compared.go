@@ -36,10 +36,10 @@ var quantityWords = toSet(`more less fewer`)
 var unnamedAlternatives = toSet(`something anything else another other others alternative alternatives nothing`)
 
 // comparedIn finds the comparison a question asks to judge, in the
-// sentences that ask (askingPart, which the caller passes). ok is false for a question that
-// compares nothing, or compares an amount ("larger than 2 GB") or an
-// unnamed alternative ("… or something else?", "… rather than delete
-// them").
+// sentences that ask (askingPart, which the caller passes). ok is false
+// for a question that compares nothing, or compares an amount ("larger
+// than 2 GB") or an unnamed alternative ("… or something else?", "…
+// rather than delete them").
 func comparedIn(asking string) (comparison, bool) {
 	toks := tokenize(asking)
 	named := func(i int) bool {

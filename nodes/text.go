@@ -45,20 +45,15 @@ var nameGlue = toSet(`the a an of and i i'm i've i'd i'll in on at to`)
 // of first appearance, with a weight each: names (capitalised after the
 // first word), words with digits and long words count more, because they are
 // what makes a question specific.
-func contentTerms(text string) []term { return contentTermsWith(text, nil) }
+func contentTerms(text string) []term { return termsOf(text, nil, nil) }
 
 // everydayWeight is the weight of an everyday word (generalWords): under
 // 1, the weight of any other word, so that a question's names and rare
 // words decide how well a passage matches it.
 const everydayWeight = 0.35
 
-// contentTermsWith is contentTerms; also (when not nil) weighs a word as
-// an everyday one when everyday says so.
-func contentTermsWith(text string, everyday func(lower string) bool) []term {
-	return termsOf(text, everyday, nil)
-}
-
-// termsOf is contentTermsWith, skipping the words of skip besides
+// termsOf is contentTerms; also (when not nil) weighs a word as an
+// everyday one when everyday says so, and skips the words of skip besides
 // stopWords (functionOnlyWords, or nil).
 func termsOf(text string, everyday func(lower string) bool, skip map[string]bool) []term {
 	toks := tokenize(text)
