@@ -112,8 +112,8 @@ const (
 	// DocsTest11Collections and DocsTest11Questions are a split written
 	// the same way at the start of round 14, in files and packages no
 	// earlier set takes a gold file from (and in PostgreSQL pages asked
-	// about once before, or never): round 14's validation split. Never
-	// edit it.
+	// about once before, or never): round 14's validation split, and
+	// tuned on since round 15. Never edit it.
 	DocsTest11Collections = "docs/test11.collections.json"
 	DocsTest11Questions   = "docs/test11.jsonl"
 
