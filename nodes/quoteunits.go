@@ -253,6 +253,15 @@ func splitText(text string, bareHeadings, paragraphs bool) []quoteUnit {
 			flush(true)
 			inItem = false
 			newSection(strings.TrimSpace(strings.TrimLeft(trim, "#")), len(trim)-len(strings.TrimLeft(trim, "#")))
+		case overlinedTitle(lines, i) && len(para) == 0 && !inItem:
+			// reStructuredText's title with a rule above and below
+			// ("=====" / "Version 2.4.1" / "=====", GNOME's NEWS files).
+			level := 2
+			if strings.HasPrefix(trim, "=") {
+				level = 1
+			}
+			newSection(strings.TrimSpace(lines[i+1]), level)
+			i += 2
 		case setextLine.MatchString(line) && len(para) == 1 && !inItem:
 			h := para[0]
 			para = para[:0]
@@ -305,6 +314,16 @@ func splitText(text string, bareHeadings, paragraphs bool) []quoteUnit {
 	}
 	flush(true)
 	return joinLeadIns(units, blockOf)
+}
+
+// overlinedTitle reports whether lines[i] opens a title written between
+// two rules of one character: a rule, a line of text, a rule.
+func overlinedTitle(lines []string, i int) bool {
+	if i+2 >= len(lines) || !setextLine.MatchString(lines[i]) || strings.TrimSpace(lines[i+1]) == "" || setextLine.MatchString(lines[i+1]) {
+		return false
+	}
+	rule := strings.TrimSpace(lines[i])
+	return strings.TrimSpace(lines[i+2]) != "" && strings.Trim(strings.TrimSpace(lines[i+2]), rule[:1]) == ""
 }
 
 // indented reports whether a line starts with a tab or four spaces.

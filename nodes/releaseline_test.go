@@ -157,3 +157,17 @@ func TestUploaderOfAnUpstreamRelease(t *testing.T) {
 		}
 	}
 }
+
+// TestOverlinedReleaseTitle: a NEWS file that writes each release as a
+// title between two rules ("=====" / "Version 2.4.1" / "=====") keeps an
+// entry under its release's title, as the entry alone does not say which
+// release it is from.
+func TestOverlinedReleaseTitle(t *testing.T) {
+	news := fileHit("/usr/share/doc/libzorp-2/NEWS.gz", "", "=============\nVersion 2.4.1\n=============\n\n"+
+		"- Fix frob handling in ZorpPanel and ZorpDock\n- Update translations\n\n"+
+		"=============\nVersion 2.4.0\n=============\n\n- Add ZorpDock\n")
+	a := extractive("which libzorp version fixed frob handling in ZorpDock?", []graphrag.Hit{news}, 1)
+	if !strings.Contains(a.Text, "Version 2.4.1\n- Fix frob handling in ZorpPanel and ZorpDock") {
+		t.Errorf("answer:\n%s\nwant the entry under its release's title", a.Text)
+	}
+}
