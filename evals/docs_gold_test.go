@@ -76,6 +76,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test9", "t9"},
 	{"test10", "t10"},
 	{"test11", "t11"},
+	{"test12", "t12"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},

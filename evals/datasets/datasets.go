@@ -117,6 +117,14 @@ const (
 	DocsTest11Collections = "docs/test11.collections.json"
 	DocsTest11Questions   = "docs/test11.jsonl"
 
+	// DocsTest12Collections and DocsTest12Questions are a split written
+	// the same way at the start of round 15, in files and packages no
+	// earlier set takes a gold file from (and in PostgreSQL pages asked
+	// about once before, or never): round 15's validation split. Never
+	// edit it.
+	DocsTest12Collections = "docs/test12.collections.json"
+	DocsTest12Questions   = "docs/test12.jsonl"
+
 	// DocsTune1..3 are tuning sets, written from the documents alone
 	// by three writers who had not seen how graphrag answers, each over
 	// its own part of the collections, and with the rows on pages and
