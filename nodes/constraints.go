@@ -72,6 +72,36 @@ func statementArguments(question string) map[string]bool {
 	return args
 }
 
+// exampleMarker opens an example the asker gives of a kind of thing:
+// "paths like …", "names such as …", "e.g. …".
+var exampleMarker = regexp.MustCompile(`(?i)\b(?:like|such as|e\.g\.,?|for example,?|for instance,?)\s+`)
+
+// examplesGiven are the examples the asker gives of what the question
+// means, lower-cased: "/srv/zorp/frob" of "how do I refuse paths like
+// /srv/zorp/frob?", "zorp | frob" of "can I pass something like "zorp |
+// frob"". An example is a quoted phrase or one word. It is the asker's
+// own, as a value in a quoted statement is (statementArguments): the
+// files say what holds of every such path, and seldom write the one the
+// asker thought of.
+func examplesGiven(question string) []string {
+	var out []string
+	for _, loc := range exampleMarker.FindAllStringIndex(question, -1) {
+		rest := question[loc[1]:]
+		var ex string
+		if q := rest[:1]; strings.ContainsAny(q, "\"'`") {
+			if end := strings.Index(rest[1:], q); end >= 0 {
+				ex = rest[1 : 1+end]
+			}
+		} else if f := strings.Fields(rest); len(f) > 0 {
+			ex = strings.TrimRight(f[0], ",;:?!.)")
+		}
+		if ex = strings.TrimSpace(ex); ex != "" {
+			out = append(out, strings.ToLower(ex))
+		}
+	}
+	return out
+}
+
 // isKeyword reports whether w is written as a statement's keyword: two
 // or more upper-case letters and nothing else ("CREATE", "BY").
 func isKeyword(w string) bool {
@@ -188,7 +218,14 @@ type constraintMatch struct {
 // and for its anchors together in one of them.
 func matchConstraints(question string, hits []graphrag.Hit) constraintMatch {
 	question = withoutArguments(question)
-	m := constraintMatch{Terms: constrainingTerms(question)}
+	// The examples the asker gives of what it means (see examplesGiven,
+	// "paths like /srv/zorp/frob") are its own, not the files': they
+	// constrain nothing.
+	examples := examplesGiven(question)
+	example := func(t string) bool {
+		return slices.ContainsFunc(examples, func(e string) bool { return strings.Contains(e, t) })
+	}
+	m := constraintMatch{Terms: slices.DeleteFunc(constrainingTerms(question), example)}
 	// A package or folder path the question names ("archive/tar",
 	// "mime/multipart") is an exact name a hit under it meets. One no hit
 	// lies under constrains nothing: it is as often prose ("read/write")
@@ -266,6 +303,7 @@ func matchConstraints(question string, hits []graphrag.Hit) constraintMatch {
 	// nowhere in the files by nature (see statementArguments).
 	args := statementArguments(question)
 	m.Missing = slices.DeleteFunc(m.Missing, func(t string) bool { return args[t] })
+	m.Missing = slices.DeleteFunc(m.Missing, example)
 	// So are the exact names only the asker's situation writes (see
 	// askingPart): "Zorp 2.3 lets me frob twice now. What does Frob
 	// return then?" is answered by Frob's doc, which need not say 2.3.

@@ -595,3 +595,28 @@ func TestNamesOfTheFileName(t *testing.T) {
 		t.Error("zap is no word of ZORP_INDEX.7.gz")
 	}
 }
+
+// TestExamplesConstrainNothing: an example the asker gives of what the
+// question means ("names like …") is the asker's own; the files say what
+// holds of every such name and need not write it. A name outside the
+// example still constrains.
+func TestExamplesConstrainNothing(t *testing.T) {
+	open := fileHit("/go/src/zorp/open.go", "go", "// Open opens the named frob. If the name is not local and\n// ZORPSAFE=1 is set, Open returns ErrUnsafeName.\nfunc Open(name string) (*Frob, error) {")
+	open.Chunk.Symbol = "zorp.Open"
+	hits := []graphrag.Hit{open}
+	for _, tc := range []struct {
+		question string
+		want     string
+	}{
+		{"How do I make zorp.Open refuse names like ../../srv/quill?", RetrievalGood},
+		{`can I give zorp.Open something like "quill | frob"?`, RetrievalGood},
+		{"How do I make zorp.Open refuse names like ../../srv/quill from zorp.Dial?", RetrievalEmpty},
+	} {
+		if _, r, why := gradeByConstraints(tc.question, hits, hits, RetrievalEmpty, 5); r != tc.want {
+			t.Errorf("%q: retrieval %s (%s), want %s", tc.question, r, why, tc.want)
+		}
+	}
+	if got, want := examplesGiven(`paths like ../a/b, things such as "x | y", names like 'q r', e.g. Zed.`), []string{"../a/b", "x | y", "q r", "zed"}; !slices.Equal(got, want) {
+		t.Errorf("examplesGiven = %q, want %q", got, want)
+	}
+}
