@@ -169,6 +169,20 @@ type Ingester struct {
 	isolated map[string]bool
 }
 
+// extractVersion numbers the way graphrag reads a file into chunks (its
+// loaders, section splitting and chunker). Raise it with any change that
+// alters what is stored for an unchanged file: the next ingest then reads
+// every file again instead of keeping what an older graphrag made of it.
+const extractVersion = 1
+
+// stamp is the hash stored for a document: its content's hash, with the
+// extraction version and the chunk settings it was read with. A file is
+// unchanged only when all of them are: ingesting again with another
+// --chunk-size re-chunks every file.
+func (in *Ingester) stamp(contentHash string) string {
+	return fmt.Sprintf("%s+x%d.c%d.o%d", contentHash, extractVersion, in.opts.ChunkSize, in.opts.ChunkOverlap)
+}
+
 // New returns an Ingester writing to store.
 func New(store Store, opts Options) *Ingester {
 	if opts.ChunkSize <= 0 {
@@ -608,6 +622,7 @@ func (in *Ingester) process(ctx context.Context, f file, stored map[string]graph
 		return in.processImage(ctx, f, data, hash, stored, cs, emit)
 	}
 	id := f.path
+	hash = in.stamp(hash)
 	if prev, ok := stored[id]; ok && prev.Hash == hash {
 		res.seen = append(res.seen, id)
 		res.unchanged++
@@ -713,6 +728,7 @@ func (in *Ingester) processCorpus(ctx context.Context, f file, r io.Reader, stor
 		id := graphrag.RowDocID(f.path, row.id)
 		res.seen = append(res.seen, id)
 		prev, stale := stored[id]
+		row.hash = in.stamp(row.hash)
 		if stale && prev.Hash == row.hash && prev.Path == f.path {
 			res.unchanged++
 		} else {

@@ -579,3 +579,41 @@ func countDocs(t *testing.T, st ingest.Store) int {
 	}
 	return len(m)
 }
+
+// TestChunkSettingsReingest: a file is unchanged only when it was read
+// with the same chunk settings; ingesting again with another chunk size
+// re-chunks it rather than keeping the old chunks.
+func TestChunkSettingsReingest(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := range 60 {
+		fmt.Fprintf(&b, "Zorp line %d says the frob is ready for the quill.\n\n", i)
+	}
+	write(t, filepath.Join(dir, "zorp.txt"), []byte(b.String()))
+	write(t, filepath.Join(dir, "rows.jsonl"), []byte(`{"id":"a","text":"`+strings.Repeat("frob quill zorp ", 150)+`"}`+"\n"))
+	s := openStore(t, nil)
+	chunks := func() int {
+		st, err := s.Stats(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.Chunks
+	}
+	sum, err := ingest.New(s, ingest.Options{ChunkSize: 1500}).Run(ctx, dir)
+	if err != nil || sum.Added != 2 {
+		t.Fatalf("first run %+v, %v", sum, err)
+	}
+	before := chunks()
+	sum, err = ingest.New(s, ingest.Options{ChunkSize: 1500}).Run(ctx, dir)
+	if err != nil || sum.Unchanged != 2 || sum.Updated != 0 {
+		t.Fatalf("same settings: %+v, %v; want both unchanged", sum, err)
+	}
+	sum, err = ingest.New(s, ingest.Options{ChunkSize: 400}).Run(ctx, dir)
+	if err != nil || sum.Updated != 2 || sum.Unchanged != 0 {
+		t.Fatalf("smaller chunks: %+v, %v; want both read again", sum, err)
+	}
+	if after := chunks(); after <= before {
+		t.Errorf("%d chunks after re-chunking at 400 characters, %d at 1500: want more", after, before)
+	}
+}

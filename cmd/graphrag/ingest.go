@@ -36,7 +36,9 @@ vision model so they are searchable; captions are cached by content in
 captions.jsonl beside the store, so no image is captioned twice.
 
 Ingest is incremental: unchanged files are skipped, changed ones replaced, and
-files that disappeared from under the given paths removed. Binary, empty,
+files that disappeared from under the given paths removed. A file read with
+other --chunk-size or --chunk-overlap values, or by an older graphrag that
+read files differently, counts as changed: it is read again. Binary, empty,
 oversized and unreadable files, hidden directories and symbolic links that
 leave a path are skipped and counted with the reason. Ctrl-C stops cleanly
 between writes; what was written stays whole, and the next run goes on.
