@@ -121,7 +121,8 @@ func TestFormats(t *testing.T) {
 	if ex.Heading != "EXAMPLES" || ex.StartLine != 8 || ex.EndLine < 19 {
 		t.Errorf("example chunk: heading %q lines %d-%d, want EXAMPLES from line 8", ex.Heading, ex.StartLine, ex.EndLine)
 	}
-	want := "To restore a burrow called mydb from a custom-format dump:\n\n$ burrow --restore -d mydb dump.file\n$ burrow --check mydb"
+	// The two no-fill lines are indented as code (indentCode).
+	want := "To restore a burrow called mydb from a custom-format dump:\n\n    $ burrow --restore -d mydb dump.file\n    $ burrow --check mydb"
 	if !strings.Contains(ex.Text, want) {
 		t.Errorf("example chunk = %q, want it to hold %q", ex.Text, want)
 	}

@@ -65,3 +65,21 @@ func TestManCodeIsNoDefinition(t *testing.T) {
 		}
 	}
 }
+
+// TestManCodeKeepsItsLines: a block of no-fill text of two lines or more
+// is indented as code, so an answer quotes it with its line breaks; a
+// one-line example stays a line of the text.
+func TestManCodeKeepsItsLines(t *testing.T) {
+	page := ".TH ZORP 7\n.SH NAME\nzorp \\- frob a quill\n.SH SYNOPSIS\n.sp\n.nf\nZORP name\n    [ WITH frob ]\n.fi\n" +
+		".SH EXAMPLES\n.PP\nTo frob one quill:\n.sp\n.nf\nZORP quill;\n.fi\n"
+	l, err := loadMan(t.Context(), "ZORP.7", []byte(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(l.Text, "\n    ZORP name\n        [ WITH frob ]\n") {
+		t.Errorf("text:\n%s\nwant the synopsis indented as code, its lines kept", l.Text)
+	}
+	if !strings.Contains(l.Text, "\nZORP quill;") {
+		t.Errorf("text:\n%s\nwant the one-line example left as a line of text", l.Text)
+	}
+}
