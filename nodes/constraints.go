@@ -78,7 +78,7 @@ var exampleMarker = regexp.MustCompile(`(?i)\b(?:like|such as|e\.g\.,?|for examp
 
 // examplesGiven are the examples the asker gives of what the question
 // means, lower-cased: "/srv/zorp/frob" of "how do I refuse paths like
-// /srv/zorp/frob?", "zorp | frob" of "can I pass something like "zorp |
+// /srv/zorp/frob?", "zorp | frob" of "will quill read a pipeline like "zorp |
 // frob"". An example is a quoted phrase or one word. It is the asker's
 // own, as a value in a quoted statement is (statementArguments): the
 // files say what holds of every such path, and seldom write the one the

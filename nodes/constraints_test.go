@@ -608,9 +608,9 @@ func TestExamplesConstrainNothing(t *testing.T) {
 		question string
 		want     string
 	}{
-		{"How do I make zorp.Open refuse names like ../../srv/quill?", RetrievalGood},
-		{`can I give zorp.Open something like "quill | frob"?`, RetrievalGood},
-		{"How do I make zorp.Open refuse names like ../../srv/quill from zorp.Dial?", RetrievalEmpty},
+		{"Can zorp.Open be told to reject a name such as ../../srv/quill?", RetrievalGood},
+		{`will zorp.Open take a pipeline like "quill | frob"?`, RetrievalGood},
+		{"Can zorp.Open be told to reject a name such as ../../srv/quill from zorp.Dial?", RetrievalEmpty},
 	} {
 		if _, r, why := gradeByConstraints(tc.question, hits, hits, RetrievalEmpty, 5); r != tc.want {
 			t.Errorf("%q: retrieval %s (%s), want %s", tc.question, r, why, tc.want)

@@ -164,10 +164,10 @@ func TestUploaderOfAnUpstreamRelease(t *testing.T) {
 // release it is from.
 func TestOverlinedReleaseTitle(t *testing.T) {
 	news := fileHit("/usr/share/doc/libzorp-2/NEWS.gz", "", "=============\nVersion 2.4.1\n=============\n\n"+
-		"- Fix frob handling in ZorpPanel and ZorpDock\n- Update translations\n\n"+
+		"- ZorpDock no longer drops frobs on resize\n- Translations updated\n\n"+
 		"=============\nVersion 2.4.0\n=============\n\n- Add ZorpDock\n")
-	a := extractive("which libzorp version fixed frob handling in ZorpDock?", []graphrag.Hit{news}, 1)
-	if !strings.Contains(a.Text, "Version 2.4.1\n- Fix frob handling in ZorpPanel and ZorpDock") {
+	a := extractive("In what libzorp release did ZorpDock stop dropping frobs?", []graphrag.Hit{news}, 1)
+	if !strings.Contains(a.Text, "Version 2.4.1\n- ZorpDock no longer drops frobs on resize") {
 		t.Errorf("answer:\n%s\nwant the entry under its release's title", a.Text)
 	}
 }
