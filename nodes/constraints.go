@@ -87,6 +87,9 @@ func examplesGiven(question string) []string {
 	var out []string
 	for _, loc := range exampleMarker.FindAllStringIndex(question, -1) {
 		rest := question[loc[1]:]
+		if rest == "" {
+			continue
+		}
 		var ex string
 		if q := rest[:1]; strings.ContainsAny(q, "\"'`") {
 			if end := strings.Index(rest[1:], q); end >= 0 {

@@ -619,4 +619,8 @@ func TestExamplesConstrainNothing(t *testing.T) {
 	if got, want := examplesGiven(`paths like ../a/b, things such as "x | y", names like 'q r', e.g. Zed.`), []string{"../a/b", "x | y", "q r", "zed"}; !slices.Equal(got, want) {
 		t.Errorf("examplesGiven = %q, want %q", got, want)
 	}
+	// A marker at the very end gives no example (and no panic).
+	if got := examplesGiven("is a frob anything like "); len(got) != 0 {
+		t.Errorf("examplesGiven of a trailing marker = %q, want none", got)
+	}
 }
