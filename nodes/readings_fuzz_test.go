@@ -8,7 +8,8 @@ import (
 
 // FuzzQuestionReadings feeds the readings of a question (its clauses and
 // quoted spans, the comparison, the packages and settings it names, what
-// it asks whether something supports, the kinds of answer it asks for) whatever a user may type: none may panic,
+// it asks whether something supports, the kinds of answer it asks for, the
+// examples it gives) whatever a user may type: none may panic,
 // and what each returns is taken from the question.
 func FuzzQuestionReadings(f *testing.F) {
 	for _, q := range []string{
@@ -20,6 +21,7 @@ func FuzzQuestionReadings(f *testing.F) {
 		"which release added ZorpMaxFrobSize in frob/zorp?",
 		"Does zorp support frob’s graphics?", "does support",
 		"\xff\xfe than \xffer",
+		"paths like ", "names such as \"zorp", "e.g. `frob` or like 'x'",
 	} {
 		f.Add(q)
 	}
@@ -43,6 +45,11 @@ func FuzzQuestionReadings(f *testing.F) {
 		for _, w := range supportedIn(q) {
 			if !strings.Contains(strings.ToLower(q), w) {
 				t.Errorf("supportedIn(%q) has %q, not in the question", q, w)
+			}
+		}
+		for _, e := range examplesGiven(q) {
+			if !strings.Contains(strings.ToLower(q), e) {
+				t.Errorf("examplesGiven(%q) has %q, not in the question", q, e)
 			}
 		}
 		_ = filesAsObjects(q)
