@@ -437,3 +437,22 @@ func TestSystemFoldersNameNothing(t *testing.T) {
 		t.Error("frobd names its doc folder; share names nothing")
 	}
 }
+
+// TestSentenceEndsAfterAOneLineExample: a lead-in ending in ":" with a
+// one-line example after it (a man page's example that is not indented
+// as code) joins the lower-case rest of its sentence after the example,
+// which holds what the example shows.
+func TestSentenceEndsAfterAOneLineExample(t *testing.T) {
+	units := splitUnits("NOTES\n\nName a frob's parts yourself. Take this:\n\nZAP FROB quill AS PICK 7;\n\n"+
+		"leaves the part unnamed, and reports then call it ?zorp?.\n\nSee also QUILL.\n", true)
+	want := "Take this:\nZAP FROB quill AS PICK 7;\nleaves the part unnamed, and reports then call it ?zorp?."
+	for _, u := range units {
+		if strings.Contains(u.text, "?zorp?") {
+			if u.text != want {
+				t.Errorf("unit %q\nwant %q", u.text, want)
+			}
+			return
+		}
+	}
+	t.Errorf("no unit holds the end of the sentence: %+v", units)
+}

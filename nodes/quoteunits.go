@@ -539,6 +539,13 @@ func joinLeadIns(units []quoteUnit, blockOf []int) []quoteUnit {
 				if strings.HasSuffix(next.text, ":") && i+1 < len(units) && units[i+1].code && blockOf[i+1] == blockOf[i]+1 {
 					u.text += "\n" + fence(units[i+1].text)
 					i++
+				} else if k := i + 1; k < len(units) && units[k].section == u.section && !units[k].code && !units[k].item &&
+					blockOf[k] == blockOf[i]+1 && startsLower(units[k].text) {
+					// The end of the lead-in's sentence after a one-line
+					// example ("Frob it with:" / "ZAP quill;" / "which also
+					// clears …"), in lower case, as after a code block.
+					u.text += "\n" + units[k].text
+					i = k
 				}
 			}
 		}
