@@ -195,7 +195,7 @@ func situationWeighed(query string, terms []term) []term {
 // question asks about, whose declarations answer first: those of its
 // asking sentence (see askingPart), when it writes any. "I pass --zap to
 // zorpctl and it hangs. Which lock is it waiting on?" is not answered
-// by what -z does. When the asking sentence writes none, it asks about
+// by what --zap does. When the asking sentence writes none, it asks about
 // those of the situation ("I call frob.Open with a nil config. Can that
 // panic?").
 func askedNamesAndOptions(query string) ([]askedIdent, [][]string) {

@@ -256,20 +256,12 @@ func splitText(text string, bareHeadings, paragraphs bool) []quoteUnit {
 		case overlinedTitle(lines, i) && len(para) == 0 && !inItem:
 			// reStructuredText's title with a rule above and below
 			// ("=====" / "Version 2.4.1" / "=====", GNOME's NEWS files).
-			level := 2
-			if strings.HasPrefix(trim, "=") {
-				level = 1
-			}
-			newSection(strings.TrimSpace(lines[i+1]), level)
+			newSection(strings.TrimSpace(lines[i+1]), setextLevel(trim))
 			i += 2
 		case setextLine.MatchString(line) && len(para) == 1 && !inItem:
 			h := para[0]
 			para = para[:0]
-			level := 2
-			if strings.HasPrefix(trim, "=") {
-				level = 1
-			}
-			newSection(h, level)
+			newSection(h, setextLevel(trim))
 		case fenceLine.MatchString(line):
 			flush(true)
 			inItem = false
@@ -314,6 +306,15 @@ func splitText(text string, bareHeadings, paragraphs bool) []quoteUnit {
 	}
 	flush(true)
 	return joinLeadIns(units, blockOf)
+}
+
+// setextLevel is the level of a heading a rule of "=" (1) or "-" (2)
+// underlines.
+func setextLevel(rule string) int {
+	if strings.HasPrefix(rule, "=") {
+		return 1
+	}
+	return 2
 }
 
 // overlinedTitle reports whether lines[i] opens a title written between
@@ -513,8 +514,7 @@ func joinLeadIns(units []quoteUnit, blockOf []int) []quoteUnit {
 			u.text += "\n" + fence(next.text)
 			u.lead = true
 			i++
-			if k := i + 1; !strings.HasSuffix(u.text, ":\n"+fence(next.text)) && k < len(units) && units[k].section == u.section &&
-				!units[k].code && !units[k].item && blockOf[k] != blockOf[i] && startsLower(units[k].text) {
+			if k := i + 1; !strings.HasSuffix(u.text, ":\n"+fence(next.text)) && sentenceGoesOn(units, u.section, k) && blockOf[k] != blockOf[i] {
 				u.text += "\n" + units[k].text
 				i = k
 			}
@@ -539,8 +539,7 @@ func joinLeadIns(units []quoteUnit, blockOf []int) []quoteUnit {
 				if strings.HasSuffix(next.text, ":") && i+1 < len(units) && units[i+1].code && blockOf[i+1] == blockOf[i]+1 {
 					u.text += "\n" + fence(units[i+1].text)
 					i++
-				} else if k := i + 1; k < len(units) && units[k].section == u.section && !units[k].code && !units[k].item &&
-					blockOf[k] == blockOf[i]+1 && startsLower(units[k].text) {
+				} else if k := i + 1; sentenceGoesOn(units, u.section, k) && blockOf[k] == blockOf[i]+1 {
 					// The end of the lead-in's sentence after a one-line
 					// example ("Frob it with:" / "ZAP quill;" / "which also
 					// clears …"), in lower case, as after a code block.
@@ -564,6 +563,14 @@ func unfinished(text string) bool {
 	}
 	r, _ := utf8.DecodeLastRuneInString(t)
 	return r == ',' || unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// sentenceGoesOn reports whether units[k] may be the rest of a sentence
+// an example interrupted: prose (no code, no list item) of the same
+// section, starting in lower case ("will cause …"). Which block it must be
+// in is the caller's.
+func sentenceGoesOn(units []quoteUnit, section, k int) bool {
+	return k < len(units) && units[k].section == section && !units[k].code && !units[k].item && startsLower(units[k].text)
 }
 
 // startsLower reports whether text opens with a lower-case letter: the
