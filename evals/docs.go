@@ -174,7 +174,7 @@ type DocsReport struct {
 // "test11" (other files again, written the same way at the start of round
 // 14) was round 14's validation split and is tuned on since round 15.
 // "test12" (other files again, written the same way at the start of round
-// 15) is the validation split: only its figure is read.
+// 15) was round 15's validation split and is tuned on since round 16.
 // "tune1" to "tune3" (others again, written from the documents alone by
 // three writers at once, each over its own part of the collections) are
 // development data: their misses are read.

@@ -120,8 +120,8 @@ const (
 	// DocsTest12Collections and DocsTest12Questions are a split written
 	// the same way at the start of round 15, in files and packages no
 	// earlier set takes a gold file from (and in PostgreSQL pages asked
-	// about once before, or never): round 15's validation split. Never
-	// edit it.
+	// about once before, or never): round 15's validation split, and
+	// tuned on since round 16. Never edit it.
 	DocsTest12Collections = "docs/test12.collections.json"
 	DocsTest12Questions   = "docs/test12.jsonl"
 
