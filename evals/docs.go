@@ -175,6 +175,8 @@ type DocsReport struct {
 // 14) was round 14's validation split and is tuned on since round 15.
 // "test12" (other files again, written the same way at the start of round
 // 15) was round 15's validation split and is tuned on since round 16.
+// "test13" (other files again, written the same way at the start of round
+// 16) is the validation split: only its figure is read.
 // "tune1" to "tune3" (others again, written from the documents alone by
 // three writers at once, each over its own part of the collections) are
 // development data: their misses are read.
@@ -193,6 +195,7 @@ var docsSets = map[string]struct{ collections, questions string }{
 	"test10":  {datasets.DocsTest10Collections, datasets.DocsTest10Questions},
 	"test11":  {datasets.DocsTest11Collections, datasets.DocsTest11Questions},
 	"test12":  {datasets.DocsTest12Collections, datasets.DocsTest12Questions},
+	"test13":  {datasets.DocsTest13Collections, datasets.DocsTest13Questions},
 	"tune1":   {datasets.DocsTune1Collections, datasets.DocsTune1Questions},
 	"tune2":   {datasets.DocsTune2Collections, datasets.DocsTune2Questions},
 	"tune3":   {datasets.DocsTune3Collections, datasets.DocsTune3Questions},

@@ -77,6 +77,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test10", "t10"},
 	{"test11", "t11"},
 	{"test12", "t12"},
+	{"test13", "t13"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},
