@@ -422,6 +422,19 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 				naming += nameWeights[w]
 			}
 		}
+		// A copyright file's stanzas are of the work its header names
+		// ("Upstream-Name: zorpkit", which ingest makes the passage's
+		// heading) when its package's folder is named otherwise
+		// ("libzorp0"): a question that names zorpkit names them too.
+		workNaming := 0
+		if h.Chunk.Heading != "" {
+			heading := looseSet(h.Chunk.Heading)
+			for _, w := range named {
+				if heading[looseStem(w)] && !pathNamed(h.Source.Path, map[string]bool{w: true}) {
+					workNaming += nameWeights[w]
+				}
+			}
+		}
 		code := isCodeHit(h)
 		var commands []string // the named words that name this hit's manual page
 		if strings.Contains(h.Source.Path, "/man") || convertedText(h) {
@@ -525,6 +538,9 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 			}
 			c := candidate{text: sent, hit: i, pos: j, stems: st, loose: own, prose: code || u.lead || u.field != "" || isProse(sent) && !usageLine(sent), masked: maskIdentifiers(kindText),
 				section: u.section, secPos: u.secPos, item: u.item, unit: u, test: test, release: releaseScope(releases, scopeOf(u, heading)), naming: naming, pkgDoc: pkgDoc, source: code}
+			if u.stanza != stanzaNone {
+				c.naming += workNaming
+			}
 			if u.code {
 				// The doc comment of a declaration cut in parts (a long
 				// doc above "func Search") is of the declaration too; a

@@ -141,3 +141,25 @@ func TestStanzaOfANamedFile(t *testing.T) {
 		}
 	}
 }
+
+// Asked for the upstream author of a work whose Debian folder is named
+// otherwise ("libzorpkit0" for zorpkit), the answer is its copyright file's
+// record of who made it, found by the header's name (the passage's
+// heading): not another package's "Upstream-Author:" field, which holds
+// the asker's words "upstream" and "author" where zorpkit's "Copyright:"
+// holds none.
+func TestUpstreamAuthorOfTheWorkNamed(t *testing.T) {
+	own := stanzaHit("/usr/share/doc/libzorpkit0/copyright", "zorpkit", "", "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"+
+		"Upstream-Name: zorpkit\nSource: https://example.org/zorpkit/\n\n"+
+		"Files: *\nCopyright: 2004-2011 Mira Quellen <mira@example.org>\nLicense: GPL-2+", 0)
+	log := fileHit("/usr/share/doc/libzorpkit0/changelog.Debian.gz", "changelog.Debian.gz",
+		"zorpkit (2.1-3) unstable; urgency=medium\n\n  * New upstream release.\n  * Thanks to Ugo Brandt <ugo@example.net> for the patch.\n\n"+
+			" -- Lea Frobisher <lea@example.org>  Mon, 02 Mar 2020 10:00:00 +0100\n")
+	other := stanzaHit("/usr/share/doc/fonts-quill/copyright", "Quill fonts", "", "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"+
+		"Upstream-Name: Quill fonts\nUpstream-Author: Tomas Vint <tomas@example.net> (original author)\n\n"+
+		"Files: *\nCopyright: 2003 Tomas Vint\nLicense: OFL-1.1", 0)
+	a := extractive("who is the upstream author of zorpkit", []graphrag.Hit{own, log, other}, 3)
+	if !strings.HasPrefix(a.Text, "Copyright: 2004-2011 Mira Quellen") {
+		t.Errorf("answer:\n%s\nwant it to open with zorpkit's Copyright field", a.Text)
+	}
+}

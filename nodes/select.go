@@ -199,6 +199,13 @@ func (s *selection) pick(cands []candidate, limit int) {
 			}
 		}
 	}
+	// Of the work the question names, when a kept copyright file records
+	// it: the upstream author of zorpkit is not the one another package's
+	// "Upstream-Author:" field names, though that field holds the asker's
+	// words "upstream" and "author" and zorpkit's "Copyright:" none.
+	ofNamed := record != stanzaNone && slices.ContainsFunc(cands, func(c candidate) bool {
+		return authorshipField(c, record) && c.naming > 0 && c.naming == s.mostNamed
+	})
 	for len(s.chosen) < limit {
 		best, bestScore, bestNeeded := -1, 0.0, 0.0
 		for i, c := range cands {
@@ -209,7 +216,7 @@ func (s *selection) pick(cands []candidate, limit int) {
 				continue // the same words from another copy of the file
 			}
 			if len(s.chosen) == 0 && (declared && !c.declares || who && !c.name || agent && !c.agent || licence && !holdsLicence(c) ||
-				wholeLicence && !wholeLicenceField(c) || record != stanzaNone && !authorshipField(c, record) || part && !partAsked(c)) {
+				wholeLicence && !wholeLicenceField(c) || record != stanzaNone && !authorshipField(c, record) || ofNamed && c.naming < s.mostNamed || part && !partAsked(c)) {
 				continue
 			}
 			if len(s.chosen) > 0 && s.chosen[0].declares && !c.declares && !(c.hit != s.chosen[0].hit && s.bringsAsked(c)) {
