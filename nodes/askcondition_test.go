@@ -218,3 +218,26 @@ func TestWhenAsksForATimeWhereItOpens(t *testing.T) {
 		}
 	}
 }
+
+// A manual's SEE ALSO section names the commands a question names, and
+// answers nothing: the answer is the sentence that says what happens,
+// with no list of pages beside it, unless the question asks for them.
+func TestSeeAlsoIsNoAnswer(t *testing.T) {
+	seeAlso := graphrag.Hit{
+		Source: graphrag.Source{Path: "/usr/share/man/man7/CREATE_MIRROR.7.gz", Type: "7", Title: "CREATE_MIRROR"},
+		Chunk:  graphrag.Chunk{Heading: "SEE ALSO", Text: "ALTER MIRROR (ALTER_MIRROR(7)), DROP MIRROR (DROP_MIRROR(7)), SYNC MIRROR (SYNC_MIRROR(7)), CREATE VOLUME (CREATE_VOLUME(7))"},
+	}
+	param := graphrag.Hit{
+		Source: graphrag.Source{Path: "/usr/share/man/man7/CREATE_MIRROR.7.gz", Type: "7", Title: "CREATE_MIRROR"},
+		Chunk: graphrag.Chunk{Heading: "PARAMETERS > volume_name", Text: "volume_name\n" +
+			"The volume the new mirror copies. If not specified, the mirror copies the volume named the same as the mirror."},
+	}
+	kept := []graphrag.Hit{seeAlso, param}
+	a := extractive("which volume does a new mirror copy if I leave out the volume name in CREATE MIRROR", kept, 3)
+	if !strings.Contains(a.Text, "named the same as the mirror") || strings.Contains(a.Text, "ALTER_MIRROR(7)") {
+		t.Errorf("answer:\n%s\nwant the parameter's default and no list of pages", a.Text)
+	}
+	if a := extractive("which pages are related to CREATE MIRROR", kept, 3); !strings.Contains(a.Text, "ALTER_MIRROR(7)") {
+		t.Errorf("asked for related pages, answer:\n%s", a.Text)
+	}
+}

@@ -390,6 +390,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 	steps := slices.ContainsFunc(askedKinds(query), func(k askKind) bool { return k.name == "steps" })
 	verb := howToVerb(query)
 	overview := asksOverview(query)
+	asksRelated := relatedAsked.MatchString(query)
 	// Read only for the few units that need them: a part's stanza of a
 	// copyright file, a label under a release's heading.
 	fileWords := sync.OnceValue(func() []string { return stanzaFileWords.FindAllString(strings.ToLower(query), -1) })
@@ -540,6 +541,13 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 				section: u.section, secPos: u.secPos, item: u.item, unit: u, test: test, release: releaseScope(releases, scopeOf(u, heading)), naming: naming, pkgDoc: pkgDoc, source: code}
 			if u.stanza != stanzaNone {
 				c.naming += workNaming
+			}
+			if crossReferences(heading) && !asksRelated {
+				// A manual's SEE ALSO section lists the pages of the
+				// commands it names ("ALTER ZORP (ALTER_ZORP(7)), DROP
+				// ZORP (DROP_ZORP(7))"): it holds the question's words and
+				// answers nothing, unless asked which pages are related.
+				continue
 			}
 			if u.code {
 				// The doc comment of a declaration cut in parts (a long
@@ -800,3 +808,13 @@ func identWordSet(code string) map[string]bool {
 	}
 	return out
 }
+
+// crossReferences reports whether a section heading heads a manual's list
+// of related pages.
+func crossReferences(heading string) bool {
+	return strings.EqualFold(strings.TrimSpace(heading), "SEE ALSO")
+}
+
+// relatedAsked finds a question that asks for related pages or commands:
+// "what else should I read", "which commands are related to frobctl".
+var relatedAsked = regexp.MustCompile(`(?i)\b(see also|related|similar|other (commands?|pages?|manuals?|tools?)|read (next|more))\b`)
