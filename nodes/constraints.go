@@ -804,7 +804,8 @@ func namedHits(question string, hits []graphrag.Hit) []int {
 // constraining term (the indexes in matching), then those whose file or
 // folder the question names ("dpkg" for dpkg/copyright), then the kept
 // ones; tests, test data and vendored copies after the rest unless the
-// question is about tests. At most maxKept.
+// question is about tests. At most maxKept, and the search's best hit
+// besides when the order leaves it out.
 func preferHits(question string, hits, kept []graphrag.Hit, matching []int, maxKept int) []graphrag.Hit {
 	idents := askedIdents(question)
 	words := questionNameWords(question)
@@ -902,7 +903,20 @@ func preferHits(question string, hits, kept []graphrag.Hit, matching []int, maxK
 		out = append(out, h)
 	}
 	out = append(out, later...)
-	return withContinuations(out[:min(len(out), maxKept)], hits, maxKept)
+	out = out[:min(len(out), maxKept)]
+	if len(hits) > 0 {
+		if best := hits[0]; !slices.ContainsFunc(out, func(h graphrag.Hit) bool { return h.Chunk.ID == best.Chunk.ID }) && (tests || !isTestPath(best.Source.Path)) {
+			// The search's best passage is read besides, past maxKept: the
+			// order above ranks the passages of one named page by how many
+			// of the question's words each holds, and the search, which
+			// weighs each word by how rare it is, may rank first one that
+			// holds fewer ("quilld listens on 7101" over the options that
+			// say "run", "start" and "systemd" for "which port does quilld
+			// use when I start it from systemd").
+			out = append(out, best)
+		}
+	}
+	return withContinuations(out, hits, maxKept)
 }
 
 // withContinuations adds, after each kept passage, the next passage of

@@ -67,3 +67,28 @@ func TestSpelledOutDeclarationIsReadFirst(t *testing.T) {
 		t.Error("two words of four spell out no name")
 	}
 }
+
+// The search's best passage is read even when the passages of the page
+// the question names are ordered by how many of its words they hold: the
+// ones that say "start", "run" and "systemd" do not say which port.
+func TestTheSearchsBestPassageIsRead(t *testing.T) {
+	page := "/usr/share/man/man8/quilld.8.gz"
+	port := fileHit(page, "gz", "quilld listens on TCP port 7101 unless told otherwise.")
+	port.Chunk.ID = graphrag.ChunkID(page, 0)
+	hits := []graphrag.Hit{port}
+	for i, text := range []string{
+		"--foreground Run quilld in the foreground when you start it from systemd.",
+		"--user name Run as this user when started by root or systemd.",
+		"--pidfile file Where to write the process id when quilld is started by systemd.",
+		"--config file Read this file when quilld starts; systemd units pass it.",
+		"--log-level level How much quilld logs when systemd starts it.",
+	} {
+		h := fileHit(page, "gz", text)
+		h.Chunk.ID = graphrag.ChunkID(page, i+1)
+		hits = append(hits, h)
+	}
+	kept := preferHits("which port does quilld use when I start it from systemd", hits, hits[:5], nil, 5)
+	if !slices.ContainsFunc(kept, func(h graphrag.Hit) bool { return h.Chunk.ID == port.Chunk.ID }) {
+		t.Errorf("kept %d passages without the search's best one", len(kept))
+	}
+}

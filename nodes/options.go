@@ -43,7 +43,8 @@ type Options struct {
 	// a hit first in both lists scores 2/61, first in one list only half
 	// that, tenth in both 0.87 of it. 0.45 keeps what ranks in the top 7 of
 	// at least one list and drops what only one list found deep down.
-	// MaxKept caps the kept hits.
+	// MaxKept caps the kept hits; the search's best hit is read besides
+	// when a question's names order others before it (see preferHits).
 	KeepRatio, KeepRatioFused float64
 	MaxKept                   int
 	// GoodEvidence and EmptyEvidence bound evaluate's judgement: at or above
