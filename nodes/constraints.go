@@ -600,18 +600,28 @@ func properNames(question string) []string {
 
 // nameWords are the question's words as files are named: split at spaces
 // and punctuation but not at "_" or "-" ("pg_restore", "go_spec"),
-// lower-cased, without a possessive "'s", stop words left out; and two
-// words side by side joined as file names join them ("VACUUM FULL" names
-// vacuum-full.md and vacuum_full.md).
+// lower-cased, without a possessive "'s", stop words left out; and two to
+// maxNameRun words side by side joined as file names join them ("VACUUM
+// FULL" names vacuum-full.md and vacuum_full.md, "CREATE TEXT SEARCH
+// CONFIGURATION" CREATE_TEXT_SEARCH_CONFIGURATION.7).
 func nameWords(question string) []string {
 	words, _ := nameWordsWeighted(question)
 	return words
 }
 
+// maxNameRun is the most words joined into one name: the longest names of
+// SQL commands, which manual pages are named after, are four words long.
+const maxNameRun = 4
+
 // nameWordsWeighted is nameWords with how many words of the question each
-// stands for: two for a joined pair ("vacuum-full"), one for a word as
-// written ("gzip", "inv-2024-0117"). A file named by more of the question
-// is the one it names.
+// stands for: two for a joined pair ("vacuum-full"), as many as it joins
+// for a longer run, one for a word as written ("gzip", "inv-2024-0117"). A
+// file named by more of the question is the one it names.
+//
+// Longer runs are of words written alike, all in capitals or none, and a
+// function word written in capitals inside a run in capitals is part of
+// it, as SQL writes its commands: "CREATE TABLE AS" names
+// CREATE_TABLE_AS.7, where the pair "create_table" names another page.
 func nameWordsWeighted(question string) ([]string, map[string]int) {
 	var out []string
 	weight := map[string]int{}
@@ -621,14 +631,29 @@ func nameWordsWeighted(question string) ([]string, map[string]int) {
 		}
 		weight[w] = max(weight[w], n)
 	}
-	prev := ""
-	for _, f := range strings.FieldsFunc(strings.ToLower(question), func(r rune) bool {
+	// joinRun adds the run's last three to maxNameRun words, joined.
+	joinRun := func(run []string) {
+		for n := 3; n <= min(maxNameRun, len(run)); n++ {
+			add(strings.Join(run[len(run)-n:], "_"), n)
+			add(strings.Join(run[len(run)-n:], "-"), n)
+		}
+	}
+	prev := "" // the word before, for a pair
+	var run []string
+	runCaps := false // whether the run's words are written in capitals
+	for _, raw := range strings.FieldsFunc(question, func(r rune) bool {
 		return !(r == '_' || r == '-' || r == '\'' || r == '’' || unicode.IsLetter(r) || unicode.IsDigit(r))
 	}) {
-		f = text.TrimPossessive(f)
-		f = strings.Trim(f, "-'’")
-		if len(f) < 2 || stopWords[f] {
+		f := strings.Trim(text.TrimPossessive(strings.ToLower(raw)), "-'’")
+		caps := writtenInCapitals(raw)
+		switch {
+		case len(f) >= 2 && stopWords[f] && caps && runCaps && len(run) > 0:
+			run = append(run, f) // the "AS" of "CREATE TABLE AS"
+			joinRun(run)
 			prev = ""
+			continue
+		case len(f) < 2 || stopWords[f]:
+			prev, run, runCaps = "", nil, false
 			continue
 		}
 		add(f, 1)
@@ -636,9 +661,20 @@ func nameWordsWeighted(question string) ([]string, map[string]int) {
 			add(prev+"-"+f, 2)
 			add(prev+"_"+f, 2)
 		}
-		prev = f
+		if caps != runCaps {
+			run = nil
+		}
+		run = append(run, f)
+		joinRun(run)
+		prev, runCaps = f, caps
 	}
 	return out, weight
+}
+
+// writtenInCapitals reports whether a word of two letters or more is
+// written in capitals only: "TABLE", "AS".
+func writtenInCapitals(w string) bool {
+	return len(w) > 1 && strings.ToUpper(w) == w && strings.ToLower(w) != w
 }
 
 // versionedNamePattern finds a name followed by a version: "git 2.23.0",

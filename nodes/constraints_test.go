@@ -220,6 +220,26 @@ func TestNameWordsJoinNeighbours(t *testing.T) {
 	if _, weight := nameWordsWeighted("How much was invoice INV-2024-0117?"); weight["inv-2024-0117"] != 1 {
 		t.Errorf("a hyphenated word as written stands for one word, got %d", weight["inv-2024-0117"])
 	}
+	// Longer runs name a page too, a function word in capitals inside a
+	// run in capitals with them ("SYNC ZORP AS" names SYNC_ZORP_AS.7, not
+	// SYNC_ZORP.7); a lower-case function word ends a run.
+	words, weight = nameWordsWeighted("does SYNC ZORP AS block readers, or the frob text search configuration as a whole?")
+	for w, n := range map[string]int{"sync_zorp_as": 3, "sync_zorp": 2, "frob_text_search": 3, "frob_text_search_configuration": 4, "text-search-configuration": 3} {
+		if !slices.Contains(words, w) || weight[w] != n {
+			t.Errorf("name word %q: in %v with weight %d, want weight %d", w, words, weight[w], n)
+		}
+	}
+	for _, w := range []string{"zorp_as_block", "as_block", "configuration_as", "block_readers_frob"} {
+		if slices.Contains(words, w) {
+			t.Errorf("name word %q joins across a run's end: %v", w, words)
+		}
+	}
+	page := fileHit("/usr/share/man/man7/SYNC_ZORP_AS.7.gz", "7", "SYNC ZORP AS copies a zorp while readers go on reading it.")
+	other := fileHit("/usr/share/man/man7/SYNC_ZORP.7.gz", "7", "SYNC ZORP blocks readers until the zorp is copied.")
+	other.Chunk.ID = "other"
+	if kept := preferHits("does SYNC ZORP AS block readers", []graphrag.Hit{other, page}, nil, nil, 1); len(kept) == 0 || kept[0].Source.Path != page.Source.Path {
+		t.Errorf("read first: %v, want SYNC_ZORP_AS.7", paths(kept))
+	}
 	if !slices.ContainsFunc(questionTerms("what is sync.Once for"), func(t term) bool { return t.Word == "once" }) {
 		t.Error(`questionTerms drops "once" of sync.Once: the identifier asked about is no stop word`)
 	}
