@@ -163,3 +163,15 @@ func TestUpstreamAuthorOfTheWorkNamed(t *testing.T) {
 		t.Errorf("answer:\n%s\nwant it to open with zorpkit's Copyright field", a.Text)
 	}
 }
+
+// The whole work's record of who made it answers "who wrote it" though it
+// holds none of the question's words: not the file's first line.
+func TestTheRecordAnswersWithoutTheQuestionsWords(t *testing.T) {
+	h := stanzaHit("/usr/share/doc/libzorpd0/copyright", "", "", "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"+
+		"Comment: Zorpd takes its queue design from frobd, an older daemon.\n\n"+
+		"Files: *\nCopyright: 2001-2009 Ann Smith <ann@example.org>\nLicense: ISC", 0)
+	a := extractive("who originally wrote zorpd, the small queue daemon?", []graphrag.Hit{h}, 3)
+	if !strings.HasPrefix(a.Text, "Copyright: 2001-2009 Ann Smith") {
+		t.Errorf("answer:\n%s\nwant it to open with the Copyright field", a.Text)
+	}
+}

@@ -206,6 +206,10 @@ func (s *selection) pick(cands []candidate, limit int) {
 	ofNamed := record != stanzaNone && slices.ContainsFunc(cands, func(c candidate) bool {
 		return authorshipField(c, record) && c.naming > 0 && c.naming == s.mostNamed
 	})
+	// The record of who made the work answers though it holds none of the
+	// question's words ("Copyright: 2001 Ann Smith" for "who originally
+	// wrote zorpd"): the first one, when no unit allowed first scores.
+	firstRecord := -1
 	for len(s.chosen) < limit {
 		best, bestScore, bestNeeded := -1, 0.0, 0.0
 		for i, c := range cands {
@@ -218,6 +222,9 @@ func (s *selection) pick(cands []candidate, limit int) {
 			if len(s.chosen) == 0 && (declared && !c.declares || who && !c.name || agent && !c.agent || licence && !holdsLicence(c) ||
 				wholeLicence && !wholeLicenceField(c) || record != stanzaNone && !authorshipField(c, record) || ofNamed && c.naming < s.mostNamed || part && !partAsked(c)) {
 				continue
+			}
+			if len(s.chosen) == 0 && firstRecord < 0 && record != stanzaNone {
+				firstRecord = i
 			}
 			if len(s.chosen) > 0 && s.chosen[0].declares && !c.declares && !(c.hit != s.chosen[0].hit && s.bringsAsked(c)) {
 				// The declaration asked about answers: its neighbours are
@@ -253,6 +260,9 @@ func (s *selection) pick(cands []candidate, limit int) {
 		}
 		s.take(cands[best])
 		s.whole = s.whole || wholeLicence && wholeLicenceField(cands[best]) || record == stanzaWhole && authorshipField(cands[best], record)
+	}
+	if len(s.chosen) == 0 && firstRecord >= 0 {
+		s.chosen = append(s.chosen, cands[firstRecord])
 	}
 	if len(s.chosen) == 0 && len(cands) > 0 {
 		s.chosen = append(s.chosen, cands[0])
