@@ -230,11 +230,11 @@ func TestSeeAlsoIsNoAnswer(t *testing.T) {
 	param := graphrag.Hit{
 		Source: graphrag.Source{Path: "/usr/share/man/man7/CREATE_MIRROR.7.gz", Type: "7", Title: "CREATE_MIRROR"},
 		Chunk: graphrag.Chunk{Heading: "PARAMETERS > volume_name", Text: "volume_name\n" +
-			"The volume the new mirror copies. If not specified, the mirror copies the volume named the same as the mirror."},
+			"The volume the new mirror copies. When it is absent, the mirror copies the default volume, vol0."},
 	}
 	kept := []graphrag.Hit{seeAlso, param}
-	a := extractive("which volume does a new mirror copy if I leave out the volume name in CREATE MIRROR", kept, 3)
-	if !strings.Contains(a.Text, "named the same as the mirror") || strings.Contains(a.Text, "ALTER_MIRROR(7)") {
+	a := extractive("CREATE MIRROR with no volume name: which volume gets copied?", kept, 3)
+	if !strings.Contains(a.Text, "vol0") || strings.Contains(a.Text, "ALTER_MIRROR(7)") {
 		t.Errorf("answer:\n%s\nwant the parameter's default and no list of pages", a.Text)
 	}
 	if a := extractive("which pages are related to CREATE MIRROR", kept, 3); !strings.Contains(a.Text, "ALTER_MIRROR(7)") {

@@ -602,8 +602,8 @@ func properNames(question string) []string {
 // and punctuation but not at "_" or "-" ("pg_restore", "go_spec"),
 // lower-cased, without a possessive "'s", stop words left out; and two to
 // maxNameRun words side by side joined as file names join them ("VACUUM
-// FULL" names vacuum-full.md and vacuum_full.md, "CREATE TEXT SEARCH
-// CONFIGURATION" CREATE_TEXT_SEARCH_CONFIGURATION.7).
+// FULL" names vacuum-full.md and vacuum_full.md, "ALTER FROB TEXT MAP"
+// ALTER_FROB_TEXT_MAP.7).
 func nameWords(question string) []string {
 	words, _ := nameWordsWeighted(question)
 	return words
@@ -620,8 +620,8 @@ const maxNameRun = 4
 //
 // Longer runs are of words written alike, all in capitals or none, and a
 // function word written in capitals inside a run in capitals is part of
-// it, as SQL writes its commands: "CREATE TABLE AS" names
-// CREATE_TABLE_AS.7, where the pair "create_table" names another page.
+// it, as SQL writes its commands: "SYNC ZORP AS" names SYNC_ZORP_AS.7,
+// where the pair "sync_zorp" names another page.
 func nameWordsWeighted(question string) ([]string, map[string]int) {
 	var out []string
 	weight := map[string]int{}
@@ -648,7 +648,7 @@ func nameWordsWeighted(question string) ([]string, map[string]int) {
 		caps := writtenInCapitals(raw)
 		switch {
 		case len(f) >= 2 && stopWords[f] && caps && runCaps && len(run) > 0:
-			run = append(run, f) // the "AS" of "CREATE TABLE AS"
+			run = append(run, f) // the "AS" of "SYNC ZORP AS"
 			joinRun(run)
 			prev = ""
 			continue

@@ -142,7 +142,7 @@ func TestStanzaOfANamedFile(t *testing.T) {
 	}
 }
 
-// Asked for the upstream author of a work whose Debian folder is named
+// Asked who wrote a work upstream, when its Debian folder is named
 // otherwise ("libzorpkit0" for zorpkit), the answer is its copyright file's
 // record of who made it, found by the header's name (the passage's
 // heading): not another package's "Upstream-Author:" field, which holds
@@ -158,7 +158,7 @@ func TestUpstreamAuthorOfTheWorkNamed(t *testing.T) {
 	other := stanzaHit("/usr/share/doc/fonts-quill/copyright", "Quill fonts", "", "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"+
 		"Upstream-Name: Quill fonts\nUpstream-Author: Tomas Vint <tomas@example.net> (original author)\n\n"+
 		"Files: *\nCopyright: 2003 Tomas Vint\nLicense: OFL-1.1", 0)
-	a := extractive("who is the upstream author of zorpkit", []graphrag.Hit{own, log, other}, 3)
+	a := extractive("zorpkit: who authored it upstream?", []graphrag.Hit{own, log, other}, 3)
 	if !strings.HasPrefix(a.Text, "Copyright: 2004-2011 Mira Quellen") {
 		t.Errorf("answer:\n%s\nwant it to open with zorpkit's Copyright field", a.Text)
 	}
@@ -170,7 +170,7 @@ func TestTheRecordAnswersWithoutTheQuestionsWords(t *testing.T) {
 	h := stanzaHit("/usr/share/doc/libzorpd0/copyright", "", "", "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"+
 		"Comment: Zorpd takes its queue design from frobd, an older daemon.\n\n"+
 		"Files: *\nCopyright: 2001-2009 Ann Smith <ann@example.org>\nLicense: ISC", 0)
-	a := extractive("who originally wrote zorpd, the small queue daemon?", []graphrag.Hit{h}, 3)
+	a := extractive("zorpd was first written by whom?", []graphrag.Hit{h}, 3)
 	if !strings.HasPrefix(a.Text, "Copyright: 2001-2009 Ann Smith") {
 		t.Errorf("answer:\n%s\nwant it to open with the Copyright field", a.Text)
 	}

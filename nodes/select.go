@@ -200,15 +200,15 @@ func (s *selection) pick(cands []candidate, limit int) {
 		}
 	}
 	// Of the work the question names, when a kept copyright file records
-	// it: the upstream author of zorpkit is not the one another package's
+	// it: who wrote zorpkit upstream is not whom another package's
 	// "Upstream-Author:" field names, though that field holds the asker's
 	// words "upstream" and "author" and zorpkit's "Copyright:" none.
 	ofNamed := record != stanzaNone && slices.ContainsFunc(cands, func(c candidate) bool {
 		return authorshipField(c, record) && c.naming > 0 && c.naming == s.mostNamed
 	})
 	// The record of who made the work answers though it holds none of the
-	// question's words ("Copyright: 2001 Ann Smith" for "who originally
-	// wrote zorpd"): the first one, when no unit allowed first scores.
+	// question's words ("Copyright: 2001 Ann Smith" for "zorpd was first
+	// written by whom?"): the first one, when no unit allowed first scores.
 	firstRecord := -1
 	for len(s.chosen) < limit {
 		best, bestScore, bestNeeded := -1, 0.0, 0.0
