@@ -73,6 +73,30 @@ func leadingComment(block []string) int {
 	return n
 }
 
+// minDocWindow is the fewest lines a paragraph is cut to: a row of a
+// table with the line before and after it. Set once, not tuned.
+const minDocWindow = 3
+
+// A docPara is a paragraph of a declaration's doc comment: its lines
+// [from, to) of the declaration, and how many of the question's stems
+// they hold.
+type docPara struct{ from, to, score int }
+
+// around is the window of at most n lines of the paragraph around its
+// line holding the most of stems: a table or a long list in a doc comment
+// ("Frob kind / Go type / Const", one row a line) is cut as a long code
+// block is, to the rows about what is asked.
+func (p docPara) around(block []string, stems map[string]bool, n int) docPara {
+	best, bestScore := p.from, -1
+	for i := p.from; i < p.to; i++ {
+		if sc := stemsIn(block[i], stems); sc > bestScore {
+			best, bestScore = i, sc
+		}
+	}
+	to := min(p.to, max(p.from, best-n/2)+n)
+	return docPara{from: max(p.from, to-n), to: to, score: p.score}
+}
+
 // docWindow cuts a declaration too long to quote (its doc the first doc
 // lines of block) by the doc's paragraphs rather than by lines: the first
 // paragraph (what the declaration is), then the paragraphs holding the
@@ -80,16 +104,16 @@ func leadingComment(block []string) int {
 // the declaration's first code line. A paragraph of a doc comment is the
 // doc's unit of meaning; a window of lines cuts one in two (Go's
 // text/template Option lists each option as a paragraph with its values
-// indented under it). It reports false when the doc has one paragraph or
-// its first paragraph alone fills the cap.
+// indented under it). A paragraph longer than the room left is cut to
+// the lines around its best one (docPara.around). It reports false when
+// the doc has one paragraph or its first paragraph alone fills the cap.
 func docWindow(block []string, doc int, stems map[string]bool) ([]string, bool) {
-	type para struct{ from, to, score int }
-	var paras []para
+	var paras []docPara
 	for i := 0; i < doc; i++ {
 		if strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(block[i]), "//")) == "" {
 			continue
 		}
-		p := para{from: i}
+		p := docPara{from: i}
 		for i < doc && strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(block[i]), "//")) != "" {
 			p.score += stemsIn(block[i], stems)
 			i++
@@ -102,17 +126,25 @@ func docWindow(block []string, doc int, stems map[string]bool) ([]string, bool) 
 	if len(paras) < 2 || paras[0].to-paras[0].from > room {
 		return nil, false
 	}
-	keep := []para{paras[0]}
+	keep := []docPara{paras[0]}
 	room -= paras[0].to - paras[0].from
 	rest := slices.Clone(paras[1:])
-	slices.SortStableFunc(rest, func(a, b para) int { return b.score - a.score })
+	slices.SortStableFunc(rest, func(a, b docPara) int { return b.score - a.score })
 	for _, p := range rest {
-		if p.score > 0 && p.to-p.from <= room {
-			keep = append(keep, p)
-			room -= p.to - p.from
+		if p.score == 0 {
+			continue
 		}
+		if p.to-p.from > room {
+			// Cut, it needs a "…" mark more.
+			if room-1 < minDocWindow {
+				continue
+			}
+			p = p.around(block, stems, room-1)
+		}
+		keep = append(keep, p)
+		room -= p.to - p.from
 	}
-	slices.SortFunc(keep, func(a, b para) int { return a.from - b.from })
+	slices.SortFunc(keep, func(a, b docPara) int { return a.from - b.from })
 	var out []string
 	end := 0
 	for _, p := range keep {

@@ -155,6 +155,41 @@ func TestLongDocCutByParagraphs(t *testing.T) {
 	}
 }
 
+// TestLongDocTableCutAroundItsRow: a table in a long doc comment, too
+// long for the room left, is cut to the rows around the one asked about,
+// not dropped whole.
+func TestLongDocTableCutAroundItsRow(t *testing.T) {
+	doc := "// A Token is one lexeme of a tally script.\n//\n" +
+		"// Each kind of token carries a Go value. They are:\n//\n" +
+		"//\tname       type     constant\n" +
+		"//\tquill      uint8    KindQuill\n" +
+		"//\tfrob       uint16   KindFrob\n" +
+		"//\tzorp       uint24   KindZorp\n" +
+		"//\tblip       uint32   KindBlip\n" +
+		"//\tsnark      uint8    KindSnark\n" +
+		"//\tglim       uint16   KindGlim\n" +
+		"//\twump       uint24   KindWump\n" +
+		"//\tmarl       uint32   KindMarl\n" +
+		"//\ttove       uint8    KindTove\n" +
+		"//\tborogove   uint16   KindBorogove\n" +
+		"//\trath       uint24   KindRath\n" +
+		"//\tjubjub     uint32   KindJubjub\n" +
+		"//\tbander     uint8    KindBander\n" +
+		"//\tslithy     uint16   KindSlithy\n" +
+		"//\tmimsy      uint24   KindMimsy\n" +
+		"//\n// Unknown lexemes are KindUnknown.\n" +
+		"type Token struct {\n\tKind Kind\n\tVal  any\n}"
+	h := fileHit("/src/tally/token.go", "go", doc)
+	h.Chunk.Symbol, h.Chunk.Kind = "tally.Token", "type"
+	a := extractive("tally: what Go type does a wump token's value have", []graphrag.Hit{h}, 1)
+	if !strings.Contains(a.Text, "KindWump") || !strings.Contains(a.Text, "// A Token is one lexeme") {
+		t.Errorf("answer lacks the wump row or the doc's first line:\n%s", a.Text)
+	}
+	if n := strings.Count(a.Text, "\n"); n > maxCodeLines+3 {
+		t.Errorf("answer of %d lines, over the cap of %d:\n%s", n, maxCodeLines, a.Text)
+	}
+}
+
 // TestExcludedNameIsNotAsked: a name the question puts out of it
 // ("besides DeepRed") is not the declaration asked about: the block is quoted,
 // not the excluded entry cut from it.
