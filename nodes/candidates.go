@@ -428,7 +428,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 		// heading) when its package's folder is named otherwise
 		// ("libzorp0"): a question that names zorpkit names them too.
 		workNaming := 0
-		if h.Chunk.Heading != "" {
+		if h.Chunk.Kind == kindFields && h.Chunk.Heading != "" {
 			heading := looseSet(h.Chunk.Heading)
 			for _, w := range named {
 				if heading[looseStem(w)] && !pathNamed(h.Source.Path, map[string]bool{w: true}) {

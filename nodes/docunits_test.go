@@ -150,9 +150,7 @@ func TestLongDocCutByParagraphs(t *testing.T) {
 	if strings.Contains(a.Text, "Counting ignores case") {
 		t.Errorf("answer keeps a paragraph that does not answer:\n%s", a.Text)
 	}
-	if n := strings.Count(a.Text, "\n"); n > maxCodeLines+3 {
-		t.Errorf("answer of %d lines, over the cap of %d:\n%s", n, maxCodeLines, a.Text)
-	}
+	withinCodeCap(t, a.Text)
 }
 
 // TestLongDocTableCutAroundItsRow: a table in a long doc comment, too
@@ -185,9 +183,7 @@ func TestLongDocTableCutAroundItsRow(t *testing.T) {
 	if !strings.Contains(a.Text, "KindWump") || !strings.Contains(a.Text, "// A Token is one lexeme") {
 		t.Errorf("answer lacks the wump row or the doc's first line:\n%s", a.Text)
 	}
-	if n := strings.Count(a.Text, "\n"); n > maxCodeLines+3 {
-		t.Errorf("answer of %d lines, over the cap of %d:\n%s", n, maxCodeLines, a.Text)
-	}
+	withinCodeCap(t, a.Text)
 }
 
 // TestExcludedNameIsNotAsked: a name the question puts out of it
@@ -280,5 +276,14 @@ func TestCodeWindowLooksPastTheNameAsked(t *testing.T) {
 	got := strings.Join(codeWindow(lines, stemSet("Which Frob ID does NewFrob map to the wipe-only mode?")), "\n")
 	if !strings.Contains(got, "0xFFFF") {
 		t.Errorf("window misses the case the question asks about:\n%s", got)
+	}
+}
+
+// withinCodeCap fails t when an answer quoting a declaration runs over
+// maxCodeLines: the cap, its fences, citation and "…" marks aside.
+func withinCodeCap(t *testing.T, answer string) {
+	t.Helper()
+	if n := strings.Count(answer, "\n"); n > maxCodeLines+3 {
+		t.Errorf("answer of %d lines, over the cap of %d:\n%s", n, maxCodeLines, answer)
 	}
 }

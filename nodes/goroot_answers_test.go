@@ -103,7 +103,5 @@ func TestLongDocKeepsWhatIsAsked(t *testing.T) {
 	if !strings.Contains(a.Text, "the true base is implied by the string's") || !strings.Contains(a.Text, "// ParseInt interprets a string s") {
 		t.Errorf("answer:\n%s\nwant the doc's first line and its paragraph on base 0", a.Text)
 	}
-	if n := strings.Count(a.Text, "\n"); n > maxCodeLines+3 {
-		t.Errorf("answer of %d lines, over the cap of %d:\n%s", n, maxCodeLines, a.Text)
-	}
+	withinCodeCap(t, a.Text)
 }
