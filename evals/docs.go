@@ -176,7 +176,7 @@ type DocsReport struct {
 // "test12" (other files again, written the same way at the start of round
 // 15) was round 15's validation split and is tuned on since round 16.
 // "test13" (other files again, written the same way at the start of round
-// 16) is the validation split: only its figure is read.
+// 16) was round 16's validation split and is tuned on since round 17.
 // "tune1" to "tune3" (others again, written from the documents alone by
 // three writers at once, each over its own part of the collections) are
 // development data: their misses are read.
