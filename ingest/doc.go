@@ -35,8 +35,10 @@
 // A file is cut into sections that chunks never straddle, and each chunk
 // records its Heading, Symbol, Kind and line range (graphrag.Chunk):
 //   - Go: one section per top-level declaration with its doc comment
-//     (go/parser), Symbol "pkg.Name" or "pkg.Type.Method"; licence
-//     headers, build constraints and imports are left out.
+//     (go/parser), Symbol "pkg.Name" or "pkg.Type.Method"; a comment
+//     that documents no declaration (a file's header, a note between
+//     declarations) is a section of kind "comment"; licence headers,
+//     build constraints and imports are left out.
 //   - Python, JavaScript/TypeScript, C, Rust, Java, shell: one section per
 //     top-level definition, found by a light heuristic (codeLangs).
 //   - Markdown, reStructuredText, HTML, manual pages, docx, odt, epub: one

@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -16,8 +17,9 @@ var generatedGo = regexp.MustCompile(`(?m)^// Code generated .* DO NOT EDIT\.$`)
 // with its doc comment, the way go/doc sees a package: Symbol is
 // "pkg.Name" ("pkg.Type.Method" for a method), Heading the declaration's
 // signature, and lines are the file's. The package doc comment is a section
-// of its own; comments that are not documentation (a licence header, build
-// constraints) and import blocks are left out: they answer no question and
+// of its own, and so is each comment that explains the file without
+// documenting a declaration (looseComments); a licence header, build
+// constraints and import blocks are left out: they answer no question and
 // crowd the ones that do. A grouped const, var or type declaration longer
 // than size is cut between its specs, each part named by its first spec.
 // ok is false when the file does not parse.
@@ -119,11 +121,62 @@ func goSections(src []byte, size int) (secs []Section, generated, ok bool) {
 			add(partFrom, d.End(), heading, pkg+"."+specNames(d.Specs[partSpec : partSpec+1])[0], kind)
 		}
 	}
+	// A comment that documents no declaration explains the file instead:
+	// its header ("Garbage collector (GC). … It is non-generational and
+	// non-compacting."), or a note between declarations on how the code
+	// works. Each is a section of its own, in the file's order.
+	if n := len(secs); n > 0 || f.Doc != nil {
+		for _, c := range looseComments(f) {
+			add(c.Pos(), c.End(), oneLine(firstLine(c.Text())), pkg, KindComment)
+		}
+		if len(secs) > n {
+			slices.SortStableFunc(secs, func(a, b Section) int { return a.StartLine - b.StartLine })
+		}
+	}
 	if len(secs) == 0 && f.Doc == nil {
 		// A file of imports only (or nothing): its package clause.
 		add(f.Package, f.Name.End(), "package "+pkg, pkg, KindPackage)
 	}
 	return secs, generatedGo.Match(src[:min(len(src), off(f.Package))]), true
+}
+
+// minNoteWords is the fewest words of a loose comment worth a section:
+// shorter ones mark a group ("Helpers.", "Errors") or leave a TODO, and
+// answer nothing.
+const minNoteWords = 6
+
+// looseComments are the comments of a Go file that belong to no
+// declaration (neither its doc nor inside it), less the package doc, a
+// licence or copyright notice, build constraints, directives and a
+// generated-code marker, and those shorter than minNoteWords words.
+func looseComments(f *ast.File) []*ast.CommentGroup {
+	docs := map[*ast.CommentGroup]bool{f.Doc: true}
+	type span struct{ from, to token.Pos }
+	spans := make([]span, 0, len(f.Decls))
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			docs[d.Doc] = true
+		case *ast.GenDecl:
+			docs[d.Doc] = true
+		}
+		spans = append(spans, span{d.Pos(), d.End()})
+	}
+	var out []*ast.CommentGroup
+	for _, c := range f.Comments {
+		// The first declaration ending after the comment starts: the
+		// comment is inside it when that declaration starts before it.
+		i, _ := slices.BinarySearchFunc(spans, c.Pos(), func(s span, p token.Pos) int { return int(s.to - p) })
+		if docs[c] || i < len(spans) && spans[i].from <= c.Pos() {
+			continue
+		}
+		t := c.Text() // without directives (//go:build, //go:generate …)
+		if len(strings.Fields(t)) < minNoteWords || licenceHeader.MatchString(t) || strings.Contains(t, "+build ") || generatedGo.MatchString("// "+t) {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // recvName is the receiver's type name without pointer or type parameters.

@@ -29,6 +29,7 @@ type Section struct {
 const (
 	KindSection = "section" // text under a heading
 	KindPackage = "package" // a package's (or module's) doc comment
+	KindComment = "comment" // a source comment that documents no declaration
 )
 
 // codeKinds are the kinds of declarations: their lines are code, where a

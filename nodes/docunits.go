@@ -15,11 +15,12 @@ import (
 
 // sourceUnits splits a code hit's passage into the units an answer may
 // quote. A package's doc comment is prose throughout (package bufio's
-// "Package bufio implements buffered I/O. …", its examples indented);
+// "Package bufio implements buffered I/O. …", its examples indented),
+// and so is a comment that documents no declaration (a file's header);
 // a declaration is one code block with its doc (codeUnits), the way a
 // reader looks a function up.
 func sourceUnits(h graphrag.Hit, stems map[string]bool) []quoteUnit {
-	if h.Chunk.Kind == kindPackage {
+	if h.Chunk.Kind == kindPackage || h.Chunk.Kind == kindComment {
 		return docUnits(strings.Split(h.Chunk.Text, "\n"))
 	}
 	return codeUnits(h.Chunk.Text, stems)

@@ -592,6 +592,11 @@ var codeTypes = toSet(`go py pyi js mjs cjs ts tsx jsx java kt kts scala c h cc 
 // (ingest.KindPackage).
 const kindPackage = "package"
 
+// kindComment is the chunk kind of a source comment that documents no
+// declaration: a file's header, a note between declarations
+// (ingest.KindComment).
+const kindComment = "comment"
+
 // codeKinds are the chunk kinds of a code declaration (see graphrag.Chunk).
 var codeKinds = toSet(`func type const var method`)
 
