@@ -78,6 +78,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test11", "t11"},
 	{"test12", "t12"},
 	{"test13", "t13"},
+	{"test14", "t14"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},

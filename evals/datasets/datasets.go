@@ -133,6 +133,13 @@ const (
 	DocsTest13Collections = "docs/test13.collections.json"
 	DocsTest13Questions   = "docs/test13.jsonl"
 
+	// DocsTest14Collections and DocsTest14Questions are a split written
+	// the same way at the start of round 17, in files and packages no
+	// earlier set takes a gold file from (and in PostgreSQL pages asked
+	// about once before): round 17's validation split. Never edit it.
+	DocsTest14Collections = "docs/test14.collections.json"
+	DocsTest14Questions   = "docs/test14.jsonl"
+
 	// DocsTune1..3 are tuning sets, written from the documents alone
 	// by three writers who had not seen how graphrag answers, each over
 	// its own part of the collections, and with the rows on pages and
