@@ -431,6 +431,12 @@ func roffRequest(l string) (string, []string) {
 		return `\}`, nil
 	}
 	name, rest, _ := strings.Cut(l, " ")
+	// A request's name holds no escape: in ".el\{\" (pod2man's preamble,
+	// its next line joined on) the name is "el" and what follows belongs
+	// to the conditional, not a request "el\{." whose arguments are text.
+	if i := strings.IndexByte(name, '\\'); i > 0 {
+		name, rest = name[:i], name[i:]+" "+rest
+	}
 	if i := strings.Index(rest, `\"`); i >= 0 {
 		rest = rest[:i]
 	}

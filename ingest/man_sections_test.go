@@ -83,3 +83,25 @@ func TestManCodeKeepsItsLines(t *testing.T) {
 		t.Errorf("text:\n%s\nwant the one-line example left as a line of text", l.Text)
 	}
 }
+
+// TestManPreambleIsNoText: pod2man's preamble defines strings in
+// conditional blocks (".el\{\" joined with the ".ds" line after it); none
+// of it is text of the page.
+func TestManPreambleIsNoText(t *testing.T) {
+	page := ".TH ZORPCTL 1\n.ie n \\{\\\n.    ds -- \\(*W-\n.    ds PI pi\n'br\\}\n.el\\{\\\n.    ds -- \\|\\(em\\|\n.    ds PI \\(*p\n'br\\}\n" +
+		".SH NAME\nzorpctl \\- frob a running quill\n.SH DESCRIPTION\nThe quill is folded before it is frobbed.\n"
+	l, err := loadMan(t.Context(), "zorpctl.1", []byte(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"ds", "PI", "—"} {
+		for _, w := range strings.Fields(l.Text) {
+			if w == bad {
+				t.Errorf("page text holds %q from the preamble:\n%s", bad, l.Text)
+			}
+		}
+	}
+	if !strings.Contains(l.Text, "The quill is folded before it is frobbed.") {
+		t.Errorf("page text lost its description:\n%s", l.Text)
+	}
+}
