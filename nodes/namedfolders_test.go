@@ -2,6 +2,7 @@ package nodes
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -90,5 +91,42 @@ func TestTheSearchsBestPassageIsRead(t *testing.T) {
 	kept := preferHits("which port does quilld use when I start it from systemd", hits, hits[:5], nil, 5)
 	if !slices.ContainsFunc(kept, func(h graphrag.Hit) bool { return h.Chunk.ID == port.Chunk.ID }) {
 		t.Errorf("kept %d passages without the search's best one", len(kept))
+	}
+}
+
+// A pasted error message is found where the files write it, though the
+// question's other words rank the code that returns it higher.
+func TestSearchFindsAQuotedMessage(t *testing.T) {
+	var docs []graphrag.Hit
+	for i := range 6 {
+		h := fileHit(fmt.Sprintf("/src/quill/fold%d.go", i), "go", fmt.Sprintf("// Fold%d folds the quill before Stack stacks it; Fold%d fails on a sealed quill\n// that cannot bend.\nfunc Fold%d(q *Quill) error { return q.fold() }", i, i, i))
+		h.Chunk.ID = graphrag.ChunkID(h.Source.Path, 0)
+		docs = append(docs, h)
+	}
+	msg := fileHit("/src/quill/errors.go", "go", "var (\n\tErrSealed = errors.New(\"quill is sealed and cannot bend\")\n\tErrTorn = errors.New(\"quill torn\")\n)")
+	docs = append(docs, msg)
+	p, err := newPipeline(Deps{Searcher: newMemSearcher(docs)}, Options{K: 3, MaxKept: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := `Fold on a quill gives "quill is sealed and cannot bend" before Stack, why does Fold fail?`
+	s, err := p.retrieve(context.Background(), State{Query: q, Plan: graphrag.Plan{Route: graphrag.RouteVector, Query: q}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(s.Hits, func(h graphrag.Hit) bool { return h.Source.Path == msg.Source.Path }) {
+		var got []string
+		for _, h := range s.Hits {
+			got = append(got, h.Source.Path)
+		}
+		t.Errorf("hits %q: want errors.go, which writes the quoted message", got)
+	}
+	for q, want := range map[string][]string{
+		`it says “Quill  is sealed” and ` + "`fold --all now`": {"quill is sealed", "fold --all now"},
+		`what does "quill torn" mean`:                          nil,
+	} {
+		if got := quotedPhrases(q); !slices.Equal(got, want) {
+			t.Errorf("quotedPhrases(%q) = %q, want %q", q, got, want)
+		}
 	}
 }

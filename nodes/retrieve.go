@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -388,6 +389,7 @@ func (p *pipeline) fuse(ctx context.Context, r retrieval) (retrieval, error) {
 		r.Fused = false
 	}
 	res.Hits = p.withNamedFolders(ctx, &r, res.Hits)
+	res.Hits = p.withQuotedPhrases(ctx, &r, res.Hits)
 	r.Hits, r.SearchMode, r.SearchNote = res.Hits, res.Mode, res.Note
 	return r, nil
 }
@@ -446,6 +448,66 @@ func (p *pipeline) withNamedFolders(ctx context.Context, r *retrieval, hits []gr
 		}
 		own := slices.DeleteFunc(res.Hits, func(h graphrag.Hit) bool { return !underPath(h.Source.Path, name) })
 		own = own[:min(len(own), namedFolderHits)]
+		if len(own) == 0 {
+			continue
+		}
+		keep := max(0, min(len(hits), p.opts.K-len(own)))
+		hits = append(hits[:keep:keep], own...)
+	}
+	return hits
+}
+
+// minQuotedWords is the fewest words of a quoted phrase searched as
+// itself: an error message or a line of code ("file type does not support
+// deadline"). One or two quoted words are a name, which the search
+// already weighs.
+const minQuotedWords = 3
+
+// quotedPhraseHits is how many passages holding a quoted phrase join the
+// hits.
+const quotedPhraseHits = 2
+
+// quotedPhrasePattern finds a phrase between a pair of straight, curly or
+// back quotes.
+var quotedPhrasePattern = regexp.MustCompile("\"([^\"]+)\"|“([^”]+)”|`([^`]+)`")
+
+// quotedPhrases are the phrases of at least minQuotedWords words that a
+// question quotes, lower-cased with their spaces collapsed: what the asker
+// pasted (an error message, a line of code) and the files write verbatim.
+func quotedPhrases(question string) []string {
+	var out []string
+	for _, m := range quotedPhrasePattern.FindAllStringSubmatch(question, -1) {
+		ph := strings.Join(m[1:], "")
+		if f := strings.Fields(strings.ToLower(ph)); len(f) >= minQuotedWords && !slices.Contains(out, strings.Join(f, " ")) {
+			out = append(out, strings.Join(f, " "))
+		}
+	}
+	return out
+}
+
+// holdsPhrase reports whether a hit's text writes phrase (lower-cased,
+// spaces collapsed) verbatim.
+func holdsPhrase(h graphrag.Hit, phrase string) bool {
+	return strings.Contains(strings.Join(strings.Fields(strings.ToLower(h.Chunk.Text)), " "), phrase)
+}
+
+// withQuotedPhrases adds to hits the best passages that write a phrase
+// the question quotes, when no hit does: a pasted error message is found
+// where it is defined, though the question's other words ("from
+// SetReadDeadline on a file") rank the code that returns it higher. They
+// take the places of the last hits.
+func (p *pipeline) withQuotedPhrases(ctx context.Context, r *retrieval, hits []graphrag.Hit) []graphrag.Hit {
+	for _, ph := range quotedPhrases(r.Plan.Query) {
+		if slices.ContainsFunc(hits, func(h graphrag.Hit) bool { return holdsPhrase(h, ph) }) {
+			continue
+		}
+		res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: ph, Mode: r.Mode, K: p.opts.K, Filters: r.Filters})
+		if err != nil {
+			r.note("retrieve: searching for %q failed: %v", ph, err)
+			continue
+		}
+		own := slices.DeleteFunc(res.Hits, func(h graphrag.Hit) bool { return !holdsPhrase(h, ph) })
+		own = own[:min(len(own), quotedPhraseHits)]
 		if len(own) == 0 {
 			continue
 		}
