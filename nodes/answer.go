@@ -33,6 +33,7 @@ func extractiveWhy(query string, kept []graphrag.Hit, limit int) (graphrag.Answe
 	sel.examples(cands, limit)
 	sel.continuations(cands)
 	sel.followOns(cands)
+	sel.antecedents(cands)
 	sel.references(cands)
 	withSigners(query, sel.chosen, kept)
 	if ok, why := answersAsked(query, sel.kinds, sel.chosen, kept); !ok {

@@ -76,6 +76,36 @@ func (s *selection) followOns(cands []candidate) {
 	}
 }
 
+// antecedents takes along, before each quoted sentence that opens by
+// pointing back (an aside in parentheses, or a first word such as "This"
+// or "Otherwise": opensBack), the sentence before it in its section: "(Do
+// that from another session.)" says nothing without "The zorp you are
+// connected to cannot be frobbed.". Past the limit if need be.
+func (s *selection) antecedents(cands []candidate) {
+	for _, x := range append([]candidate(nil), s.chosen...) {
+		if x.unit.code || !x.prose || !opensBack(x.text) {
+			continue
+		}
+		for _, c := range cands {
+			if c.hit == x.hit && c.pos == x.pos-1 && c.section == x.section && !c.unit.code && !c.unit.lead && c.prose && !s.isChosen(c) && !s.quoted(c.text) {
+				s.take(c)
+				break
+			}
+		}
+	}
+}
+
+// opensBack reports whether a sentence opens by pointing back at the one
+// before it: an aside in parentheses, or a first word of backWords.
+func opensBack(sentence string) bool {
+	t := strings.TrimSpace(sentence)
+	if strings.HasPrefix(t, "(") {
+		return true
+	}
+	toks := tokenize(t)
+	return len(toks) > 0 && backWords[toks[0].Lower]
+}
+
 // backWords are the words with which a sentence points back at the one
 // before it: demonstratives and pronouns standing for what it said, and
 // the connectives that go on from it.

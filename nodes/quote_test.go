@@ -363,6 +363,28 @@ func TestASentenceThatLeansBackGoesOn(t *testing.T) {
 	}
 }
 
+// TestASentenceThatOpensBackTakesItsAntecedent: a quoted sentence that
+// opens by pointing back (an aside in parentheses, "This …") takes along
+// the sentence before it, which says what it points at.
+func TestASentenceThatOpensBackTakesItsAntecedent(t *testing.T) {
+	for s, want := range map[string]bool{
+		"(You can frob it from another session.)":   true,
+		"This takes a lock on every quill.":         true,
+		"Frobbing this zorp takes a lock.":          false,
+		"A zorp that is open elsewhere is skipped.": false,
+	} {
+		if got := opensBack(s); got != want {
+			t.Errorf("opensBack(%q) = %v, want %v", s, got, want)
+		}
+	}
+	page := fileHit("/usr/share/man/man7/FROB_ZORP.7.gz", "gz", "FROB ZORP rewrites every quill of a zorp. "+
+		"The zorp you are connected to stays locked against frobbing. (You can frob it from another session.) Frobbing takes a lock on the zorp.")
+	a := extractive("can I frob it from another session", []graphrag.Hit{page}, 1)
+	if !strings.Contains(a.Text, "stays locked against frobbing") || !strings.Contains(a.Text, "frob it from another session") {
+		t.Errorf("answer lacks the aside or the sentence it points back at:\n%s", a.Text)
+	}
+}
+
 // TestSubjectsPassagesHoldItsNamesTogether: a question names its subject
 // by several names its document writes in different passages (the
 // package doc says Quill, the constant's line says ARM64): the subject's
