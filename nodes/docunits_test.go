@@ -53,7 +53,7 @@ func TestPackageDocIsProse(t *testing.T) {
 		h := fileHit("/src/tally/merge.go", "go", "// Merging counts (MC).\n//\n"+
 			"// Two Counters merge by summing their tallies word by word; a word\n// only one of them saw keeps its tally.")
 		h.Chunk.Kind, h.Chunk.Symbol = kindComment, "tally"
-		a := extractive("when tally merges two counters what happens to a word only one saw", []graphrag.Hit{h}, 3)
+		a := extractive("when tally merges two counters, does a word only one of them saw keep its tally", []graphrag.Hit{h}, 3)
 		if !strings.Contains(a.Text, "a word only one of them saw keeps its tally.") {
 			t.Errorf("answer:\n%s\nwant the header's sentence, as prose", a.Text)
 		}

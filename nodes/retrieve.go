@@ -458,13 +458,14 @@ func (p *pipeline) withNamedFolders(ctx context.Context, r *retrieval, hits []gr
 }
 
 // minQuotedWords is the fewest words of a quoted phrase searched as
-// itself: an error message or a line of code ("file type does not support
-// deadline"). One or two quoted words are a name, which the search
+// itself: an error message or a line of code ("quill is sealed and
+// cannot bend"). One or two quoted words are a name, which the search
 // already weighs.
 const minQuotedWords = 3
 
 // quotedPhraseHits is how many passages holding a quoted phrase join the
-// hits.
+// hits: as many as a named package's folder adds (namedFolderHits), the
+// definition of a message and one place that returns it.
 const quotedPhraseHits = 2
 
 // quotedPhrasePattern finds a phrase between a pair of straight, curly or
@@ -493,9 +494,9 @@ func holdsPhrase(h graphrag.Hit, phrase string) bool {
 
 // withQuotedPhrases adds to hits the best passages that write a phrase
 // the question quotes, when no hit does: a pasted error message is found
-// where it is defined, though the question's other words ("from
-// SetReadDeadline on a file") rank the code that returns it higher. They
-// take the places of the last hits.
+// where it is defined, though the question's other words ("when I fold
+// the quill") rank the code that returns it higher. They take the places
+// of the last hits.
 func (p *pipeline) withQuotedPhrases(ctx context.Context, r *retrieval, hits []graphrag.Hit) []graphrag.Hit {
 	for _, ph := range quotedPhrases(r.Plan.Query) {
 		if slices.ContainsFunc(hits, func(h graphrag.Hit) bool { return holdsPhrase(h, ph) }) {
