@@ -363,6 +363,19 @@ func TestASentenceThatLeansBackGoesOn(t *testing.T) {
 	}
 }
 
+// TestEveryQuotedSentenceTakesItsFollowOn: not only the answer's first
+// sentence goes on into the next one that leans back on it; every quoted
+// sentence does.
+func TestEveryQuotedSentenceTakesItsFollowOn(t *testing.T) {
+	guide := fileHit("/usr/share/doc/zorpctl/README", "", "zorpctl prune deletes the snapshots of a volume once they are older than its retention period.")
+	page := fileHit("/usr/share/man/man1/zorpctl.1.gz", "gz", "The snapshots of a pinned volume are never pruned. "+
+		"However, zorpctl prune --unpin drops the pin first and prunes them as usual.")
+	a := extractive("does zorpctl prune delete old snapshots of a pinned volume?", []graphrag.Hit{guide, page}, 2)
+	if !strings.Contains(a.Text, "never pruned") || !strings.Contains(a.Text, "--unpin drops the pin") {
+		t.Errorf("answer lacks the second quoted sentence or the one that goes on from it:\n%s", a.Text)
+	}
+}
+
 // TestASentenceThatOpensBackTakesItsAntecedent: a quoted sentence that
 // opens by pointing back (an aside in parentheses, "This …") takes along
 // the sentence before it, which says what it points at.
