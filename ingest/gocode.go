@@ -122,19 +122,18 @@ func goSections(src []byte, size int) (secs []Section, generated, ok bool) {
 		}
 	}
 	// A comment that documents no declaration explains the file instead:
-	// its header ("Garbage collector (GC). … It is non-generational and
-	// non-compacting."), or a note between declarations on how the code
-	// works. Each is a section of its own, in the file's order.
-	if n := len(secs); n > 0 || f.Doc != nil {
-		for _, c := range looseComments(f) {
+	// its header ("Quill spooler (QS). … It never reorders a sealed
+	// stack."), or a note between declarations on how the code works.
+	// Each is a section of its own, in the file's order.
+	if loose := looseComments(f); len(loose) > 0 {
+		for _, c := range loose {
 			add(c.Pos(), c.End(), oneLine(firstLine(c.Text())), pkg, KindComment)
 		}
-		if len(secs) > n {
-			slices.SortStableFunc(secs, func(a, b Section) int { return a.StartLine - b.StartLine })
-		}
+		slices.SortStableFunc(secs, func(a, b Section) int { return a.StartLine - b.StartLine })
 	}
 	if len(secs) == 0 && f.Doc == nil {
-		// A file of imports only (or nothing): its package clause.
+		// A file of imports only (or nothing but a licence): its package
+		// clause.
 		add(f.Package, f.Name.End(), "package "+pkg, pkg, KindPackage)
 	}
 	return secs, generatedGo.Match(src[:min(len(src), off(f.Package))]), true

@@ -63,3 +63,15 @@ func Seal() {}
 		}
 	}
 }
+
+// TestGoHeaderOnly: a file with no declaration and no package doc but a
+// header comment (a build-ignored generator's notes) is that comment, not
+// its bare package clause.
+func TestGoHeaderOnly(t *testing.T) {
+	src := "// Copyright 2031 The Quill Makers.\n\n//go:build ignore\n\n" +
+		"// The quill tables are written by hand: run nothing here, it only\n// records how the folds were counted.\n\npackage main\n"
+	secs, _, ok := goSections([]byte(src), 2000)
+	if !ok || len(secs) != 1 || secs[0].Kind != KindComment || !strings.Contains(secs[0].Text, "how the folds were counted") {
+		t.Fatalf("sections %+v: want the header comment alone", secs)
+	}
+}
