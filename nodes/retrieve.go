@@ -439,22 +439,29 @@ func (p *pipeline) withNamedFolders(ctx context.Context, r *retrieval, hits []gr
 		// files are those under a folder of that name (underPath).
 		f := r.Filters
 		f.Source = name
-		res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: r.Plan.Query, Mode: r.Mode, K: 2 * namedFolderHits, Filters: f})
-		if err != nil {
-			// The question's own search stands; the trace says what
-			// was not searched.
-			r.note("retrieve: searching the %s folder failed: %v", name, err)
-			continue
-		}
-		own := slices.DeleteFunc(res.Hits, func(h graphrag.Hit) bool { return !underPath(h.Source.Path, name) })
-		own = own[:min(len(own), namedFolderHits)]
-		if len(own) == 0 {
-			continue
-		}
-		keep := max(0, min(len(hits), p.opts.K-len(own)))
-		hits = append(hits[:keep:keep], own...)
+		hits = p.withSearched(ctx, r, hits, graphrag.Query{Text: r.Plan.Query, Mode: r.Mode, K: 2 * namedFolderHits, Filters: f},
+			namedFolderHits, func(h graphrag.Hit) bool { return underPath(h.Source.Path, name) }, "the "+name+" folder")
 	}
 	return hits
+}
+
+// withSearched runs q and puts up to n of its hits that belong (the rest
+// are what else the search matched) in the places of the last hits. When
+// the search fails, the question's own hits stand, and the trace says what
+// was not searched.
+func (p *pipeline) withSearched(ctx context.Context, r *retrieval, hits []graphrag.Hit, q graphrag.Query, n int, belongs func(graphrag.Hit) bool, what string) []graphrag.Hit {
+	res, err := p.deps.Searcher.Search(ctx, q)
+	if err != nil {
+		r.note("retrieve: searching %s failed: %v", what, err)
+		return hits
+	}
+	own := slices.DeleteFunc(res.Hits, func(h graphrag.Hit) bool { return !belongs(h) })
+	own = own[:min(len(own), n)]
+	if len(own) == 0 {
+		return hits
+	}
+	keep := max(0, min(len(hits), p.opts.K-len(own)))
+	return append(hits[:keep:keep], own...)
 }
 
 // minQuotedWords is the fewest words of a quoted phrase searched as
@@ -502,18 +509,8 @@ func (p *pipeline) withQuotedPhrases(ctx context.Context, r *retrieval, hits []g
 		if slices.ContainsFunc(hits, func(h graphrag.Hit) bool { return holdsPhrase(h, ph) }) {
 			continue
 		}
-		res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: ph, Mode: r.Mode, K: p.opts.K, Filters: r.Filters})
-		if err != nil {
-			r.note("retrieve: searching for %q failed: %v", ph, err)
-			continue
-		}
-		own := slices.DeleteFunc(res.Hits, func(h graphrag.Hit) bool { return !holdsPhrase(h, ph) })
-		own = own[:min(len(own), quotedPhraseHits)]
-		if len(own) == 0 {
-			continue
-		}
-		keep := max(0, min(len(hits), p.opts.K-len(own)))
-		hits = append(hits[:keep:keep], own...)
+		hits = p.withSearched(ctx, r, hits, graphrag.Query{Text: ph, Mode: r.Mode, K: p.opts.K, Filters: r.Filters},
+			quotedPhraseHits, func(h graphrag.Hit) bool { return holdsPhrase(h, ph) }, fmt.Sprintf("for %q", ph))
 	}
 	return hits
 }
