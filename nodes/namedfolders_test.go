@@ -34,22 +34,28 @@ func TestSearchFindsTheNamedPackagesFolder(t *testing.T) {
 	}
 	own := fileHit("/usr/share/doc/zorp-utils/copyright", "", "Format: machine-readable copyright\nFiles: *\nCopyright: 1999 Ada Quux\nLicense: MIT")
 	docs = append(docs, own)
+	if got := retrievedPaths(t, docs, "Who owns the copyright of the zorp-utils package?"); !slices.Contains(got, own.Source.Path) {
+		t.Errorf("hits %q: want zorp-utils/copyright among them", got)
+	}
+}
+
+// retrievedPaths retrieves for q over docs, three hits, and returns the
+// hits' paths.
+func retrievedPaths(t *testing.T, docs []graphrag.Hit, q string) []string {
+	t.Helper()
 	p, err := newPipeline(Deps{Searcher: newMemSearcher(docs)}, Options{K: 3, MaxKept: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := "Who owns the copyright of the zorp-utils package?"
 	s, err := p.retrieve(context.Background(), State{Query: q, Plan: graphrag.Plan{Route: graphrag.RouteVector, Query: q}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.ContainsFunc(s.Hits, func(h graphrag.Hit) bool { return h.Source.Path == own.Source.Path }) {
-		var got []string
-		for _, h := range s.Hits {
-			got = append(got, h.Source.Path)
-		}
-		t.Errorf("hits %q: want zorp-utils/copyright among them", got)
+	var got []string
+	for _, h := range s.Hits {
+		got = append(got, h.Source.Path)
 	}
+	return got
 }
 
 // A question may write a constant's name out in words: the declaration
@@ -105,20 +111,8 @@ func TestSearchFindsAQuotedMessage(t *testing.T) {
 	}
 	msg := fileHit("/src/quill/errors.go", "go", "var (\n\tErrSealed = errors.New(\"quill is sealed and cannot bend\")\n\tErrTorn = errors.New(\"quill torn\")\n)")
 	docs = append(docs, msg)
-	p, err := newPipeline(Deps{Searcher: newMemSearcher(docs)}, Options{K: 3, MaxKept: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
 	q := `Fold on a quill gives "quill is sealed and cannot bend" before Stack, why does Fold fail?`
-	s, err := p.retrieve(context.Background(), State{Query: q, Plan: graphrag.Plan{Route: graphrag.RouteVector, Query: q}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.ContainsFunc(s.Hits, func(h graphrag.Hit) bool { return h.Source.Path == msg.Source.Path }) {
-		var got []string
-		for _, h := range s.Hits {
-			got = append(got, h.Source.Path)
-		}
+	if got := retrievedPaths(t, docs, q); !slices.Contains(got, msg.Source.Path) {
 		t.Errorf("hits %q: want errors.go, which writes the quoted message", got)
 	}
 	for q, want := range map[string][]string{
