@@ -55,15 +55,12 @@ func (s *selection) continuations(cands []candidate) {
 // its section when that one leans back on it (leansBack): an aside in
 // parentheses ("A mounted volume cannot be pruned." and "(Unmount it first
 // if you need to.)"), or a sentence whose first words point back at what
-// the first said ("… the mirror needs its key copied first." and
+// the quoted one said ("… the mirror needs its key copied first." and
 // "Otherwise, the sync waits forever."; "However, …"). The quoted sentence
 // matched the question's words; the one that leans on it goes on with
 // what it leads to, in words of its own. Past the limit if need be, as
 // continuations.
 func (s *selection) followOns(cands []candidate) {
-	if len(s.chosen) == 0 {
-		return
-	}
 	for _, x := range append([]candidate(nil), s.chosen...) {
 		if x.unit.lead || x.unit.code || !x.prose {
 			continue
