@@ -479,6 +479,17 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 		test := isTestPath(h.Source.Path)
 		pkgDoc := h.Chunk.Kind == kindPackage && slices.ContainsFunc(idents, func(a askedIdent) bool { return a.Pkg != "" && inPackage(h, a.Pkg) })
 		for j, u := range units {
+			heading := u.heading
+			if heading == "" {
+				heading = h.Chunk.Heading
+			}
+			if crossReferences(heading) && !asksRelated {
+				// A manual's SEE ALSO section lists the pages of the
+				// commands it names ("ALTER ZORP (ALTER_ZORP(7)), DROP
+				// ZORP (DROP_ZORP(7))"): it holds the question's words and
+				// answers nothing, unless asked which pages are related.
+				continue
+			}
 			sent := u.text
 			own := looseSet(sent)
 			for _, t := range tokenize(sent) {
@@ -506,10 +517,6 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 			st := make(map[string]float64, len(own))
 			for k := range own {
 				st[k] = 1
-			}
-			heading := u.heading
-			if heading == "" {
-				heading = h.Chunk.Heading
 			}
 			for k := range looseSet(heading) {
 				if st[k] == 0 {
@@ -541,13 +548,6 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 				section: u.section, secPos: u.secPos, item: u.item, unit: u, test: test, release: releaseScope(releases, scopeOf(u, heading)), naming: naming, pkgDoc: pkgDoc, source: code}
 			if u.stanza != stanzaNone {
 				c.naming += workNaming
-			}
-			if crossReferences(heading) && !asksRelated {
-				// A manual's SEE ALSO section lists the pages of the
-				// commands it names ("ALTER ZORP (ALTER_ZORP(7)), DROP
-				// ZORP (DROP_ZORP(7))"): it holds the question's words and
-				// answers nothing, unless asked which pages are related.
-				continue
 			}
 			if u.code {
 				// The doc comment of a declaration cut in parts (a long

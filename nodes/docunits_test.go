@@ -151,18 +151,15 @@ func TestLongDocCutByParagraphs(t *testing.T) {
 		"// a run of them is one separator, never an empty word.\n" +
 		"// Hyphenated compounds therefore count once.\n" +
 		"func (c *Counter) Mode(m Mode) Mode {\n\told := c.mode\n\tc.mode = m\n\tc.reset()\n\treturn old\n}"
-	h := fileHit("/src/tally/mode.go", "go", doc)
-	h.Chunk.Symbol, h.Chunk.Kind = "tally.Counter.Mode", "method"
-	a := extractive("how does tally ModeFields split words", []graphrag.Hit{h}, 1)
+	a := declAnswer(t, "/src/tally/mode.go", "tally.Counter.Mode", "method", doc, "how does tally ModeFields split words")
 	for _, want := range []string{"// Mode sets how a Counter splits", "// ModeFields splits at white space only", "// Hyphenated compounds therefore count once.", "func (c *Counter) Mode(m Mode) Mode {"} {
-		if !strings.Contains(a.Text, want) {
-			t.Errorf("answer lacks %q:\n%s", want, a.Text)
+		if !strings.Contains(a, want) {
+			t.Errorf("answer lacks %q:\n%s", want, a)
 		}
 	}
-	if strings.Contains(a.Text, "Counting ignores case") {
-		t.Errorf("answer keeps a paragraph that does not answer:\n%s", a.Text)
+	if strings.Contains(a, "Counting ignores case") {
+		t.Errorf("answer keeps a paragraph that does not answer:\n%s", a)
 	}
-	withinCodeCap(t, a.Text)
 }
 
 // TestLongDocTableCutAroundItsRow: a table in a long doc comment, too
@@ -189,13 +186,10 @@ func TestLongDocTableCutAroundItsRow(t *testing.T) {
 		"//\tmimsy      uint24   KindMimsy\n" +
 		"//\n// Unknown lexemes are KindUnknown.\n" +
 		"type Token struct {\n\tKind Kind\n\tVal  any\n}"
-	h := fileHit("/src/tally/token.go", "go", doc)
-	h.Chunk.Symbol, h.Chunk.Kind = "tally.Token", "type"
-	a := extractive("tally: what Go type does a wump token's value have", []graphrag.Hit{h}, 1)
-	if !strings.Contains(a.Text, "KindWump") || !strings.Contains(a.Text, "// A Token is one lexeme") {
-		t.Errorf("answer lacks the wump row or the doc's first line:\n%s", a.Text)
+	a := declAnswer(t, "/src/tally/token.go", "tally.Token", "type", doc, "tally: what Go type does a wump token's value have")
+	if !strings.Contains(a, "KindWump") || !strings.Contains(a, "// A Token is one lexeme") {
+		t.Errorf("answer lacks the wump row or the doc's first line:\n%s", a)
 	}
-	withinCodeCap(t, a.Text)
 }
 
 // TestExcludedNameIsNotAsked: a name the question puts out of it
@@ -289,6 +283,19 @@ func TestCodeWindowLooksPastTheNameAsked(t *testing.T) {
 	if !strings.Contains(got, "0xFFFF") {
 		t.Errorf("window misses the case the question asks about:\n%s", got)
 	}
+}
+
+// declAnswer is the answer, one unit at most, that quotes a declaration
+// of symbol (its kind, its doc and code in doc) from the file at path, for
+// question; it fails t when the answer runs over the cap on quoted code
+// (withinCodeCap).
+func declAnswer(t *testing.T, path, symbol, kind, doc, question string) string {
+	t.Helper()
+	h := fileHit(path, "go", doc)
+	h.Chunk.Symbol, h.Chunk.Kind = symbol, kind
+	a := extractive(question, []graphrag.Hit{h}, 1)
+	withinCodeCap(t, a.Text)
+	return a.Text
 }
 
 // withinCodeCap fails t when an answer quoting a declaration runs over

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/graphrag/graphrag"
 	"github.com/graphrag/graphrag/ingest"
 	"github.com/graphrag/graphrag/retrievers/sqlite"
 )
@@ -97,11 +96,8 @@ func TestLongDocKeepsWhatIsAsked(t *testing.T) {
 		"// The errors that ParseInt returns have concrete type [*NumError]\n// and include err.Num = s. If s is empty or contains invalid\n" +
 		"// digits, err.Err = [ErrSyntax] and the returned value is 0;\n" +
 		"func ParseInt(s string, base int, bitSize int) (i int64, err error) {\n\tconst fnParseInt = \"ParseInt\"\n\treturn 0, nil\n}"
-	h := fileHit("/go/src/strconv/number.go", "go", doc)
-	h.Chunk.Symbol, h.Chunk.Kind = "strconv.ParseInt", "func"
-	a := extractive("how does strconv.ParseInt pick the base when base is 0", []graphrag.Hit{h}, 1)
-	if !strings.Contains(a.Text, "the true base is implied by the string's") || !strings.Contains(a.Text, "// ParseInt interprets a string s") {
-		t.Errorf("answer:\n%s\nwant the doc's first line and its paragraph on base 0", a.Text)
+	a := declAnswer(t, "/go/src/strconv/number.go", "strconv.ParseInt", "func", doc, "how does strconv.ParseInt pick the base when base is 0")
+	if !strings.Contains(a, "the true base is implied by the string's") || !strings.Contains(a, "// ParseInt interprets a string s") {
+		t.Errorf("answer:\n%s\nwant the doc's first line and its paragraph on base 0", a)
 	}
-	withinCodeCap(t, a.Text)
 }
