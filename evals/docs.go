@@ -178,7 +178,7 @@ type DocsReport struct {
 // "test13" (other files again, written the same way at the start of round
 // 16) was round 16's validation split and is tuned on since round 17.
 // "test14" (other files again, written the same way at the start of round
-// 17) is the validation split: only its figure is read.
+// 17) was round 17's validation split and is tuned on since round 18.
 // "tune1" to "tune3" (others again, written from the documents alone by
 // three writers at once, each over its own part of the collections) are
 // development data: their misses are read.
