@@ -179,6 +179,8 @@ type DocsReport struct {
 // 16) was round 16's validation split and is tuned on since round 17.
 // "test14" (other files again, written the same way at the start of round
 // 17) was round 17's validation split and is tuned on since round 18.
+// "test15" (other files again, written the same way at the start of round
+// 18) is the validation split: only its figure is read.
 // "tune1" to "tune3" (others again, written from the documents alone by
 // three writers at once, each over its own part of the collections) are
 // development data: their misses are read.
@@ -199,6 +201,7 @@ var docsSets = map[string]struct{ collections, questions string }{
 	"test12":  {datasets.DocsTest12Collections, datasets.DocsTest12Questions},
 	"test13":  {datasets.DocsTest13Collections, datasets.DocsTest13Questions},
 	"test14":  {datasets.DocsTest14Collections, datasets.DocsTest14Questions},
+	"test15":  {datasets.DocsTest15Collections, datasets.DocsTest15Questions},
 	"tune1":   {datasets.DocsTune1Collections, datasets.DocsTune1Questions},
 	"tune2":   {datasets.DocsTune2Collections, datasets.DocsTune2Questions},
 	"tune3":   {datasets.DocsTune3Collections, datasets.DocsTune3Questions},

@@ -79,6 +79,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test12", "t12"},
 	{"test13", "t13"},
 	{"test14", "t14"},
+	{"test15", "t15"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},

@@ -141,6 +141,13 @@ const (
 	DocsTest14Collections = "docs/test14.collections.json"
 	DocsTest14Questions   = "docs/test14.jsonl"
 
+	// DocsTest15Collections and DocsTest15Questions are a split written
+	// the same way at the start of round 18, in files and packages no
+	// earlier set takes a gold file from (and in PostgreSQL pages asked
+	// about once before): round 18's validation split. Never edit it.
+	DocsTest15Collections = "docs/test15.collections.json"
+	DocsTest15Questions   = "docs/test15.jsonl"
+
 	// DocsTune1..3 are tuning sets, written from the documents alone
 	// by three writers who had not seen how graphrag answers, each over
 	// its own part of the collections, and with the rows on pages and
