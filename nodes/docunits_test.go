@@ -306,3 +306,18 @@ func withinCodeCap(t *testing.T, answer string) {
 		t.Errorf("answer of %d lines, over the cap of %d:\n%s", n, maxCodeLines, answer)
 	}
 }
+
+// TestAskedNounFoundAsItsVerb: a question asks in its own word ("how
+// precise"), the method's doc answers in the noun made from it
+// ("precision"): the declaration the question names is quoted, and the
+// doc that holds the answer after it.
+func TestAskedNounFoundAsItsVerb(t *testing.T) {
+	typ := fileHit("/src/quill/clock.go", "go", "// Clock is a [Ticker] that counts the frobs of a zorp\n// and writes them to a log.\ntype Clock struct {\n\tn int\n}")
+	typ.Chunk.Symbol, typ.Chunk.Kind = "quill.Clock", "type"
+	method := fileHit("/src/quill/tick.go", "go", "// Tick records one frob.\n// The count is kept with microsecond precision.\nfunc (c *Clock) Tick() {\n\tc.n++\n}")
+	method.Chunk.Symbol, method.Chunk.Kind = "quill.Clock.Tick", "method"
+	a := extractive("quill Clock: how precise is its count?", []graphrag.Hit{typ, method}, 3)
+	if !strings.Contains(a.Text, "microsecond precision") {
+		t.Errorf("answer lacks the precision of the count:\n%s", a.Text)
+	}
+}

@@ -30,9 +30,10 @@ func Stem(w string) string {
 var looseSuffixes = [...]string{"ing", "ed", "es", "e"}
 
 // LooseStem folds the inflections Stem leaves apart ("decided" and
-// "decide", "goes" and "go", "restoring" and "restore"), for matching a
-// sentence with a question. It over-folds ("bed" and "b" stay apart only by
-// the two-letter minimum), so it is for scoring, not for showing.
+// "decide", "goes" and "go", "restoring" and "restore"), and a verb or an
+// adjective with its noun in "-ion" (foldNoun), for matching a sentence
+// with a question. It over-folds ("bed" and "b" stay apart only by the
+// two-letter minimum), so it is for scoring, not for showing.
 func LooseStem(w string) string {
 	s := Stem(w)
 	for _, suf := range looseSuffixes {
@@ -43,8 +44,29 @@ func LooseStem(w string) string {
 			if n := len(s); (suf == "ing" || suf == "ed") && n > 2 && s[n-1] == s[n-2] && !strings.ContainsRune("aeiouylsz", rune(s[n-1])) {
 				s = s[:n-1]
 			}
-			return s
+			return foldNoun(s)
 		}
+	}
+	return foldNoun(s)
+}
+
+// nounStem is the fewest letters a stem has before foldNoun drops an
+// ending: "nation", "union" and "format" are words of their own, not
+// endings on one.
+const nounStem = 7
+
+// foldNoun folds a noun made with "-ion" or "-ation" into the stem of the
+// word it is made from, once LooseStem has dropped that word's own ending:
+// "precision" and "precise" (precis), "construction" and "construct",
+// "configuration" and "configure" (configur), "validation" and "validate"
+// (valid). A question asks in the asker's word, the document answers in
+// its own.
+func foldNoun(s string) string {
+	if len(s) >= nounStem && strings.HasSuffix(s, "ion") {
+		s = s[:len(s)-len("ion")]
+	}
+	if len(s) >= nounStem && strings.HasSuffix(s, "at") {
+		s = s[:len(s)-len("at")]
 	}
 	return s
 }

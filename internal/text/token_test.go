@@ -123,6 +123,11 @@ func TestLooseStem(t *testing.T) {
 		{"wrote", "writing"},
 		{"written", "writes"},
 		{"took", "taking"},
+		{"precision", "precise"},
+		{"construction", "constructs"},
+		{"configuration", "configured"},
+		{"validation", "validate"},
+		{"integrations", "integrating"},
 	}
 	for _, p := range same {
 		if a, b := LooseStem(p[0]), LooseStem(p[1]); a != b {
@@ -133,6 +138,9 @@ func TestLooseStem(t *testing.T) {
 		{"red", "re"},
 		{"bed", "bee"},
 		{"sing", "song"},
+		{"union", "un"},
+		{"nation", "nat"},
+		{"formation", "form"},
 	}
 	for _, p := range apart {
 		if a, b := LooseStem(p[0]), LooseStem(p[1]); a == b {
