@@ -74,9 +74,12 @@ var askKinds = []askKind{
 		ask:    regexp.MustCompile(`(?i)\bwho (can|could|may|might|must|is allowed|are allowed|is permitted|gets to|has to|needs to)\b|\b(what|which) (privileges?|roles?|rights?)\b|\b(allowed|permitted|permission) to\b`),
 		has:    regexp.MustCompile(`(?i)\bmust (be|have|own|hold)\b|\bonly (the )?(superusers?|owners?|members?)\b|\bsuperusers?\b|\b(owner|owners|member|members) of\b|\b(is|are) (allowed|permitted) to\b|\bprivileges? (on|to|is required|are required)\b|\b(requires?|required|needs?) (the )?\w+ privileges?\b`),
 		prefer: toSet(`must only`)},
+	// A question that asks why is answered by the sentence that gives a
+	// reason: "because", "so that", "for historical reasons", "for
+	// backward compatibility".
 	{name: "reason",
 		ask: regexp.MustCompile(`(?i)\bwhy\b`),
-		has: regexp.MustCompile(`(?i)\b(because|since|so that|due to|as a result|in order to|reason|rejected|fails?|failed)\b`)},
+		has: regexp.MustCompile(`(?i)\b(because|since|so that|due to|as a result|in order to|reasons?|rejected|fails?|failed|(for|of) (backwards? )?compatibility)\b`)},
 	// A question that leaves something out asks what happens then: "what
 	// does the archiver name its output when I pass no name", "which mode
 	// does the tool pick if I don't set one", "the default timeout". The answer

@@ -1,0 +1,23 @@
+package nodes
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/graphrag/graphrag"
+)
+
+// TestWhyIsAnsweredByAReason: a "why" question is answered by the
+// sentence that gives a reason, in the plural too ("for historical
+// reasons", "for backward compatibility"), over one that only shares
+// more of its words.
+func TestWhyIsAnsweredByAReason(t *testing.T) {
+	for _, reason := range []string{"The QUILL command exists for historical reasons.", "The QUILL command is kept for backward compatibility."} {
+		page := fileHit("/man/man7/QUILL.7", "man", "QUILL closes the current frob; ZORP does the same and is the standard command.\n\n"+
+			reason+"\n\nQUILL takes no parameters and closes the frob like ZORP.")
+		a := extractive("Why does frobdb have QUILL when ZORP already closes the frob?", []graphrag.Hit{page}, 1)
+		if !strings.Contains(a.Text, reason) {
+			t.Errorf("answer lacks the reason %q:\n%s", reason, a.Text)
+		}
+	}
+}
