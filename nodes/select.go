@@ -76,6 +76,12 @@ func (s *selection) score(c candidate) (sc, needed float64) {
 	fresh, own := false, false
 	for _, t := range s.terms {
 		f := c.stems[t.Stem]
+		if f == 0 && sameMeaningIn(t.Stem, c.loose) {
+			// The sentence writes the word of the question in another
+			// word of its group (sameMeaning: "skip" as "exclude"), as
+			// evidence finds it.
+			f = 1
+		}
 		if f == 0 || c.release > 0 && s.released[t.Stem] {
 			// Under the release asked about, the name of what was
 			// released says nothing more: its heading already does.

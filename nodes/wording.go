@@ -9,7 +9,8 @@ import (
 // one another: a user asks what a tool "skips", its manual says which
 // files are "excluded"; a user asks about names "starting" with something,
 // the manual about names "beginning" with it. Evidence finds a question's
-// word in a passage that writes another word of its group (hitWords.has).
+// word in a passage that writes another word of its group (hitWords.has),
+// and the answer's select step in a sentence that does (selection.score).
 // Each group is a handful of plain English near-synonyms, chosen by
 // reading how manuals phrase what questions ask, not from any one
 // question; a word belongs to one group at most. Keep it small: a wide

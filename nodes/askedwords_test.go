@@ -21,3 +21,16 @@ func TestWhyIsAnsweredByAReason(t *testing.T) {
 		}
 	}
 }
+
+// TestAskedWordFoundAsItsSameMeaning: the sentence that answers writes
+// the question's word as another word of its group ("skip" as
+// "excluded"), and is chosen over one that only names the subject.
+func TestAskedWordFoundAsItsSameMeaning(t *testing.T) {
+	page := fileHit("/man/man1/zorpsync.1", "man", "zorpsync copies frob archives between quill hosts and keeps their owners.\n\n"+
+		"Archives whose names begin with a dot are excluded unless --all is given.\n\n"+
+		"zorpsync reads its hosts from /etc/zorpsync.conf.")
+	a := extractive("which archives does zorpsync skip?", []graphrag.Hit{page}, 1)
+	if !strings.Contains(a.Text, "are excluded unless --all") {
+		t.Errorf("answer lacks the sentence that says which archives are skipped:\n%s", a.Text)
+	}
+}
