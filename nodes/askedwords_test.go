@@ -34,3 +34,17 @@ func TestAskedWordFoundAsItsSameMeaning(t *testing.T) {
 		t.Errorf("answer lacks the sentence that says which archives are skipped:\n%s", a.Text)
 	}
 }
+
+// TestDeclaredThenItsNeighbourThatAnswers: the option the question names
+// is quoted first; a sentence of the same page that holds a word of the
+// question the option's entry leaves out is more of the answer.
+func TestDeclaredThenItsNeighbourThatAnswers(t *testing.T) {
+	page := fileHit("/man/man1/zorpcopy.1", "man", "OPTIONS\n\n"+
+		"--frob\n    Frob every quill before it is copied.\n\n"+
+		"--blip\n    Print a blip for each quill copied.\n\n"+
+		"NOTES\n\nTimestamps are reset on every copied quill.")
+	a := extractive("what does zorpcopy --frob do to the timestamps of a quill?", []graphrag.Hit{page}, 3)
+	if !strings.Contains(a.Text, "Frob every quill") || !strings.Contains(a.Text, "Timestamps are reset") {
+		t.Errorf("answer lacks the option's entry or the note on timestamps:\n%s", a.Text)
+	}
+}

@@ -232,9 +232,9 @@ func (s *selection) pick(cands []candidate, limit int) {
 			if len(s.chosen) == 0 && firstRecord < 0 && record != stanzaNone {
 				firstRecord = i
 			}
-			if len(s.chosen) > 0 && s.chosen[0].declares && !c.declares && !(c.hit != s.chosen[0].hit && s.bringsAsked(c)) {
-				// The declaration asked about answers: its neighbours are
-				// not more of the answer, and another passage is only when
+			if len(s.chosen) > 0 && s.chosen[0].declares && !c.declares && !s.bringsAsked(c) {
+				// The declaration asked about answers: another unit, of
+				// its passage or another, is more of the answer only when
 				// it holds a word of the question the declaration leaves
 				// out. A function's doc says what it does; its package's
 				// doc what all of it assumes (that no shell is run, that a
