@@ -232,11 +232,13 @@ func (s *selection) pick(cands []candidate, limit int) {
 			if len(s.chosen) == 0 && firstRecord < 0 && record != stanzaNone {
 				firstRecord = i
 			}
-			if len(s.chosen) > 0 && s.chosen[0].declares && !c.declares && !s.bringsAsked(c) {
-				// The declaration asked about answers: another unit, of
-				// its passage or another, is more of the answer only when
-				// it holds a word of the question the declaration leaves
-				// out. A function's doc says what it does; its package's
+			if len(s.chosen) > 0 && s.chosen[0].declares && !c.declares && !((c.hit != s.chosen[0].hit || !c.source) && s.bringsAsked(c)) {
+				// The declaration asked about answers: another unit is more
+				// of the answer only when it holds a word of the question
+				// the declaration leaves out, and is of another passage or
+				// not code (the code around a field is its type, the same
+				// declaration; the entries around a document's are other
+				// facts). A function's doc says what it does; its package's
 				// doc what all of it assumes (that no shell is run, that a
 				// name is looked up in $PATH), the constant it falls back
 				// to what it does when an option is left out (an encoder's
