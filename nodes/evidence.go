@@ -1,6 +1,7 @@
 package nodes
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 
@@ -163,6 +164,11 @@ type hitWords struct {
 	stems, loose map[string]bool
 }
 
+// fieldLabel finds the label of a field written as words joined by
+// hyphens at the start of a line, before its colon: a copyright file's
+// "Upstream-Contact:", a control file's "Build-Depends:".
+var fieldLabel = regexp.MustCompile(`(?m)^([A-Za-z]+(?:-[A-Za-z]+)+):`)
+
 // notIdentRune reports whether r cannot be part of an identifier.
 func notIdentRune(r rune) bool {
 	return !(r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r))
@@ -183,6 +189,15 @@ func hitWordsOf(h graphrag.Hit) hitWords {
 	}
 	for _, word := range text.Words(strings.ReplaceAll(h.Source.Title, "_", " ")) {
 		add(word)
+	}
+	// A field's label is split, though: "Upstream-Contact:" names the
+	// upstream contact, as "Files-Excluded:" the files excluded.
+	for _, m := range fieldLabel.FindAllStringSubmatch(h.Chunk.Text, -1) {
+		for _, part := range strings.Split(m[1], "-") {
+			if len(part) > 1 {
+				add(strings.ToLower(part))
+			}
+		}
 	}
 	if isCodeHit(h) {
 		// Code names what it declares in identifiers: the chunk whose

@@ -64,3 +64,18 @@ func TestEvidenceFindsTheNameOfTheFilesFolder(t *testing.T) {
 		t.Errorf("libfrob2 found (missing %v): no passage, title or folder names it", ev.Missing)
 	}
 }
+
+// TestFieldLabelNamesItsWords: a field's hyphenated label holds its words
+// ("Upstream-Contact:" the contact), though a hyphenated name elsewhere
+// in the text is not split.
+func TestFieldLabelNamesItsWords(t *testing.T) {
+	hits := []graphrag.Hit{fileHit("/doc/zorpd/copyright", "", "Upstream-Name: zorpd\nUpstream-Contact: Ann Quill <ann@example.org>\n\nFiles: *\nCopyright: 2020 Ann Quill\nLicense: frob-licence")}
+	ev := measureEvidence(contentTerms("who is the contact for zorpd"), hits, evidenceHits)
+	if slices.Contains(ev.Missing, "contact") {
+		t.Errorf("evidence misses contact (missing %v), which the field's label holds", ev.Missing)
+	}
+	ev = measureEvidence(contentTerms("which frob does zorpd use"), hits, evidenceHits)
+	if !slices.Contains(ev.Missing, "frob") {
+		t.Errorf("frob found (missing %v): only the name frob-licence holds it", ev.Missing)
+	}
+}
