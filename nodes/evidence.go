@@ -187,9 +187,6 @@ func hitWordsOf(h graphrag.Hit) hitWords {
 		w.stems[t.Stem] = true
 		w.loose[looseStem(t.Lower)] = true
 	}
-	for _, word := range text.Words(strings.ReplaceAll(h.Source.Title, "_", " ")) {
-		add(word)
-	}
 	// A field's label is split, though: "Upstream-Contact:" names the
 	// upstream contact, as "Files-Excluded:" the files excluded.
 	for _, m := range fieldLabel.FindAllStringSubmatch(h.Chunk.Text, -1) {
@@ -198,6 +195,9 @@ func hitWordsOf(h graphrag.Hit) hitWords {
 				add(strings.ToLower(part))
 			}
 		}
+	}
+	for _, word := range text.Words(strings.ReplaceAll(h.Source.Title, "_", " ")) {
+		add(word)
 	}
 	if isCodeHit(h) {
 		// Code names what it declares in identifiers: the chunk whose

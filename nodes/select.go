@@ -237,13 +237,13 @@ func (s *selection) pick(cands []candidate, limit int) {
 				// of the answer only when it holds a word of the question
 				// the declaration leaves out, and is of another passage or
 				// not code (the code around a field is its type, the same
-				// declaration; the entries around a document's are other
-				// facts). A function's doc says what it does; its package's
-				// doc what all of it assumes (that no shell is run, that a
-				// name is looked up in $PATH), the constant it falls back
-				// to what it does when an option is left out (an encoder's
-				// DefaultQuality, for "which quality if I pass no
-				// options").
+				// declaration; the entries around a manual's option or a
+				// copyright file's field are other facts). A function's
+				// doc says what it does; its package's doc what all of it
+				// assumes (that no shell is run, that a name is looked up
+				// in $PATH), the constant it falls back to what it does
+				// when an option is left out (an encoder's DefaultQuality,
+				// for "which quality if I pass no options").
 				continue
 			}
 			if len(s.chosen) > 0 && len(s.named) == 0 && !s.chosen[0].source && c.source && !c.declares {
