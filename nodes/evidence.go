@@ -1,7 +1,6 @@
 package nodes
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 
@@ -164,11 +163,6 @@ type hitWords struct {
 	stems, loose map[string]bool
 }
 
-// fieldLabel finds the label of a field written as words joined by
-// hyphens at the start of a line, before its colon: a copyright file's
-// "Upstream-Contact:", a control file's "Build-Depends:".
-var fieldLabel = regexp.MustCompile(`(?m)^([A-Za-z]+(?:-[A-Za-z]+)+):`)
-
 // notIdentRune reports whether r cannot be part of an identifier.
 func notIdentRune(r rune) bool {
 	return !(r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r))
@@ -187,9 +181,13 @@ func hitWordsOf(h graphrag.Hit) hitWords {
 		w.stems[t.Stem] = true
 		w.loose[looseStem(t.Lower)] = true
 	}
-	// A field's label is split, though: "Upstream-Contact:" names the
-	// upstream contact, as "Files-Excluded:" the files excluded.
-	for _, m := range fieldLabel.FindAllStringSubmatch(h.Chunk.Text, -1) {
+	// A field's label is split, though (fieldLine): "Upstream-Contact:"
+	// names the upstream contact, as "Files-Excluded:" the files excluded.
+	for line := range strings.Lines(h.Chunk.Text) {
+		m := fieldLine.FindStringSubmatch(line)
+		if m == nil || !strings.Contains(m[1], "-") {
+			continue
+		}
 		for _, part := range strings.Split(m[1], "-") {
 			if len(part) > 1 {
 				add(strings.ToLower(part))
