@@ -181,6 +181,8 @@ type DocsReport struct {
 // 17) was round 17's validation split and is tuned on since round 18.
 // "test15" (other files again, written the same way at the start of round
 // 18) was round 18's validation split and is tuned on since round 19.
+// "test16" (other files again, written the same way at the start of round
+// 19) is the validation split: only its figure is read.
 // "tune1" to "tune3" (others again, written from the documents alone by
 // three writers at once, each over its own part of the collections) are
 // development data: their misses are read.
@@ -202,6 +204,7 @@ var docsSets = map[string]struct{ collections, questions string }{
 	"test13":  {datasets.DocsTest13Collections, datasets.DocsTest13Questions},
 	"test14":  {datasets.DocsTest14Collections, datasets.DocsTest14Questions},
 	"test15":  {datasets.DocsTest15Collections, datasets.DocsTest15Questions},
+	"test16":  {datasets.DocsTest16Collections, datasets.DocsTest16Questions},
 	"tune1":   {datasets.DocsTune1Collections, datasets.DocsTune1Questions},
 	"tune2":   {datasets.DocsTune2Collections, datasets.DocsTune2Questions},
 	"tune3":   {datasets.DocsTune3Collections, datasets.DocsTune3Questions},

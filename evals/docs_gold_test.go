@@ -80,6 +80,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test13", "t13"},
 	{"test14", "t14"},
 	{"test15", "t15"},
+	{"test16", "t16"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},
@@ -87,7 +88,8 @@ var docsTestSplits = []struct{ set, prefix string }{
 
 // The test splits' rows are written against the files as installed: every
 // answerable row's gold string occurs verbatim in its gold file, read raw
-// (a .gz decompressed, a man page not rendered). Rows whose collection or
+// (a .gz decompressed), or for a man page in its text as man(1) renders
+// it when its troff source splits or escapes it. Rows whose collection or
 // file is not installed on this machine are skipped, and so are Debian
 // changelog rows when the installed package is another version than the
 // one the row was written against. The dev and held-out sets are not
@@ -120,6 +122,16 @@ func TestDocsTestSetGoldStringsInGoldFiles(t *testing.T) {
 					}
 					if err != nil {
 						t.Fatal(err)
+					}
+					if !bytes.Contains(text, []byte(q.Gold)) && isManPage(q.GoldFile) {
+						// The troff source breaks a phrase across lines and
+						// escapes its dots ("8\\&.4"); the reader sees the page
+						// rendered, as the row's writer checked it.
+						rendered, err := renderManPage(name)
+						if err != nil {
+							t.Skipf("gold string %q is not in the troff source of %s, and the page could not be rendered to check it there: %v", q.Gold, name, err)
+						}
+						text = rendered
 					}
 					if !bytes.Contains(text, []byte(q.Gold)) {
 						if q.Collection == "debian" && path.Base(q.GoldFile) == "changelog.Debian.gz" {
@@ -191,6 +203,23 @@ func readRaw(name string) ([]byte, error) {
 		r = zr
 	}
 	return io.ReadAll(r)
+}
+
+// isManPage reports whether a gold file is a manual page: man1/x.1.gz.
+func isManPage(file string) bool {
+	return regexp.MustCompile(`^man[1-9]/[^/]+\.[1-9]\.gz$`).MatchString(file)
+}
+
+// renderManPage renders a manual page as man(1) shows it on an
+// 80-column terminal, with overstrikes (bold, underline) removed.
+func renderManPage(name string) ([]byte, error) {
+	cmd := exec.Command("man", "-l", name)
+	cmd.Env = append(os.Environ(), "MANWIDTH=80", "MAN_KEEP_FORMATTING=")
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, err
+	}
+	return regexp.MustCompile(".\x08").ReplaceAll(out, nil), nil
 }
 
 // goldTestEnv resolves collection roots as `graphrag eval docs` does:

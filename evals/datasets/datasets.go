@@ -149,6 +149,13 @@ const (
 	DocsTest15Collections = "docs/test15.collections.json"
 	DocsTest15Questions   = "docs/test15.jsonl"
 
+	// DocsTest16Collections and DocsTest16Questions are a split written
+	// the same way at the start of round 19, in files and packages no
+	// earlier set takes a gold file from (and in PostgreSQL pages asked
+	// about once before): round 19's validation split. Never edit it.
+	DocsTest16Collections = "docs/test16.collections.json"
+	DocsTest16Questions   = "docs/test16.jsonl"
+
 	// DocsTune1..3 are tuning sets, written from the documents alone
 	// by three writers who had not seen how graphrag answers, each over
 	// its own part of the collections, and with the rows on pages and
