@@ -61,18 +61,25 @@ func (p *pipeline) unheldWords(ctx context.Context, s *State, words []string, be
 		}
 		probes++
 		forms := inflections(w)
-		res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: strings.Join(forms, " "), Mode: graphrag.ModeKeyword, K: passingMentions, Filters: p.filters(s.Plan)})
+		compound := compoundName(s.question(), w)
+		res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: strings.Join(forms, " "), Mode: graphrag.ModeKeyword, K: probeDepth(compound), Filters: p.filters(s.Plan)})
 		if err != nil {
 			s.note("evaluate: could not check whether the files hold %q: %v", w, err)
 			return nil, nil
 		}
 		// More passages than passingMentions hold it: it is something the
-		// files are about, whatever the first of them say.
+		// files are about, whatever the first of them say. The keyword
+		// search finds a compound name by its parts: only the passages
+		// that hold it whole count ("redis-server" is not held by the
+		// manuals that say "server").
 		held := len(res.Hits) >= passingMentions
+		if compound {
+			held = countFunc(res.Hits, func(h graphrag.Hit) bool { return holdsForm(hitText(h), forms) }) >= passingMentions
+		}
 		mentioned := false
 		others := otherStems(terms, forms)
 		for _, h := range res.Hits {
-			text := strings.ToLower(h.Source.Title + " \n " + h.Chunk.Text)
+			text := hitText(h)
 			has := holdsForm(text, forms)
 			mentioned = mentioned || has
 			held = held || has && (len(others) == 0 || holdsAny(stemSet(text), others) || namesWord(h, forms))
@@ -158,6 +165,43 @@ func otherStems(terms []term, forms []string) []string {
 // holdsAny reports whether stems has one of want.
 func holdsAny(stems map[string]bool, want []string) bool {
 	return slices.ContainsFunc(want, func(st string) bool { return stems[st] })
+}
+
+// compoundName reports whether w is a hyphenated name the question asks
+// about ("the redis-server package": see askedIn), not a number, date or
+// CVE id (matchConstraints' concern). The keyword search splits it into
+// its parts and finds passages that hold only one of them.
+func compoundName(question, w string) bool {
+	return strings.Contains(w, "-") && !strings.ContainsAny(w, "0123456789") && len(askedIn(question, []string{w})) > 0
+}
+
+// compoundProbeDepth is how many passages a probe for a compound name
+// reads: those holding it whole rank among the many holding one of its
+// parts ("server"), not always first.
+const compoundProbeDepth = 10 * passingMentions
+
+// probeDepth is how many passages a search for a word's forms reads.
+func probeDepth(compound bool) int {
+	if compound {
+		return compoundProbeDepth
+	}
+	return passingMentions
+}
+
+// hitText is a hit's title and text, lower case, as the probes read it.
+func hitText(h graphrag.Hit) string {
+	return strings.ToLower(h.Source.Title + " \n " + h.Chunk.Text)
+}
+
+// countFunc counts the elements of s for which f holds.
+func countFunc[T any](s []T, f func(T) bool) int {
+	n := 0
+	for _, v := range s {
+		if f(v) {
+			n++
+		}
+	}
+	return n
 }
 
 // maxAbsenceProbes bounds the searches absentWords makes for one
@@ -298,13 +342,13 @@ func (p *pipeline) heldNowhere(ctx context.Context, s *State, words []string) []
 	var out []string
 	for _, w := range words {
 		forms := inflections(w)
-		res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: strings.Join(forms, " "), Mode: graphrag.ModeKeyword, K: passingMentions})
+		res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: strings.Join(forms, " "), Mode: graphrag.ModeKeyword, K: probeDepth(compoundName(s.question(), w))})
 		if err != nil {
 			s.note("evaluate: could not check whether the files hold %q: %v", w, err)
 			return nil
 		}
 		if !slices.ContainsFunc(res.Hits, func(h graphrag.Hit) bool {
-			return holdsForm(strings.ToLower(h.Source.Title+" \n "+h.Chunk.Text), forms)
+			return holdsForm(hitText(h), forms)
 		}) {
 			out = append(out, w)
 		}

@@ -2,11 +2,14 @@ package nodes
 
 import (
 	"context"
+	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/graphrag/graphrag"
+	"github.com/graphrag/graphrag/retrievers/sqlite"
 )
 
 func TestQualifiedNamesNeedTheirPackage(t *testing.T) {
@@ -642,5 +645,59 @@ func TestExamplesConstrainNothing(t *testing.T) {
 	// A marker at the very end gives no example (and no panic).
 	if got := examplesGiven("is a frob anything like "); len(got) != 0 {
 		t.Errorf("examplesGiven of a trailing marker = %q, want none", got)
+	}
+}
+
+// A hyphenated name the question asks about ("the zorp-server package") is
+// held only by passages that hold it whole: the store's keyword search
+// finds it by its parts, and "server" is in every manual. Through the real
+// SQLite store, whose full-text index splits the name as users' stores do.
+func TestCompoundNameHeldOnlyWhole(t *testing.T) {
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "store.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var hits []graphrag.Hit
+	for i, text := range []string{
+		"The frob server listens on port 7001 by default.",
+		"The quill server listens on port 7002 by default; set Port to change it.",
+		"By default the wicket server listens on port 7003.",
+		"The server package of tansy listens on port 7004.",
+		"Each server process listens on the port its package configures.",
+		"The default server port of glimmer is 7006.",
+		"The zorp-client package talks to a server on port 7007 by default.",
+	} {
+		hits = append(hits, doc(fmt.Sprintf("pkg%d", i), fmt.Sprintf("README %d", i), text))
+	}
+	var recs []graphrag.Record
+	for _, h := range hits {
+		recs = append(recs, graphrag.Record{
+			Doc:    graphrag.Document{ID: h.Source.DocID, Path: h.Source.Path, Title: h.Source.Title, Type: h.Source.Type, Hash: h.Source.DocID},
+			Chunks: []graphrag.Chunk{{ID: h.Chunk.ID, DocID: h.Chunk.DocID, Text: h.Chunk.Text}},
+		})
+	}
+	if err := st.Put(ctx, recs...); err != nil {
+		t.Fatal(err)
+	}
+	p, _ := newPipeline(Deps{Searcher: st}, DefaultOptions())
+	for _, tc := range []struct {
+		question string
+		hits     []graphrag.Hit
+		empty    bool
+	}{
+		// No passage holds zorp-server: what is asked about is not there.
+		{"What port does the zorp-server package listen on by default?", hits[:5], true},
+		// zorp-client is held, beside the question's other words.
+		{"What port does the zorp-client package talk to by default?", append([]graphrag.Hit{hits[6]}, hits[:4]...), false},
+	} {
+		s, err := p.evaluate(ctx, State{Query: tc.question, Plan: graphrag.Plan{Route: graphrag.RouteVector}, Hits: tc.hits, Budget: Budget{Retrieve: 2}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (s.Retrieval == RetrievalEmpty) != tc.empty {
+			t.Errorf("%q: retrieval %s (%s), want empty %v", tc.question, s.Retrieval, s.Measured, tc.empty)
+		}
 	}
 }
