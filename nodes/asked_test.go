@@ -53,6 +53,7 @@ func TestAnswersOfTheKindAsked(t *testing.T) {
 	frob := fileHit("/doc/frobnitz/copyright", "", "This is the Debian package of frobnitz, a file shredder.\n\n"+
 		"Copyright and license:\n\nThis is version 3 of the Frobnitz license. Permission is granted to anyone to use this software for any purpose.")
 	zorp := stanzaHit("/doc/libzorp2-1/copyright", "", "", "Upstream-Name: zorp-reference\n\nFiles: *\nCopyright: 2015, Ann Smith\nLicense: CC0 or Apache-2.0", 0)
+	quill := stanzaHit("/doc/libquillx9-0/copyright", "Quill-X9", "Quill-X9", "Upstream-Name: Quill-X9\nSource: https://example.org/quill\nLicense: BSD-3-Clause-Clear", 0)
 	for _, tc := range []struct {
 		q       string
 		hits    []graphrag.Hit
@@ -60,6 +61,9 @@ func TestAnswersOfTheKindAsked(t *testing.T) {
 		want    string
 	}{
 		{"who designed Go", []graphrag.Hit{spec}, true, ""},
+		// The stanza names Quill-X9; "encoder" is the asker's word for it.
+		{"What license is the Quill-X9 encoder released under?", []graphrag.Hit{quill}, false, "License: BSD-3-Clause-Clear"},
+		{"What license is the Frob-Z7 encoder released under?", []graphrag.Hit{quill}, true, ""},
 		{"what license is the rustc compiler under", []graphrag.Hit{changelog, boost}, true, ""},
 		{"what license is Microsoft Word distributed under", []graphrag.Hit{ssh}, true, ""},
 		{"what license is jq distributed under", []graphrag.Hit{ssh, jq}, false, "License: MIT"},
