@@ -70,7 +70,7 @@ func (p *pipeline) unheldWords(ctx context.Context, s *State, words []string, be
 		// More passages than passingMentions hold it: it is something the
 		// files are about, whatever the first of them say. The keyword
 		// search finds a compound name by its parts: only the passages
-		// that hold it whole count ("redis-server" is not held by the
+		// that hold it whole count ("zorp-server" is not held by the
 		// manuals that say "server").
 		held := len(res.Hits) >= passingMentions
 		if compound {
@@ -168,7 +168,7 @@ func holdsAny(stems map[string]bool, want []string) bool {
 }
 
 // compoundName reports whether w is a hyphenated name the question asks
-// about ("the redis-server package": see askedIn), not a number, date or
+// about ("the zorp-server package": see askedIn), not a number, date or
 // CVE id (matchConstraints' concern). The keyword search splits it into
 // its parts and finds passages that hold only one of them.
 func compoundName(question, w string) bool {
