@@ -150,6 +150,9 @@ type DocsReport struct {
 	P50MS   float64       `json:"p50_ms"`
 	P95MS   float64       `json:"p95_ms"`
 	Paths   int           `json:"paths"`
+	// SinceBaseline is how the results differ from a baseline report's,
+	// when one was given (graphrag eval docs --baseline).
+	SinceBaseline *DocsDiff `json:"since_baseline,omitempty"`
 }
 
 // The bundled question sets of the benchmark. "dev", "heldout" (other

@@ -19,7 +19,7 @@ import (
 func (a *app) evalDocsCmd() *cobra.Command {
 	var (
 		keep, questions, set string
-		states               string
+		states, baseline     string
 		roots, only          []string
 		all, asJSON          bool
 		minAnswered, minAbst float64
@@ -38,13 +38,28 @@ installed are left out, with their questions.`,
 		Example: `  graphrag eval docs
   graphrag eval docs --keep /tmp/docs-store --all
   graphrag eval docs --set heldout --keep /tmp/docs-heldout
-  graphrag eval docs --root go=$HOME/sdk/go1.26 --only go`,
+  graphrag eval docs --root go=$HOME/sdk/go1.26 --only go
+  graphrag eval docs --set tune1 --json > before.json   # then, after a change:
+  graphrag eval docs --set tune1 --baseline before.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
 			cols, qs, err := evals.LoadDocsSet(set)
 			if err != nil {
 				return err
+			}
+			var base *evals.DocsReport
+			if baseline != "" {
+				// Read before the run, so a wrong path fails at once.
+				fh, err := os.Open(baseline)
+				if err != nil {
+					return fmt.Errorf("--baseline: %w", err)
+				}
+				base, err = evals.ReadDocsReport(fh)
+				fh.Close()
+				if err != nil {
+					return fmt.Errorf("--baseline %s: %w", baseline, err)
+				}
 			}
 			if questions != "" {
 				fh, err := os.Open(questions)
@@ -122,6 +137,15 @@ installed are left out, with their questions.`,
 				return err
 			}
 			out := cmd.OutOrStdout()
+			if base != nil {
+				d := evals.CompareDocs(base, rep)
+				rep.SinceBaseline = &d
+				if !asJSON {
+					if err := evals.WriteDocsDiff(out, d); err != nil {
+						return err
+					}
+				}
+			}
 			if asJSON {
 				enc := json.NewEncoder(out)
 				enc.SetIndent("", "  ")
@@ -155,6 +179,7 @@ installed are left out, with their questions.`,
 	cmd.Flags().Float64Var(&minAnswered, "min-answered", -1, "fail when the share of answerable questions answered is below this")
 	cmd.Flags().Float64Var(&minAbst, "min-abstained", -1, "fail when the share of unanswerable questions abstained is below this")
 	cmd.Flags().IntVar(&concurrency, "concurrency", 0, "questions in flight (default: the number of CPUs)")
+	cmd.Flags().StringVar(&baseline, "baseline", "", "a report of an earlier run of the same questions (--json): list the questions gained and lost since, by id")
 	cmd.Flags().StringVar(&states, "states", "", "write each question's final graph state (hits, kept passages, measurements) as JSON into this directory, ID.json")
 	return cmd
 }
