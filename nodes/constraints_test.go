@@ -671,14 +671,7 @@ func TestCompoundNameHeldOnlyWhole(t *testing.T) {
 	} {
 		hits = append(hits, doc(fmt.Sprintf("pkg%d", i), fmt.Sprintf("README %d", i), text))
 	}
-	var recs []graphrag.Record
-	for _, h := range hits {
-		recs = append(recs, graphrag.Record{
-			Doc:    graphrag.Document{ID: h.Source.DocID, Path: h.Source.Path, Title: h.Source.Title, Type: h.Source.Type, Hash: h.Source.DocID},
-			Chunks: []graphrag.Chunk{{ID: h.Chunk.ID, DocID: h.Chunk.DocID, Text: h.Chunk.Text}},
-		})
-	}
-	if err := st.Put(ctx, recs...); err != nil {
+	if err := st.Put(ctx, hitRecords(hits)...); err != nil {
 		t.Fatal(err)
 	}
 	p, _ := newPipeline(Deps{Searcher: st}, DefaultOptions())
