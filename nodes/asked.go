@@ -92,13 +92,13 @@ func licenceSubjectOf(query string) licenceSubject {
 
 // of reports whether a unit naming a licence is of the subject: its
 // passage (or heading, title, path) holds every name of it, or when the
-// question gives it none, every word. Microsoft
-// Word's licence is not the one of a copyright stanza that names "The
-// Written Word, Inc.", nor the rustc compiler's that of a stanza for
-// "boost/config/compiler/…". A file the subject names by its folder or
-// file name (the package "libzorp2-1" of "the Zorp2 frob hashing library
-// (libzorp2-1)") is the subject's own, and so is its licence, though its
-// "License:" line holds none of the asker's description.
+// question gives it none, every word. Microsoft Word's licence is not the
+// one of a copyright stanza that names "The Written Word, Inc.", nor the
+// rustc compiler's that of a stanza for "boost/config/compiler/…". A file
+// the subject names by its folder or file name (the package "libzorp2-1"
+// of "the Zorp2 frob hashing library (libzorp2-1)") is the subject's own,
+// and so is its licence, though its "License:" line holds none of the
+// asker's description.
 func (s licenceSubject) of(c candidate, h graphrag.Hit) bool {
 	words := append(append([]string(nil), s.names...), s.words...)
 	if slices.ContainsFunc(words, func(w string) bool { return pathNamed(h.Source.Path, map[string]bool{w: true}) }) {
@@ -106,9 +106,9 @@ func (s licenceSubject) of(c candidate, h graphrag.Hit) bool {
 	}
 	if len(s.names) > 0 && !slices.ContainsFunc(s.names, func(w string) bool { return !holds(c, h, w) }) {
 		// The unit speaks of every name the question gives its subject:
-		// the asker's description of it ("the Quill-X9 encoder", "the
-		// rest of the code") is the asker's wording, which a "License:"
-		// field need not repeat.
+		// the asker's description of it ("encoder" in "the Quill-X9
+		// encoder") is the asker's wording, which a "License:" field need
+		// not repeat.
 		return true
 	}
 	for _, w := range words {
