@@ -25,7 +25,7 @@ func TestEvalDocsBaseline(t *testing.T) {
 	}
 	questions := filepath.Join(t.TempDir(), "q.jsonl")
 	rows := `{"id": "z-1", "collection": "go", "question": "how many frobs does a zorp hold at most (ZorpLimit)?", "gold_file": "src/strings/zorp.go", "gold": "42"}
-{"id": "z-2", "collection": "go", "question": "what is the default quill width of the wibble printer?", "abstain": true}
+{"id": "z-2", "collection": "go", "question": "how wide does the wibble printer draw its quill lines?", "abstain": true}
 `
 	if err := os.WriteFile(questions, []byte(rows), 0o644); err != nil {
 		t.Fatal(err)
