@@ -205,10 +205,15 @@ func readRaw(name string) ([]byte, error) {
 	return io.ReadAll(r)
 }
 
-// isManPage reports whether a gold file is a manual page: man1/x.1.gz.
-func isManPage(file string) bool {
-	return regexp.MustCompile(`^man[1-9]/[^/]+\.[1-9]\.gz$`).MatchString(file)
-}
+// manPageFile is a manual page's path in its collection: man1/x.1.gz.
+var manPageFile = regexp.MustCompile(`^man[1-9]/[^/]+\.[1-9]\.gz$`)
+
+// isManPage reports whether a gold file is a manual page.
+func isManPage(file string) bool { return manPageFile.MatchString(file) }
+
+// overstrike is a character struck over by the next one: man's bold and
+// underline on a terminal.
+var overstrike = regexp.MustCompile(".\x08")
 
 // renderManPage renders a manual page as man(1) shows it on an
 // 80-column terminal, with overstrikes (bold, underline) removed.
@@ -219,7 +224,7 @@ func renderManPage(name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return regexp.MustCompile(".\x08").ReplaceAll(out, nil), nil
+	return overstrike.ReplaceAll(out, nil), nil
 }
 
 // goldTestEnv resolves collection roots as `graphrag eval docs` does:

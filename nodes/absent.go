@@ -72,18 +72,19 @@ func (p *pipeline) unheldWords(ctx context.Context, s *State, words []string, be
 		// search finds a compound name by its parts: only the passages
 		// that hold it whole count ("zorp-server" is not held by the
 		// manuals that say "server").
-		held := len(res.Hits) >= passingMentions
-		if compound {
-			held = countFunc(res.Hits, func(h graphrag.Hit) bool { return holdsForm(hitText(h), forms) }) >= passingMentions
-		}
-		mentioned := false
+		held := !compound && len(res.Hits) >= passingMentions
+		whole := 0 // passages holding the word as written
 		others := otherStems(terms, forms)
 		for _, h := range res.Hits {
 			text := hitText(h)
 			has := holdsForm(text, forms)
-			mentioned = mentioned || has
+			if has {
+				whole++
+			}
 			held = held || has && (len(others) == 0 || holdsAny(stemSet(text), others) || namesWord(h, forms))
 		}
+		held = held || whole >= passingMentions
+		mentioned := whole > 0
 		switch {
 		case held:
 		case mentioned:
@@ -191,17 +192,6 @@ func probeDepth(compound bool) int {
 // hitText is a hit's title and text, lower case, as the probes read it.
 func hitText(h graphrag.Hit) string {
 	return strings.ToLower(h.Source.Title + " \n " + h.Chunk.Text)
-}
-
-// countFunc counts the elements of s for which f holds.
-func countFunc[T any](s []T, f func(T) bool) int {
-	n := 0
-	for _, v := range s {
-		if f(v) {
-			n++
-		}
-	}
-	return n
 }
 
 // maxAbsenceProbes bounds the searches absentWords makes for one

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -51,25 +52,13 @@ installed are left out, with their questions.`,
 			var base *evals.DocsReport
 			if baseline != "" {
 				// Read before the run, so a wrong path fails at once.
-				fh, err := os.Open(baseline)
-				if err != nil {
-					return fmt.Errorf("--baseline: %w", err)
-				}
-				base, err = evals.ReadDocsReport(fh)
-				fh.Close()
-				if err != nil {
-					return fmt.Errorf("--baseline %s: %w", baseline, err)
+				if base, err = readFlagFile("--baseline", baseline, evals.ReadDocsReport); err != nil {
+					return err
 				}
 			}
 			if questions != "" {
-				fh, err := os.Open(questions)
-				if err != nil {
-					return fmt.Errorf("--questions: %w", err)
-				}
-				qs, err = evals.ReadDocsQuestions(fh)
-				fh.Close()
-				if err != nil {
-					return fmt.Errorf("--questions %s: %w", questions, err)
+				if qs, err = readFlagFile("--questions", questions, evals.ReadDocsQuestions); err != nil {
+					return err
 				}
 			}
 			override := map[string]string{}
@@ -182,6 +171,22 @@ installed are left out, with their questions.`,
 	cmd.Flags().StringVar(&baseline, "baseline", "", "a report of an earlier run of the same questions (--json): list the questions gained and lost since, by id")
 	cmd.Flags().StringVar(&states, "states", "", "write each question's final graph state (hits, kept passages, measurements) as JSON into this directory, ID.json")
 	return cmd
+}
+
+// readFlagFile reads the file a flag names with read, its errors naming
+// the flag.
+func readFlagFile[T any](flag, path string, read func(io.Reader) (T, error)) (T, error) {
+	var zero T
+	fh, err := os.Open(path)
+	if err != nil {
+		return zero, fmt.Errorf("%s: %w", flag, err)
+	}
+	defer fh.Close()
+	v, err := read(fh)
+	if err != nil {
+		return zero, fmt.Errorf("%s %s: %w", flag, path, err)
+	}
+	return v, nil
 }
 
 // docsEnv resolves the variables of collection roots: GOROOT from the
