@@ -185,7 +185,7 @@ type DocsReport struct {
 // "test15" (other files again, written the same way at the start of round
 // 18) was round 18's validation split and is tuned on since round 19.
 // "test16" (other files again, written the same way at the start of round
-// 19) is the validation split: only its figure is read.
+// 19) was round 19's validation split and is tuned on since round 20.
 // "tune1" to "tune3" (others again, written from the documents alone by
 // three writers at once, each over its own part of the collections) are
 // development data: their misses are read.
