@@ -285,6 +285,30 @@ func TestCodeWindowLooksPastTheNameAsked(t *testing.T) {
 	}
 }
 
+// A long function asked about by what its body does is cut around the
+// body's line that does it, not the declaration's: the result's type
+// ("error") is the question's word "error", which every function that
+// can fail declares.
+func TestCodeWindowLooksPastTheDeclaration(t *testing.T) {
+	lines := []string{
+		"// Spin implements the [Spinner] interface.",
+		"func (q *Quill) Spin(turns int64, mode int) (int64, error) {",
+		"\tq.last = -1",
+		"\tvar at int64",
+		"\tswitch mode {",
+	}
+	for i := 1; i <= 5; i++ {
+		lines = append(lines, fmt.Sprintf("\tcase Mode%d:", i), fmt.Sprintf("\t\tat = q.pos*%d + turns", i))
+	}
+	lines = append(lines, "\tdefault:", "\t\treturn 0, errors.New(\"quill.Spin: bad mode\")", "\t}",
+		"\tif at < 0 {", "\t\treturn 0, errors.New(\"quill.Spin: backwards past the spool\")", "\t}",
+		"\tq.pos = at", "\treturn at, nil", "}")
+	got := strings.Join(codeWindow(lines, stemSet("Quill Spin with a backwards turn count: what error do I get?")), "\n")
+	if !strings.Contains(got, "past the spool") {
+		t.Errorf("window misses the body's line the question asks about:\n%s", got)
+	}
+}
+
 // declAnswer is the answer, one unit at most, that quotes a declaration
 // of symbol (its kind, its doc and code in doc) from the file at path, for
 // question; it fails t when the answer runs over the cap on quoted code

@@ -695,9 +695,15 @@ func codeWindow(lines []string, stems map[string]bool) []string {
 	// The name the block declares is quoted whatever the window (the doc
 	// opens with it, and so does the declaration): when the question
 	// names it, where to look in a long body or doc is said by its other
-	// words.
+	// words. Nor does the declaration's line point there: its receiver,
+	// parameters and result ("(int64, error)") say what the block is,
+	// which the question has matched already; "what error does Seek
+	// give for a negative position" is answered by the body's line that
+	// says so.
+	sig := -1
 	if decl := leadingComment(lines); decl < len(lines) {
 		if m := declaredName.FindStringSubmatch(lines[decl]); m != nil {
+			sig = decl
 			stems = maps.Clone(stems)
 			for _, t := range tokenize(m[1]) {
 				delete(stems, t.Stem)
@@ -706,7 +712,7 @@ func codeWindow(lines []string, stems map[string]bool) []string {
 	}
 	best, bestN := 0, -1.0
 	for i, n := range rareStemScores(lines, stems) {
-		if n > bestN {
+		if n > bestN && i != sig {
 			best, bestN = i, n
 		}
 	}
