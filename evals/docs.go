@@ -186,6 +186,8 @@ type DocsReport struct {
 // 18) was round 18's validation split and is tuned on since round 19.
 // "test16" (other files again, written the same way at the start of round
 // 19) was round 19's validation split and is tuned on since round 20.
+// "test17" (other files again, written the same way at the start of round
+// 20) is the validation split: only its figure is read.
 // "tune1" to "tune3" (others again, written from the documents alone by
 // three writers at once, each over its own part of the collections) are
 // development data: their misses are read.
@@ -208,6 +210,7 @@ var docsSets = map[string]struct{ collections, questions string }{
 	"test14":  {datasets.DocsTest14Collections, datasets.DocsTest14Questions},
 	"test15":  {datasets.DocsTest15Collections, datasets.DocsTest15Questions},
 	"test16":  {datasets.DocsTest16Collections, datasets.DocsTest16Questions},
+	"test17":  {datasets.DocsTest17Collections, datasets.DocsTest17Questions},
 	"tune1":   {datasets.DocsTune1Collections, datasets.DocsTune1Questions},
 	"tune2":   {datasets.DocsTune2Collections, datasets.DocsTune2Questions},
 	"tune3":   {datasets.DocsTune3Collections, datasets.DocsTune3Questions},

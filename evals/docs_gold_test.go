@@ -81,6 +81,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test14", "t14"},
 	{"test15", "t15"},
 	{"test16", "t16"},
+	{"test17", "t17"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},

@@ -157,6 +157,14 @@ const (
 	DocsTest16Collections = "docs/test16.collections.json"
 	DocsTest16Questions   = "docs/test16.jsonl"
 
+	// DocsTest17Collections and DocsTest17Questions are a split written
+	// the same way at the start of round 20, in files and packages no
+	// earlier set takes a gold file from (and in PostgreSQL pages asked
+	// about once before, then the largest asked about twice): round 20's
+	// validation split. Never edit it.
+	DocsTest17Collections = "docs/test17.collections.json"
+	DocsTest17Questions   = "docs/test17.jsonl"
+
 	// DocsTune1..3 are tuning sets, written from the documents alone
 	// by three writers who had not seen how graphrag answers, each over
 	// its own part of the collections, and with the rows on pages and
