@@ -308,6 +308,10 @@ func TestVersionMeetsItsName(t *testing.T) {
 	notes := fileHit("/usr/share/doc/quill/notes/5.7.0.txt", "", "Fixes since the last release\n\n * quill log no longer loses the --since date.")
 	glued := fileHit("/usr/share/doc/quill/README", "", "Built and tested against quill2.6 and Wombat 7.1.")
 	packaged := fileHit("/usr/share/doc/libgizmo5.3/copyright", "", "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\nUpstream-Name: Gizmo\nComment: packaged from the last upstream tarball.")
+	// A binary package's changelog names its source package in each entry.
+	source := fileHit("/usr/share/doc/libwombat-java/changelog.Debian.gz", "", "wombat-java (3.4-1) unstable; urgency=medium\n\n"+
+		"  * New upstream release.")
+	renamed := fileHit("/usr/share/doc/libgizmo-java/changelog.Debian.gz", "", "gizmo-libraries (8.1-2) unstable; urgency=medium\n\n  * Build with Quill 5.")
 	for _, tc := range []struct {
 		question string
 		hits     []graphrag.Hit
@@ -324,7 +328,10 @@ func TestVersionMeetsItsName(t *testing.T) {
 		{"what was fixed in quill 4.2", []graphrag.Hit{news, gnu}, RetrievalEmpty}, // none of them
 		{"what licence covers Gizmo 5.3", []graphrag.Hit{packaged}, RetrievalGood}, // its package, "libgizmo5.3"
 		{"what licence covers Gizmo 5.30", []graphrag.Hit{packaged}, RetrievalEmpty},
-		{"what licence covers Gizmo 3", []graphrag.Hit{packaged}, RetrievalGood}, // no version asked: no constraint
+		{"what licence covers Gizmo 3", []graphrag.Hit{packaged}, RetrievalGood},         // no version asked: no constraint
+		{"what changed in libwombat-java 3.4-1", []graphrag.Hit{source}, RetrievalGood},  // its folder's entry
+		{"what changed in gizmo 8.1-2", []graphrag.Hit{renamed}, RetrievalGood},          // its source, gizmo-libraries
+		{"what changed in libquill-java 8.1-2", []graphrag.Hit{renamed}, RetrievalEmpty}, // another package's changelog
 	} {
 		if _, r, why := gradeByConstraints(tc.question, tc.hits, tc.hits, RetrievalGood, 5); r != tc.want {
 			t.Errorf("%q: retrieval %s (%s), want %s", tc.question, r, why, tc.want)

@@ -1,6 +1,7 @@
 package nodes
 
 import (
+	"path"
 	"regexp"
 	"strings"
 	"sync"
@@ -15,6 +16,8 @@ import (
 //
 //   - right after the name: "quill 2.5", "quill (2.5-1) unstable" (a
 //     changelog's header), "quill-2.5", "quill version 2.5", "quill2.5";
+//   - in a Debian changelog's entry of the package (see packageEntry):
+//     "quill-tools (2.5-1) unstable" in libquill-java's changelog;
 //   - with no name of its own ("changes in release 2.5", "2.5:" at a line's
 //     start, "new upstream release 2.5") in a hit that holds the name, in
 //     its text or path: the file's own release;
@@ -34,13 +37,36 @@ func versionMeetsName(h graphrag.Hit, name, version string) bool {
 	for _, loc := range at.FindAllStringSubmatchIndex(text, -1) {
 		owner, named := versionOwner(text[:loc[2]])
 		switch {
-		case strings.EqualFold(owner, name):
+		case strings.EqualFold(owner, name), packageEntry(path, lineAt(text, loc[2]), owner, name):
 			return true
 		case !named && holdsName():
 			return true
 		}
 	}
 	return false
+}
+
+// packageEntry reports whether line opens an entry of a Debian changelog
+// of the package name: the entry names its source package ("zorp-tools
+// (2.3-1) unstable; urgency=medium"), which the binary package whose
+// folder holds the file ("libzorp-java") need not share. Every entry of
+// the changelog in name's folder is name's, and so is an entry whose
+// source package holds name as a word ("zorp" of "zorp-libraries").
+func packageEntry(file, line, owner, name string) bool {
+	if !debianReleaseLine.MatchString(line) {
+		return false
+	}
+	return path.Base(path.Dir(file)) == name || hasWord(strings.ToLower(owner), name)
+}
+
+// lineAt is the line of text that holds byte offset at.
+func lineAt(text string, at int) string {
+	start := strings.LastIndexByte(text[:at], '\n') + 1
+	end := strings.IndexByte(text[at:], '\n')
+	if end < 0 {
+		return text[start:]
+	}
+	return text[start : at+end]
 }
 
 // pathNamesVersion reports whether a folder or file name of path is the
