@@ -17,6 +17,9 @@ func TestNamesSomeone(t *testing.T) {
 		"The panic built-in function stops normal execution of the current":             false,
 		"In Sydney, Australia, both standard and daylight-savings time are abbreviated": false,
 		"https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/":            false,
+		"Copyright: 2019-2024 ZQX Limited":                                              true,
+		"IF NOT EXISTS Do not throw an error if the zorp already exists.":               false,
+		"License: QPLX This file is free software":                                      false,
 	} {
 		if got := namesSomeone(maskIdentifiers(text)); got != want {
 			t.Errorf("namesSomeone(%q) = %v, want %v", text, got, want)

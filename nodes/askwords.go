@@ -9,22 +9,31 @@ import (
 // personName finds a name as prose writes one: two or more capitalised
 // words in a row, initials and lower-case particles allowed between them
 // ("Julian R Seward", "D. Richard Hipp", "Free Software Foundation",
-// "Ludwig van Beethoven"). A capital opening a sentence before a word in
-// lower case ("The panic built-in"), or one capitalised word alone, is
-// not one; identifiers are masked before (maskIdentifiers).
-var personName = regexp.MustCompile(`\b[A-Z][a-z\x{00DF}-\x{00FF}]+(?:\s+(?:[A-Z]\.?|van|von|de|der|da|del|di|du|le|la|bin|ibn))*(?:\s+[A-Z][a-z\x{00DF}-\x{00FF}]+)+`)
+// "Ludwig van Beethoven"), the first maybe an upper-case acronym, as
+// organisations are named ("ARM Limited", "IBM Corporation"). A capital
+// opening a sentence before a word in lower case ("The panic built-in"),
+// or one capitalised word alone, is not one; identifiers are masked
+// before (maskIdentifiers).
+var personName = regexp.MustCompile(`\b(?:[A-Z][a-z\x{00DF}-\x{00FF}]+|[A-Z]{2,})(?:\s+(?:[A-Z]\.?|van|von|de|der|da|del|di|du|le|la|bin|ibn))*(?:\s+[A-Z][a-z\x{00DF}-\x{00FF}]+)+`)
 
 // namesSomeone reports whether text names a person or an organisation
 // (personName), the name's first word not a function word ("The Written
-// Word" counts by "Written Word", "In Sydney" is no name).
+// Word" counts by "Written Word", "In Sydney" is no name). An acronym
+// before a function word is a keyword or a field's value ending where a
+// sentence starts ("IF NOT EXISTS Do not throw", "License: FSFAP This
+// file"), no name.
 func namesSomeone(text string) bool {
 	for _, loc := range personName.FindAllStringIndex(text, -1) {
-		first := strings.ToLower(strings.Fields(text[loc[0]:loc[1]])[0])
+		words := strings.Fields(text[loc[0]:loc[1]])
+		first := strings.ToLower(words[0])
+		if isKeyword(words[0]) && stopWords[strings.ToLower(words[1])] {
+			continue
+		}
 		if !stopWords[first] {
 			return true
 		}
 		// "The Written Word": the words after the function word.
-		if rest := strings.Fields(text[loc[0]:loc[1]])[1:]; len(rest) >= 2 {
+		if rest := words[1:]; len(rest) >= 2 {
 			return true
 		}
 	}
