@@ -151,12 +151,15 @@ func namesWord(h graphrag.Hit, forms []string) bool {
 	})
 }
 
-// otherStems are the stems of the question's terms besides the word
-// probed (any of its forms).
+// otherStems are the stems of the question's specific terms besides the
+// word probed (any of its forms). An everyday word ("use", "open",
+// "new") beside the word is no sign that a passage speaks of what is
+// asked: a comment that names mysql once, by a table it opens, does not
+// say how to open a connection to mysql.
 func otherStems(terms []term, forms []string) []string {
 	var out []string
 	for _, t := range terms {
-		if !slices.Contains(forms, t.Word) && !slices.Contains(forms, t.Stem) && !slices.Contains(out, t.Stem) {
+		if t.specific() && !slices.Contains(forms, t.Word) && !slices.Contains(forms, t.Stem) && !slices.Contains(out, t.Stem) {
 			out = append(out, t.Stem)
 		}
 	}

@@ -138,6 +138,26 @@ func TestWordHeldOnlyInPassing(t *testing.T) {
 	}
 }
 
+// An everyday word of the question beside the word is no sign that a
+// passage speaks of it: a good start thanks to the wombat forum says
+// nothing of the port the wombat server listens on at start.
+func TestWordHeldBesideEverydayWordsOnly(t *testing.T) {
+	c := newMemSearcher([]graphrag.Hit{
+		doc("ssh", "sshd notes", "The SSH server listens on port 22 by default; set Port in sshd_config to change it."),
+		doc("ssh2", "sshd keys", "The SSH server reads its host keys at start; the default key type is ed25519."),
+		doc("forum", "README", "Thanks to the wombat forum for a good start."),
+	})
+	p, _ := newPipeline(Deps{Searcher: c}, DefaultOptions())
+	q := "which port does the wombat SSH server listen on at start"
+	if w := contentTerms(q)[len(contentTerms(q))-1]; w.Word != "start" || w.specific() {
+		t.Fatalf("the fixture wants start an everyday word, got %+v", w)
+	}
+	s := State{Query: q, Plan: graphrag.Plan{Route: graphrag.RouteVector}}
+	if got := p.absentWords(context.Background(), &s, []string{"wombat"}, c.docs[:2]); !slices.Equal(got, []string{"wombat"}) {
+		t.Errorf("absentWords = %v, want wombat: the one passage naming it shares only an everyday word with the question", got)
+	}
+}
+
 // A word the best hits hold only beside none of the question's other words
 // is checked against the store like a word they do not hold.
 func TestPassingWords(t *testing.T) {
