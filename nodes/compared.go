@@ -1,6 +1,7 @@
 package nodes
 
 import (
+	"maps"
 	"slices"
 	"strings"
 )
@@ -17,7 +18,7 @@ type comparison struct {
 	a, b string
 	// by are the forms of the judgement's word: "faster" and "fast";
 	// "secure" for "more secure". Empty for a choice between two ("X or
-	// Y"), which any sentence naming both may answer.
+	// Y"), which a sentence naming both and weighing them answers.
 	by []string
 }
 
@@ -94,12 +95,23 @@ func comparativeForms(word string) []string {
 	return forms
 }
 
+// choiceCues are the words a passage weighs two things with when it says
+// which to choose: judgementWords, and "than", "instead", "rather" ("use
+// zorp rather than frob").
+var choiceCues = append(slices.Sorted(maps.Keys(judgementWords)), "than", "instead", "rather")
+
 // answeredBy reports whether a quoted unit judges the comparison: it
-// names both things and, for a comparative, its word.
+// names both things and, for a comparative, its word; for a choice
+// between the two, a word that weighs them (choiceCues). A sentence that
+// names both side by side ("builds on Zorp stable and Frob LTS") does not
+// say which is the better choice.
 func (cmp comparison) answeredBy(c candidate) bool {
 	has := func(w string) bool { return c.loose[looseStem(w)] }
 	if !has(cmp.a) || !has(cmp.b) {
 		return false
 	}
-	return len(cmp.by) == 0 || slices.ContainsFunc(cmp.by, has)
+	if len(cmp.by) == 0 {
+		return slices.ContainsFunc(choiceCues, has)
+	}
+	return slices.ContainsFunc(cmp.by, has)
 }

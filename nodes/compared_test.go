@@ -52,6 +52,20 @@ func TestComparisonNeedsAPassageThatCompares(t *testing.T) {
 	}
 }
 
+// A choice between two named things is answered by a passage that weighs
+// them, not by one that names both side by side.
+func TestChoiceNeedsAPassageThatWeighs(t *testing.T) {
+	const q = "Is Zorpix stable or Frobnix LTS the better choice for a home server?"
+	both := fileHit("/doc/quill/README", "text", "Quill is built and tested on Zorpix stable and on Frobnix LTS releases.")
+	if a := extractive(q, []graphrag.Hit{both}, 3); !a.Abstained {
+		t.Errorf("answered %q; the README names both without saying which to choose", a.Text)
+	}
+	weighs := fileHit("/doc/quill/README.server", "text", "For a home server, run Quill on Zorpix stable rather than Frobnix LTS: its releases last longer.")
+	if a := extractive(q, []graphrag.Hit{weighs}, 3); a.Abstained {
+		t.Errorf("abstained (%s); the README says which to choose", a.Text)
+	}
+}
+
 // A question for a version is answered by a passage that states one: in
 // its words, or in the title or the name of the notes it is from.
 func TestVersionQuestionNeedsAVersion(t *testing.T) {
