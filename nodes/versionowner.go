@@ -27,17 +27,17 @@ import (
 // "now built with Gizmo DB version 2.5" in quill's NEWS is Gizmo DB's 2.5,
 // not quill's.
 func versionMeetsName(h graphrag.Hit, name, version string) bool {
-	path := strings.ToLower(strings.ReplaceAll(h.Source.Path, "\\", "/"))
+	file := strings.ToLower(strings.ReplaceAll(h.Source.Path, "\\", "/"))
 	text := h.Chunk.Text + "\n" + h.Chunk.Heading + "\n" + h.Source.Title
-	holdsName := sync.OnceValue(func() bool { return hasWord(strings.ToLower(text), name) || hasWord(path, name) })
-	if pathHoldsVersion(path, version) && holdsName() || pathNamesVersion(path, name, version) {
+	holdsName := sync.OnceValue(func() bool { return hasWord(strings.ToLower(text), name) || hasWord(file, name) })
+	if pathHoldsVersion(file, version) && holdsName() || pathNamesVersion(file, name, version) {
 		return true
 	}
 	at := versionAt(version)
 	for _, loc := range at.FindAllStringSubmatchIndex(text, -1) {
 		owner, named := versionOwner(text[:loc[2]])
 		switch {
-		case strings.EqualFold(owner, name), packageEntry(path, lineAt(text, loc[2]), owner, name):
+		case strings.EqualFold(owner, name), packageEntry(file, lineAt(text, loc[2]), owner, name):
 			return true
 		case !named && holdsName():
 			return true
