@@ -115,6 +115,44 @@ type DocsResult struct {
 	Err       string   `json:"error,omitempty"`
 }
 
+// The stages a missed answerable question is lost at (DocsResult.LostAt),
+// in the order of the path one question takes: the first that failed it.
+const (
+	LostAbstained = "abstained"
+	LostFile      = "gold file not retrieved"
+	LostPassage   = "gold passage not retrieved"
+	LostKept      = "gold passage not kept"
+	LostQuoted    = "another part quoted"
+	LostCited     = "gold file not cited"
+)
+
+// LossStages are the stages of DocsResult.LostAt, in the path's order.
+var LossStages = []string{LostAbstained, LostFile, LostPassage, LostKept, LostQuoted, LostCited}
+
+// LostAt is the stage at which an answerable question was missed: it
+// abstained; or its gold file, or the passage of it holding the gold
+// string, was not among the hits; or that passage was not kept to answer
+// from; or another part of what was kept was quoted; or the answer holds
+// the gold string without citing the gold file. "" for a question
+// answered, or one to abstain on.
+func (r DocsResult) LostAt() string {
+	switch {
+	case r.Abstain || r.Correct:
+		return ""
+	case r.Abstained:
+		return LostAbstained
+	case !r.GoldInHits:
+		return LostFile
+	case !r.PassageInHits:
+		return LostPassage
+	case !r.PassageKept:
+		return LostKept
+	case !r.GoldFound:
+		return LostQuoted
+	}
+	return LostCited
+}
+
 // DocsFigures are the benchmark's figures for one collection (or all).
 type DocsFigures struct {
 	Collection string `json:"collection"`
@@ -141,6 +179,9 @@ type DocsFigures struct {
 	Unanswerable       int     `json:"unanswerable"`
 	Abstained          float64 `json:"abstained"`
 	FalseAbstains      float64 `json:"false_abstains"`
+	// Lost counts the missed answerable questions by the stage they were
+	// lost at (DocsResult.LostAt).
+	Lost map[string]int `json:"lost,omitempty"`
 }
 
 // DocsReport is what RunDocs returns.
@@ -506,6 +547,12 @@ func docsFigures(name string, results []DocsResult) DocsFigures {
 		if r.Correct {
 			answered++
 		}
+		if stage := r.LostAt(); stage != "" {
+			if f.Lost == nil {
+				f.Lost = map[string]int{}
+			}
+			f.Lost[stage]++
+		}
 		if r.CopyCited {
 			copies++
 		}
@@ -552,6 +599,14 @@ func WriteDocsTable(w io.Writer, rep *DocsReport, all bool) error {
 	if n := len(rep.Figures); n > 0 && rep.Figures[n-1].AnsweredWithCopies > rep.Figures[n-1].Answered {
 		all := rep.Figures[n-1]
 		fmt.Fprintf(w, "(answered %.0f%% counting answers that cite a byte-identical copy of the gold file)\n", 100*all.AnsweredWithCopies)
+	}
+	if n := len(rep.Figures); n > 0 && len(rep.Figures[n-1].Lost) > 0 {
+		fmt.Fprintln(w, "\nmissed answerable questions, by the first stage that failed them:")
+		for _, stage := range LossStages {
+			if c := rep.Figures[n-1].Lost[stage]; c > 0 {
+				fmt.Fprintf(w, "  %-28s %4d\n", stage, c)
+			}
+		}
 	}
 	fmt.Fprintln(w)
 	for _, r := range rep.Results {

@@ -1,6 +1,7 @@
 package evals
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -174,11 +175,12 @@ func TestScoreDocsSplitsTheLoss(t *testing.T) {
 		answer              string
 		inHits, inKept, won bool
 		words               int
+		lost                string
 	}{
-		{"never found", []graphrag.Hit{otherPart, otherFile}, []graphrag.Hit{otherPart}, "Install quokkad with apt. [1]", false, false, false, 5},
-		{"found, not kept", []graphrag.Hit{otherPart, gold}, []graphrag.Hit{otherPart}, "Install quokkad with apt. [1]", true, false, false, 5},
-		{"kept, other part quoted", []graphrag.Hit{gold, otherPart}, []graphrag.Hit{otherPart, gold}, "Install quokkad with apt. [1]", true, true, false, 5},
-		{"answered", []graphrag.Hit{gold}, []graphrag.Hit{gold}, "quokkad listens on port 7411 by default. [1]", true, true, true, 8},
+		{"never found", []graphrag.Hit{otherPart, otherFile}, []graphrag.Hit{otherPart}, "Install quokkad with apt. [1]", false, false, false, 5, LostPassage},
+		{"found, not kept", []graphrag.Hit{otherPart, gold}, []graphrag.Hit{otherPart}, "Install quokkad with apt. [1]", true, false, false, 5, LostKept},
+		{"kept, other part quoted", []graphrag.Hit{gold, otherPart}, []graphrag.Hit{otherPart, gold}, "Install quokkad with apt. [1]", true, true, false, 5, LostQuoted},
+		{"answered", []graphrag.Hit{gold}, []graphrag.Hit{gold}, "quokkad listens on port 7411 by default. [1]", true, true, true, 8, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			run := Run{State: nodes.State{Hits: tc.hits, Kept: tc.kept, Answer: graphrag.Answer{Text: tc.answer,
@@ -187,14 +189,20 @@ func TestScoreDocsSplitsTheLoss(t *testing.T) {
 			if r.PassageInHits != tc.inHits || r.PassageKept != tc.inKept || r.Correct != tc.won || r.Words != tc.words {
 				t.Errorf("in hits %v, kept %v, correct %v, words %d; want %v, %v, %v, %d", r.PassageInHits, r.PassageKept, r.Correct, r.Words, tc.inHits, tc.inKept, tc.won, tc.words)
 			}
+			if got := r.LostAt(); got != tc.lost {
+				t.Errorf("lost at %q, want %q", got, tc.lost)
+			}
 		})
 	}
 	abstained := scoreDocs(q, Run{State: nodes.State{Hits: []graphrag.Hit{gold}, Answer: graphrag.Answer{Text: "No relevant information found in your files.", Abstained: true}}}, "/usr/share/doc")
-	if abstained.Words != 0 {
-		t.Errorf("an abstention counts %d words, want 0", abstained.Words)
+	if abstained.Words != 0 || abstained.LostAt() != LostAbstained {
+		t.Errorf("an abstention counts %d words, lost at %q; want 0, %q", abstained.Words, abstained.LostAt(), LostAbstained)
 	}
-	f := docsFigures("all", []DocsResult{{PassageInHits: true, PassageKept: true, Words: 10}, {PassageInHits: true, Words: 30}, {Words: 20}, {Abstained: true}})
+	f := docsFigures("all", []DocsResult{{GoldInHits: true, PassageInHits: true, PassageKept: true, Words: 10}, {GoldInHits: true, PassageInHits: true, Words: 30}, {Words: 20}, {Abstained: true}})
 	if f.PassageRetrieved != 0.5 || f.PassageKept != 0.25 || f.MedianWords != 20 {
 		t.Errorf("passage retrieved %v, kept %v, median words %d; want 0.5, 0.25, 20", f.PassageRetrieved, f.PassageKept, f.MedianWords)
+	}
+	if want := map[string]int{LostQuoted: 1, LostKept: 1, LostFile: 1, LostAbstained: 1}; !maps.Equal(f.Lost, want) {
+		t.Errorf("lost %v, want %v", f.Lost, want)
 	}
 }
