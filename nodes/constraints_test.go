@@ -3,13 +3,11 @@ package nodes
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/graphrag/graphrag"
-	"github.com/graphrag/graphrag/retrievers/sqlite"
 )
 
 func TestQualifiedNamesNeedTheirPackage(t *testing.T) {
@@ -107,14 +105,23 @@ func TestWordHeldOnlyInPassing(t *testing.T) {
 		doc("ssh", "sshd notes", "The SSH server listens on port 22 by default; set Port in sshd_config to change it."),
 		doc("ssh2", "sshd keys", "The SSH server reads its host keys at start; the default key type is ed25519."),
 		doc("chat", "README", "Thanks to the wombat forum for hosting our chat room."),
+		doc("forum", "README", "Thanks to the wombat forum for a good start."),
 	})
 	p, _ := newPipeline(Deps{Searcher: c}, DefaultOptions())
+	const atStart = "which port does the wombat SSH server listen on at start"
+	if w := contentTerms(atStart)[len(contentTerms(atStart))-1]; w.Word != "start" || w.specific() {
+		t.Fatalf("the fixture wants start an everyday word, got %+v", w)
+	}
 	for _, tc := range []struct {
 		question, word string
 		absent         bool
 	}{
 		{"which port does the wombat SSH server listen on by default", "wombat", true},
 		{"where do the wombat developers chat", "wombat", false}, // the passage holds "developers"
+		// An everyday word beside it is no sign a passage speaks of it: a
+		// good start thanks to the wombat forum says nothing of the port
+		// the wombat server listens on at start.
+		{atStart, "wombat", true},
 		{"which key type does the SSH server use by default", "ed25519", false},
 		// A word of a package path the question names is matched against
 		// file paths (matchConstraints), not searched for in passages.
@@ -135,26 +142,6 @@ func TestWordHeldOnlyInPassing(t *testing.T) {
 	s, err = p.evaluate(context.Background(), State{Query: "which port does the SSH daemon listen on by default", Plan: graphrag.Plan{Route: graphrag.RouteVector}, Hits: c.docs[:2], Budget: Budget{Retrieve: 2}})
 	if err != nil || s.Retrieval != RetrievalGood {
 		t.Errorf("evaluate: retrieval %s (%s), err %v: want good, daemon is the question's word for server", s.Retrieval, s.Measured, err)
-	}
-}
-
-// An everyday word of the question beside the word is no sign that a
-// passage speaks of it: a good start thanks to the wombat forum says
-// nothing of the port the wombat server listens on at start.
-func TestWordHeldBesideEverydayWordsOnly(t *testing.T) {
-	c := newMemSearcher([]graphrag.Hit{
-		doc("ssh", "sshd notes", "The SSH server listens on port 22 by default; set Port in sshd_config to change it."),
-		doc("ssh2", "sshd keys", "The SSH server reads its host keys at start; the default key type is ed25519."),
-		doc("forum", "README", "Thanks to the wombat forum for a good start."),
-	})
-	p, _ := newPipeline(Deps{Searcher: c}, DefaultOptions())
-	q := "which port does the wombat SSH server listen on at start"
-	if w := contentTerms(q)[len(contentTerms(q))-1]; w.Word != "start" || w.specific() {
-		t.Fatalf("the fixture wants start an everyday word, got %+v", w)
-	}
-	s := State{Query: q, Plan: graphrag.Plan{Route: graphrag.RouteVector}}
-	if got := p.absentWords(context.Background(), &s, []string{"wombat"}, c.docs[:2]); !slices.Equal(got, []string{"wombat"}) {
-		t.Errorf("absentWords = %v, want wombat: the one passage naming it shares only an everyday word with the question", got)
 	}
 }
 
@@ -681,12 +668,8 @@ func TestExamplesConstrainNothing(t *testing.T) {
 // SQLite store, whose full-text index splits the name as users' stores do.
 func TestCompoundNameHeldOnlyWhole(t *testing.T) {
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "store.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
 	var hits []graphrag.Hit
+	texts := map[string]string{}
 	for i, text := range []string{
 		"The frob server listens on port 7001 by default.",
 		"The quill server listens on port 7002 by default; set Port to change it.",
@@ -696,11 +679,11 @@ func TestCompoundNameHeldOnlyWhole(t *testing.T) {
 		"The default server port of glimmer is 7006.",
 		"The zorp-client package talks to a server on port 7007 by default.",
 	} {
-		hits = append(hits, doc(fmt.Sprintf("pkg%d", i), fmt.Sprintf("README %d", i), text))
+		h := doc(fmt.Sprintf("pkg%d", i), fmt.Sprintf("README %d", i), text)
+		hits = append(hits, h)
+		texts[h.Source.Path] = text
 	}
-	if err := st.Put(ctx, hitRecords(hits)...); err != nil {
-		t.Fatal(err)
-	}
+	st := docStore(t, texts, nil)
 	p, _ := newPipeline(Deps{Searcher: st}, DefaultOptions())
 	for _, tc := range []struct {
 		question string

@@ -256,19 +256,6 @@ var (
 
 // sqliteStore is the embedded store holding the dev corpus, built once per
 // test binary in a temporary directory.
-// hitRecords are the records that store each hit as a document of one
-// chunk, as the hit shows it.
-func hitRecords(hits []graphrag.Hit) []graphrag.Record {
-	var recs []graphrag.Record
-	for _, h := range hits {
-		recs = append(recs, graphrag.Record{
-			Doc:    graphrag.Document{ID: h.Source.DocID, Path: h.Source.Path, Title: h.Source.Title, Type: h.Source.Type, Hash: h.Source.DocID},
-			Chunks: []graphrag.Chunk{{ID: h.Chunk.ID, DocID: h.Chunk.DocID, Text: h.Chunk.Text}},
-		})
-	}
-	return recs
-}
-
 func sqliteStore(t *testing.T) *sqlite.Store {
 	t.Helper()
 	d := loadEval(t)
@@ -284,7 +271,14 @@ func sqliteStore(t *testing.T) *sqlite.Store {
 			sqliteErr = err
 			return
 		}
-		sqliteErr = st.Put(ctx, hitRecords(d.searcher.docs)...)
+		var recs []graphrag.Record
+		for _, h := range d.searcher.docs {
+			recs = append(recs, graphrag.Record{
+				Doc:    graphrag.Document{ID: h.Source.DocID, Path: h.Source.Path, Title: h.Source.Title, Type: h.Source.Type, Hash: h.Source.DocID},
+				Chunks: []graphrag.Chunk{{ID: h.Chunk.ID, DocID: h.Chunk.DocID, Text: h.Chunk.Text}},
+			})
+		}
+		sqliteErr = st.Put(ctx, recs...)
 		sqliteDB = st
 	})
 	if sqliteErr != nil {
