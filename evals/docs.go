@@ -228,7 +228,7 @@ type DocsReport struct {
 // "test16" (other files again, written the same way at the start of round
 // 19) was round 19's validation split and is tuned on since round 20.
 // "test17" (other files again, written the same way at the start of round
-// 20) is the validation split: only its figure is read.
+// 20) was round 20's validation split and is tuned on since round 21.
 // "tune1" to "tune3" (others again, written from the documents alone by
 // three writers at once, each over its own part of the collections) are
 // development data: their misses are read.
