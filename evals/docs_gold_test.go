@@ -82,6 +82,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test15", "t15"},
 	{"test16", "t16"},
 	{"test17", "t17"},
+	{"test18", "t18"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},

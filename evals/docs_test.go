@@ -38,6 +38,7 @@ func TestDocsSetsLoad(t *testing.T) {
 		{"test15", 70, 22},
 		{"test16", 70, 22},
 		{"test17", 70, 22},
+		{"test18", 70, 22},
 	} {
 		t.Run(tc.set, func(t *testing.T) {
 			cols, qs, err := LoadDocsSet(tc.set)
