@@ -681,15 +681,23 @@ func writtenInCapitals(w string) bool {
 // "bash 5.2.15-2".
 var versionedNamePattern = regexp.MustCompile(`(?i)\b([a-z][\w+-]*)\s+v?(\d+(?:\.\d+)+(?:[-+~][\w.+~-]*\w)?)`)
 
+// revisedNamePattern finds a name followed by an undotted version with a
+// Debian revision: "zorp-parent 40-1", "frob 7-2+deb12u1". The revision is
+// short: "quill 1996-1998" is a span of years, and "2006-01-02" a date,
+// not a revision.
+var revisedNamePattern = regexp.MustCompile(`(?i)\b([a-z][\w+-]*)\s+(\d+-\d{1,2}(?:\+[\w.~]*\w)?)(?:[^\w.-]|$)`)
+
 // versionedNames returns the question's (name, version) pairs, lower-cased.
 func versionedNames(question string) [][2]string {
 	var out [][2]string
-	for _, m := range versionedNamePattern.FindAllStringSubmatch(question, -1) {
-		name := strings.ToLower(m[1])
-		if stopWords[name] || generalWords[name] {
-			continue
+	for _, re := range []*regexp.Regexp{versionedNamePattern, revisedNamePattern} {
+		for _, m := range re.FindAllStringSubmatch(question, -1) {
+			name := strings.ToLower(m[1])
+			if stopWords[name] || generalWords[name] {
+				continue
+			}
+			out = append(out, [2]string{name, strings.ToLower(m[2])})
 		}
-		out = append(out, [2]string{name, strings.ToLower(m[2])})
 	}
 	return out
 }

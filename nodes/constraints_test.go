@@ -319,6 +319,9 @@ func TestVersionMeetsItsName(t *testing.T) {
 	source := fileHit("/usr/share/doc/libwombat-java/changelog.Debian.gz", "", "wombat-java (3.4-1) unstable; urgency=medium\n\n"+
 		"  * New upstream release.")
 	renamed := fileHit("/usr/share/doc/libgizmo-java/changelog.Debian.gz", "", "gizmo-libraries (8.1-2) unstable; urgency=medium\n\n  * Build with Quill 5.")
+	// A version with no dot is one by its Debian revision.
+	undotted := fileHit("/usr/share/doc/libzorp-parent-java/changelog.Debian.gz", "", "zorp-parent (35-1) unstable; urgency=medium\n\n"+
+		"  * Install the new zorp-extensions pom.\n\n -- Quill Admin <q@example.org>  Sat, 01 Jan 2022 10:00:00 +0000")
 	for _, tc := range []struct {
 		question string
 		hits     []graphrag.Hit
@@ -339,6 +342,9 @@ func TestVersionMeetsItsName(t *testing.T) {
 		{"what changed in libwombat-java 3.4-1", []graphrag.Hit{source}, RetrievalGood},  // its folder's entry
 		{"what changed in gizmo 8.1-2", []graphrag.Hit{renamed}, RetrievalGood},          // its source, gizmo-libraries
 		{"what changed in libquill-java 8.1-2", []graphrag.Hit{renamed}, RetrievalEmpty}, // another package's changelog
+		{"what changed in the zorp-parent 35-1 upload", []graphrag.Hit{undotted}, RetrievalGood},
+		{"what changed in the zorp-parent 40-1 upload", []graphrag.Hit{undotted}, RetrievalEmpty},
+		{"who wrote zorp-parent 1996-1998", []graphrag.Hit{undotted}, RetrievalGood}, // years, not a version
 	} {
 		if _, r, why := gradeByConstraints(tc.question, tc.hits, tc.hits, RetrievalGood, 5); r != tc.want {
 			t.Errorf("%q: retrieval %s (%s), want %s", tc.question, r, why, tc.want)
