@@ -332,7 +332,8 @@ func qualifiedKey(query, word string) bool {
 // part of a dotted name (of two letters or more) and any word written in
 // CamelCase or with an underscore ("WithCancel", "io.EOF",
 // "unique_violation"). A possessive "'s" is no part of the name: "ZorpDB's"
-// names ZorpDB.
+// names ZorpDB. Names joined by "/" are named each ("on zorpOS/frobOS": on
+// either), and an acronym's plural names the acronym ("URLs": URL).
 func askedNames(query string) map[string]bool {
 	out := map[string]bool{}
 	for _, f := range strings.FieldsFunc(query, func(r rune) bool {
@@ -347,16 +348,42 @@ func askedNames(query string) map[string]bool {
 			// or a file's extension ("zorp.c", "frob.n").
 			continue
 		}
-		if hasInnerCapital(f) || strings.Contains(f, "_") {
-			out[strings.ToLower(f)] = true
+		for _, part := range namesJoined(f) {
+			if hasInnerCapital(part) || strings.Contains(part, "_") {
+				out[strings.ToLower(part)] = true
+			}
 		}
 	}
 	for _, id := range identifierPattern.FindAllString(query, -1) {
-		if !versionPattern.MatchString(id) {
+		if a, ok := pluralAcronym(id); ok {
+			out[a] = true
+		} else if !versionPattern.MatchString(id) {
 			out[strings.ToLower(id)] = true
 		}
 	}
 	return out
+}
+
+// namesJoined splits a word of names joined by "/" ("darwin/iOS") when one
+// of them is written as a name: a file holds them apart ("darwin", "ios"),
+// seldom as the pair. A word with none is returned whole: a path
+// ("net/http") is matched as one (namedPaths).
+func namesJoined(w string) []string {
+	if !strings.Contains(w, "/") || !hasInnerCapital(w) {
+		return []string{w}
+	}
+	return strings.Split(w, "/")
+}
+
+// pluralAcronym reports the lower-cased acronym a word writes in the
+// plural: "URLs" is URL, "MACs" MAC. A file names the thing in the
+// singular as often, and "urls" is no identifier to find whole.
+func pluralAcronym(w string) (string, bool) {
+	a, ok := strings.CutSuffix(w, "s")
+	if !ok || len(a) < 2 || strings.ToUpper(a) != a || strings.ToLower(a) == a {
+		return "", false
+	}
+	return strings.ToLower(a), true
 }
 
 // hasInnerCapital reports whether w has an upper-case letter after a lower-case

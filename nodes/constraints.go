@@ -171,6 +171,10 @@ func constrainingTerms(question string) []string {
 		add(q.key()) // matched by qualifiedName.heldBy
 	}
 	for _, id := range identifierPattern.FindAllString(question, -1) {
+		if a, ok := pluralAcronym(id); ok {
+			add(a)
+			continue
+		}
 		if versionPattern.MatchString(id) && slices.ContainsFunc(out, func(s string) bool { return strings.Contains(s, strings.ToLower(id)) }) {
 			continue // part of a version already there
 		}

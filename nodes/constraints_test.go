@@ -303,6 +303,29 @@ func TestANamedPathIsMetByAHitUnderIt(t *testing.T) {
 	}
 }
 
+// Names are matched as files write them: names joined by "/" each on its
+// own ("darwin/zorpOS" in a switch's case list), an acronym's plural as
+// the acronym ("URLs" where the file says URL).
+func TestNamesAreMatchedAsFilesWriteThem(t *testing.T) {
+	conf := fileHit("/src/net/zorpconf.go", "go", "// zorpOS pops up dialog boxes if programs send their own DNS queries.\nswitch runtime.GOOS {\ncase \"darwin\", \"zorpos\":\n\treturn hostLookupCgo\n}")
+	transport := fileHit("/src/net/http/frobtransport.go", "go", "// NewFrobTransport returns a RoundTripper that serves a URL from the frob store.\nfunc NewFrobTransport(s FrobStore) RoundTripper {")
+	for _, tc := range []struct {
+		question string
+		hit      graphrag.Hit
+		want     string
+	}{
+		{"Why does the resolver default to cgo on darwin/zorpOS?", conf, RetrievalGood},
+		{"Why does the resolver default to cgo on darwin/plan9OS?", conf, RetrievalEmpty},
+		{"Can a client fetch frob:// URLs? Which RoundTripper serves them?", transport, RetrievalGood},
+		{"Can a client fetch frob:// URIs? Which RoundTripper serves them?", transport, RetrievalEmpty},
+	} {
+		hits := []graphrag.Hit{tc.hit}
+		if _, r, why := gradeByConstraints(tc.question, hits, hits, RetrievalGood, 5); r != tc.want {
+			t.Errorf("%q: retrieval %s (%s), want %s", tc.question, r, why, tc.want)
+		}
+	}
+}
+
 // A version after a name must be written as that name's version: next to
 // it, in a changelog header, as the file's own release or in the file's
 // path. Another name's version in the same file does not answer.
