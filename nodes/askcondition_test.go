@@ -241,3 +241,25 @@ func TestSeeAlsoIsNoAnswer(t *testing.T) {
 		t.Errorf("asked for related pages, answer:\n%s", a.Text)
 	}
 }
+
+// "version control" is a compound noun: a question about version control
+// tools asks for no version, and is answered by a passage that states
+// none.
+func TestVersionControlAsksForNoVersion(t *testing.T) {
+	doc := graphrag.Hit{
+		Source: graphrag.Source{Path: "/src/cmd/frob/internal/fetch/fetch.go", Type: "go", Title: "fetch.go"},
+		Chunk: graphrag.Chunk{Text: "// If FROBVCS is unset, frob fetch allows only the tools of the default rule,\n" +
+			"// public:quill|zorp,private:all: every tool for private modules.\n" +
+			"var defaultFrobVCS = \"public:quill|zorp,private:all\""},
+	}
+	q := "If FROBVCS is unset, which version control tools may frob fetch use for public modules?"
+	if k := askedKinds(q); slices.ContainsFunc(k, func(k askKind) bool { return k.name == "version" }) {
+		t.Errorf("kinds of %q: %v, want no version", q, kindList(k))
+	}
+	if a := extractive(q, []graphrag.Hit{doc}, 2); a.Abstained || !strings.Contains(a.Text, "public:quill|zorp") {
+		t.Errorf("answer:\n%s\nwant the default rule", a.Text)
+	}
+	if k := askedKinds("which version of frob added FROBVCS"); !slices.ContainsFunc(k, func(k askKind) bool { return k.name == "version" }) {
+		t.Errorf("which version of frob: kinds %v, want a version", kindList(k))
+	}
+}

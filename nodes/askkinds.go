@@ -17,6 +17,10 @@ type askKind struct {
 	// prefer are words that mark the sentence that answers the kind best
 	// ("total" for an amount).
 	prefer map[string]bool
+	// compound, when set, finds the compound nouns in which the kind's
+	// word names something else: "which version control tools" asks for
+	// tools, not a version. A question's compounds do not ask for the kind.
+	compound *regexp.Regexp
 }
 
 var askKinds = []askKind{
@@ -32,8 +36,9 @@ var askKinds = []askKind{
 	// by "… will be removed in Go 1.27", "which version of the LGPL" by
 	// "LGPL v2.1". The answer holds a version number.
 	{name: "version",
-		ask: regexp.MustCompile(`(?i)\b(which|what) (\w+ )?(version|release)s?\b|\bin which (version|release)\b|\bsince (when|which)\b|\bwhen (was|were|did|will|is|does|do)\b[^?]*\b(add|added|introduced?|removed?|drop|dropped|deprecated?|go away|gone|fixed|released?|supported|changed?|appear(ed)?)\b`),
-		has: regexp.MustCompile(`(?i)\b(v|version|release)?\s?\d+\.\d+(\.\d+)*([-+~][\w.+~]+)?\b`)},
+		ask:      regexp.MustCompile(`(?i)\b(which|what) (\w+ )?(version|release)s?\b|\bin which (version|release)\b|\bsince (when|which)\b|\bwhen (was|were|did|will|is|does|do)\b[^?]*\b(add|added|introduced?|removed?|drop|dropped|deprecated?|go away|gone|fixed|released?|supported|changed?|appear(ed)?)\b`),
+		has:      regexp.MustCompile(`(?i)\b(v|version|release)?\s?\d+\.\d+(\.\d+)*([-+~][\w.+~]+)?\b`),
+		compound: regexp.MustCompile(`(?i)\bversion control\b`)},
 	{name: "place",
 		ask: regexp.MustCompile(`(?i)\b(where|which (folder|directory|server|host|bucket|disk|drive|place|city|country|room|site))\b`),
 		has: regexp.MustCompile("(?i)\\b(to|into|in|at|on|under|from|inside|throughout|across|near|outside|within|between)\\s+(the\\s+|a\\s+)?(?-i:[A-Z`/\"'~])|\\b(locations?|venues?|addresses)\\b|\\b(to|into|in|at|on)\\s+(the\\s+|a\\s+)?[\\w-]+\\s+(bucket|folder|directory|server|disk|drive|host|room|office|street|city|cloud|share)\\b|(^|\\s)[~/][\\w.-]+/|\\b\\w+://"),
@@ -154,7 +159,7 @@ func askedKinds(query string) []askKind {
 	query = askingPart(query)
 	happens := whatHappens.FindStringIndex(query)
 	for _, k := range askKinds {
-		loc := findInSentences(k.ask, query)
+		loc := findInSentences(k.ask, withoutCompounds(k, query))
 		if loc == nil {
 			continue
 		}
@@ -175,6 +180,15 @@ func askedKinds(query string) []askKind {
 		out[i] = f.k
 	}
 	return out
+}
+
+// withoutCompounds blanks the kind's compound nouns in query, keeping
+// every other byte where it was.
+func withoutCompounds(k askKind, query string) string {
+	if k.compound == nil {
+		return query
+	}
+	return k.compound.ReplaceAllStringFunc(query, func(c string) string { return strings.Repeat(" ", len(c)) })
 }
 
 // findInSentences is re.FindStringIndex over the question, and then over
