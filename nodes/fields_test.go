@@ -142,6 +142,24 @@ func TestStanzaOfANamedFile(t *testing.T) {
 	}
 }
 
+// A question may name a part by its Java package, written with dots: the
+// stanza of the files under that package's folders answers it.
+func TestStanzaOfANamedPackage(t *testing.T) {
+	const path = "/usr/share/doc/libzorp-realms-java/copyright"
+	whole := stanzaHit(path, "zorp-realms", "zorp-realms", "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\nUpstream-Name: zorp-realms\n\n"+
+		"Files: *\nCopyright: 2001-2010, Zorp Foundation\nLicense: Apache-2.0", 0)
+	part := stanzaHit(path, "Files: src/main/java/org/quill/realms/RealmError.java", "",
+		"Files: src/main/java/org/quill/realms/RealmError.java\n src/main/java/org/quill/realms/NoSuchRealm.java\nCopyright: 2002 (C) The Quillworks Company\nLicense: Apache-1.1", 1)
+	kept := []graphrag.Hit{whole, part}
+	q := "A few org.quill.realms source files of Quill Realms are under Apache-1.1. Who holds their copyright?"
+	if a := extractive(q, kept, 1); !strings.Contains(a.Text, "Quillworks") || strings.Contains(a.Text, "Zorp Foundation") {
+		t.Errorf("answer %q, want the Quillworks Company and not the Zorp Foundation", a.Text)
+	}
+	if dottedPackageOf("celt/x86/pitch_sse4_1.c", "sse4.1") || !dottedPackageOf("src/org/quill/realms/*", "org.quill.realms") {
+		t.Error("dottedPackageOf: a package needs three parts, and names its folders")
+	}
+}
+
 // Asked who wrote a work upstream, when its Debian folder is named
 // otherwise ("libzorpkit0" for zorpkit), the answer is its copyright file's
 // record of who made it, found by the header's name (the passage's

@@ -916,9 +916,14 @@ func filesPatterns(files string) []string {
 // filesNamed reports whether a part's Files patterns match a file the
 // question names: "select-zorp" of "who wrote select-zorp" matches
 // "select-zorp*" and "bin/select-zorp". A pattern is matched by its last
-// part, as a question names a file by its name.
+// part, as a question names a file by its name, or by the folders of a
+// package the question writes with dots, as Java names its packages:
+// "org.zorp.frob" names "src/main/java/org/zorp/frob/Frob.java".
 func filesNamed(patterns []string, words []string) bool {
 	return slices.ContainsFunc(patterns, func(p string) bool {
+		if slices.ContainsFunc(words, func(w string) bool { return dottedPackageOf(strings.ToLower(p), w) }) {
+			return true
+		}
 		base := path.Base(p)
 		if strings.Trim(base, "*?") == "" {
 			return false
@@ -928,6 +933,16 @@ func filesNamed(patterns []string, words []string) bool {
 			return err == nil && ok
 		})
 	})
+}
+
+// dottedPackageOf reports whether w, a package name of three parts or
+// more joined by dots ("org.zorp.frob"), is the folder of the pattern p:
+// "sse4.1" or "zorp.conf" names no folder.
+func dottedPackageOf(p, w string) bool {
+	if strings.Count(w, ".") < 2 {
+		return false
+	}
+	return strings.Contains("/"+path.Dir(p)+"/", "/"+strings.ReplaceAll(w, ".", "/")+"/")
 }
 
 // maxDefinitionWords bounds a definition quoted whole (wholeDefinition):
