@@ -185,7 +185,7 @@ func askedKinds(query string) []askKind {
 // withoutCompounds blanks the kind's compound nouns in query, keeping
 // every other byte where it was.
 func withoutCompounds(k askKind, query string) string {
-	if k.compound == nil {
+	if k.compound == nil || !k.compound.MatchString(query) {
 		return query
 	}
 	return k.compound.ReplaceAllStringFunc(query, func(c string) string { return strings.Repeat(" ", len(c)) })

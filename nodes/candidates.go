@@ -336,6 +336,11 @@ func qualifiedKey(query, word string) bool {
 // either), and an acronym's plural names the acronym ("URLs": URL).
 func askedNames(query string) map[string]bool {
 	out := map[string]bool{}
+	name := func(w string) {
+		if hasInnerCapital(w) || strings.Contains(w, "_") {
+			out[strings.ToLower(w)] = true
+		}
+	}
 	for _, f := range strings.FieldsFunc(query, func(r rune) bool {
 		return r == ' ' || r == '?' || r == ',' || r == '(' || r == ')' || r == '"' || r == '`'
 	}) {
@@ -348,10 +353,12 @@ func askedNames(query string) map[string]bool {
 			// or a file's extension ("zorp.c", "frob.n").
 			continue
 		}
-		for _, part := range namesJoined(f) {
-			if hasInnerCapital(part) || strings.Contains(part, "_") {
-				out[strings.ToLower(part)] = true
-			}
+		if !joinsNames(f) {
+			name(f)
+			continue
+		}
+		for _, part := range strings.Split(f, "/") {
+			name(part)
 		}
 	}
 	for _, id := range identifierPattern.FindAllString(query, -1) {
@@ -364,15 +371,12 @@ func askedNames(query string) map[string]bool {
 	return out
 }
 
-// namesJoined splits a word of names joined by "/" ("darwin/iOS") when one
-// of them is written as a name: a file holds them apart ("darwin", "ios"),
-// seldom as the pair. A word with none is returned whole: a path
-// ("net/http") is matched as one (namedPaths).
-func namesJoined(w string) []string {
-	if !strings.Contains(w, "/") || !hasInnerCapital(w) {
-		return []string{w}
-	}
-	return strings.Split(w, "/")
+// joinsNames reports whether w is names joined by "/" ("darwin/iOS"), one
+// of them written as a name: a file holds them apart ("darwin", "ios"),
+// seldom as the pair, so each is named on its own. A word with none is a
+// path ("net/http"), matched as one (namedPaths).
+func joinsNames(w string) bool {
+	return strings.Contains(w, "/") && hasInnerCapital(w)
 }
 
 // pluralAcronym reports the lower-cased acronym a word writes in the
