@@ -936,8 +936,9 @@ func filesNamed(patterns []string, words []string) bool {
 }
 
 // dottedPackageOf reports whether w, a package name of three parts or
-// more joined by dots ("org.zorp.frob"), is the folder of the pattern p:
-// "sse4.1" or "zorp.conf" names no folder.
+// more joined by dots ("org.zorp.frob"), is a run of the folders the
+// pattern p lies in ("src/org/zorp/frob/*"): p's files are of that
+// package or one inside it. "sse4.1" or "zorp.conf" names no package.
 func dottedPackageOf(p, w string) bool {
 	if strings.Count(w, ".") < 2 {
 		return false
