@@ -111,8 +111,16 @@ type DocsResult struct {
 	Correct   bool     `json:"correct"`
 	Answer    string   `json:"answer"`
 	Cited     []string `json:"cited,omitempty"`
-	MS        float64  `json:"ms"`
-	Err       string   `json:"error,omitempty"`
+	// Route is the run's last route, Retrieval evaluate's last judgement
+	// of the hits (good, poor, empty) and Measured what it measured to
+	// judge so ("evidence 0.52 (…), kept 5 of 10, missing …"): why a
+	// question was abstained on, or answered from weak hits, without
+	// running it again with --trace.
+	Route     string  `json:"route,omitempty"`
+	Retrieval string  `json:"retrieval,omitempty"`
+	Measured  string  `json:"measured,omitempty"`
+	MS        float64 `json:"ms"`
+	Err       string  `json:"error,omitempty"`
 }
 
 // The stages a missed answerable question is lost at (DocsResult.LostAt),
@@ -442,7 +450,8 @@ func RunDocs(ctx context.Context, cfg DocsConfig, files []string) (*DocsReport, 
 func scoreDocs(q DocsQuestion, run Run, root string) DocsResult {
 	s := run.State
 	r := DocsResult{ID: q.ID, Collection: q.Collection, Question: q.Question, Abstain: q.Abstain,
-		Abstained: s.Answer.Abstained, Answer: s.Answer.Text, MS: run.TotalMS}
+		Abstained: s.Answer.Abstained, Answer: s.Answer.Text, MS: run.TotalMS,
+		Route: string(s.Plan.Route), Retrieval: s.Retrieval, Measured: s.Measured}
 	if run.Err != nil {
 		r.Err = run.Err.Error()
 		// A failed run gave the user nothing: it counts as an abstention.

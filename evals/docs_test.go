@@ -195,9 +195,14 @@ func TestScoreDocsSplitsTheLoss(t *testing.T) {
 			}
 		})
 	}
-	abstained := scoreDocs(q, Run{State: nodes.State{Hits: []graphrag.Hit{gold}, Answer: graphrag.Answer{Text: "No relevant information found in your files.", Abstained: true}}}, "/usr/share/doc")
+	abstained := scoreDocs(q, Run{State: nodes.State{Hits: []graphrag.Hit{gold}, Plan: graphrag.Plan{Route: graphrag.RouteVector},
+		Retrieval: nodes.RetrievalEmpty, Measured: "evidence 0.40, missing quokkad",
+		Answer: graphrag.Answer{Text: "No relevant information found in your files.", Abstained: true}}}, "/usr/share/doc")
 	if abstained.Words != 0 || abstained.LostAt() != LostAbstained {
 		t.Errorf("an abstention counts %d words, lost at %q; want 0, %q", abstained.Words, abstained.LostAt(), LostAbstained)
+	}
+	if abstained.Route != "vector" || abstained.Retrieval != nodes.RetrievalEmpty || abstained.Measured != "evidence 0.40, missing quokkad" {
+		t.Errorf("route %q, retrieval %q, measured %q: want the run's last route and evaluate's judgement", abstained.Route, abstained.Retrieval, abstained.Measured)
 	}
 	f := docsFigures("all", []DocsResult{{GoldInHits: true, PassageInHits: true, PassageKept: true, Words: 10}, {GoldInHits: true, PassageInHits: true, Words: 30}, {Words: 20}, {Abstained: true}})
 	if f.PassageRetrieved != 0.5 || f.PassageKept != 0.25 || f.MedianWords != 20 {
