@@ -921,7 +921,8 @@ func filesPatterns(files string) []string {
 // "org.zorp.frob" names "src/main/java/org/zorp/frob/Frob.java".
 func filesNamed(patterns []string, words []string) bool {
 	return slices.ContainsFunc(patterns, func(p string) bool {
-		if slices.ContainsFunc(words, func(w string) bool { return dottedPackageOf(strings.ToLower(p), w) }) {
+		p = strings.ToLower(p)
+		if slices.ContainsFunc(words, func(w string) bool { return dottedPackageOf(p, w) }) {
 			return true
 		}
 		base := path.Base(p)
@@ -929,7 +930,7 @@ func filesNamed(patterns []string, words []string) bool {
 			return false
 		}
 		return slices.ContainsFunc(words, func(w string) bool {
-			ok, err := path.Match(strings.ToLower(base), w)
+			ok, err := path.Match(base, w)
 			return err == nil && ok
 		})
 	})
