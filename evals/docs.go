@@ -238,7 +238,7 @@ type DocsReport struct {
 // "test17" (other files again, written the same way at the start of round
 // 20) was round 20's validation split and is tuned on since round 21.
 // "test18" (other files again, written the same way at the start of round
-// 21) is the validation split: only its figure is read.
+// 21) was round 21's validation split and is tuned on since round 22.
 // "tune1" to "tune3" (others again, written from the documents alone by
 // three writers at once, each over its own part of the collections) are
 // development data: their misses are read.
