@@ -83,6 +83,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test16", "t16"},
 	{"test17", "t17"},
 	{"test18", "t18"},
+	{"test19", "t19"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},
