@@ -164,8 +164,16 @@ func constrainingTerms(question string) []string {
 	for _, m := range settingPattern.FindAllStringSubmatch(question, -1) {
 		add(m[1])
 	}
+	// A dotted package name is asked about whole (see dottedPackages),
+	// not by its last part.
+	packages := dottedPackages(question)
+	for _, q := range packages {
+		add(q.key())
+	}
 	for name := range askedNames(question) {
-		add(name)
+		if !slices.ContainsFunc(packages, func(q qualifiedName) bool { return strings.ToLower(q.Name) == name }) {
+			add(name)
+		}
 	}
 	for _, q := range qualifiedNames(question) {
 		add(q.key()) // matched by qualifiedName.heldBy
@@ -246,6 +254,10 @@ func matchConstraints(question string, hits []graphrag.Hit) constraintMatch {
 	for _, q := range qualifiedNames(question) {
 		qualified[q.key()] = q
 	}
+	packages := map[string]qualifiedName{}
+	for _, q := range dottedPackages(question) {
+		packages[q.key()] = q
+	}
 	an := questionAnchors(question, hits)
 	found := make([]bool, len(m.Terms))
 	// named are the proper names held by the passages of the question's
@@ -258,6 +270,8 @@ func matchConstraints(question string, hits []graphrag.Hit) constraintMatch {
 			held := hay.holds(t)
 			if q, ok := qualified[t]; ok {
 				held = q.heldBy(h)
+			} else if q, ok := packages[t]; ok {
+				held = held || q.heldBy(h)
 			}
 			if held {
 				found[j] = true
@@ -1150,4 +1164,36 @@ func spelledOut(ident string, questionLoose func() map[string]bool) bool {
 		}
 	}
 	return missing <= 1
+}
+
+// dottedName is a lower-case name of two parts or more joined by dots
+// ("frob.io", "python3-zorp.uri"): the parts before the last, and the last.
+var dottedName = regexp.MustCompile(`^([a-z][a-z0-9_-]*(?:\.[a-z][a-z0-9_-]*)*)\.([a-z][a-z0-9]+)$`)
+
+// dottedPackages are the dotted names a question writes as a package's
+// or a program's, before a kind of software or of document ("the frob.io
+// package", "the frob.io changelog"): such a name is asked about whole,
+// and its last part alone ("io") is any word of any file. A dotted name
+// elsewhere keeps its last part as the name askedNames gives: Go's and
+// Python's qualified names ("runtime.gopark", "os.path.join") name
+// what their own files write unqualified. Each is matched as written, or
+// as qualifiedName.heldBy finds a package's name.
+func dottedPackages(question string) []qualifiedName {
+	var out []qualifiedName
+	fields := strings.FieldsFunc(withoutArguments(question), func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune("()\"'\x60,;?!", r)
+	})
+	for i := 0; i+1 < len(fields); i++ {
+		next := strings.ToLower(strings.Trim(fields[i+1], ".:"))
+		if !namedKinds[next] && !docKinds[next] {
+			continue
+		}
+		f := text.TrimPossessive(strings.TrimRight(fields[i], ".:"))
+		m := dottedName.FindStringSubmatch(f)
+		if m == nil || fileNamePattern.MatchString(f) {
+			continue
+		}
+		out = append(out, qualifiedName{Pkg: m[1], Name: m[2]})
+	}
+	return out
 }

@@ -326,6 +326,32 @@ func TestNamesAreMatchedAsFilesWriteThem(t *testing.T) {
 	}
 }
 
+// A dotted name written as a package's ("the frob.io package") is asked
+// about whole: its last part alone is any word ("io" of "io limits").
+// One in running text keeps its last part as the name asked about, as Go
+// writes a qualified name its own files write unqualified.
+func TestADottedPackageNameIsHeldWhole(t *testing.T) {
+	zorpd := fileHit("/usr/share/doc/zorpd/changelog.Debian.gz", "gz", "zorpd (1.2-1) unstable; urgency=medium\n\n  * Fix cgroup v2 detection of io limits. Closes: #104233")
+	frob := fileHit("/usr/share/doc/frob.io/changelog.Debian.gz", "gz", "frob.io (20.10-1) unstable; urgency=medium\n\n  * Fix cgroup v2 detection. Closes: #104234")
+	for _, tc := range []struct {
+		question string
+		hit      graphrag.Hit
+		want     string
+	}{
+		{"Which bug does the frob.io changelog close for the cgroup v2 fix?", zorpd, RetrievalEmpty},
+		{"What licence is Debian's frob.io package under?", zorpd, RetrievalEmpty},
+		{"Which bug does the frob.io changelog close for the cgroup v2 fix?", frob, RetrievalGood},
+	} {
+		hits := []graphrag.Hit{tc.hit}
+		if _, r, why := gradeByConstraints(tc.question, hits, hits, RetrievalGood, 5); r != tc.want {
+			t.Errorf("%q over %s: retrieval %s (%s), want %s", tc.question, tc.hit.Source.Path, r, why, tc.want)
+		}
+	}
+	if terms := constrainingTerms("What does runtime.zorpark do to the calling goroutine?"); !slices.Contains(terms, "zorpark") {
+		t.Errorf("terms %v: want the qualified name's last part, zorpark", terms)
+	}
+}
+
 // A version after a name must be written as that name's version: next to
 // it, in a changelog header, as the file's own release or in the file's
 // path. Another name's version in the same file does not answer.
