@@ -299,9 +299,10 @@ func askedIn(question string, nowhere []string) []string {
 	for i, t := range toks {
 		// Written as a name: with a capital inside the sentence, with a
 		// digit, as code ("frobsub()", "`zorpfmt`"), or before the kind
-		// of thing it names ("the zorpd package").
+		// of thing it names ("the zorpd package") or of document it has
+		// ("the zorpd copyright file", "the zorpd changelog").
 		if t.Capital && !t.Opens || t.Digit || strings.HasPrefix(last[t.End:], "(") || t.Start > 0 && last[t.Start-1] == '`' ||
-			i+1 < len(toks) && namedKinds[toks[i+1].Lower] {
+			i+1 < len(toks) && (namedKinds[toks[i+1].Lower] || docKinds[toks[i+1].Lower]) {
 			names[t.Lower] = true
 		}
 	}

@@ -534,6 +534,9 @@ func TestAnAskedNameNoFileHolds(t *testing.T) {
 		// name, lower-case or not.
 		{"Does the flintd package draw true colour graphics and ligatures on the GPU?", []graphrag.Hit{readme}, RetrievalEmpty},
 		{"Does the zorpterm package draw true colour graphics and ligatures on the GPU?", []graphrag.Hit{readme}, RetrievalGood},
+		// And before a kind of document a package has.
+		{"Does the flintd README say it draws true colour graphics and ligatures on the GPU?", []graphrag.Hit{readme}, RetrievalEmpty},
+		{"Does the zorpterm README say it draws true colour graphics and ligatures on the GPU?", []graphrag.Hit{readme}, RetrievalGood},
 	} {
 		s, err := p.evaluate(context.Background(), State{Query: tc.question, Plan: graphrag.Plan{Route: graphrag.RouteVector}, Hits: tc.hits})
 		if err != nil || s.Retrieval != tc.want {
