@@ -46,6 +46,7 @@ func (p *pipeline) unheldWords(ctx context.Context, s *State, words []string, be
 	terms := contentTerms(s.question())
 	paths := namedPaths(s.question())
 	args := statementArguments(s.question())
+	pkgs := packageNames(s.question())
 	for _, w := range words {
 		if strings.Contains(w, ".") || stopWords[w] || probes == maxAbsenceProbes || pathPart(w, paths) || args[w] {
 			// A qualified name and a package path ("container/list") are
@@ -75,11 +76,20 @@ func (p *pipeline) unheldWords(ctx context.Context, s *State, words []string, be
 		held := !compound && len(res.Hits) >= passingMentions
 		whole := 0 // passages holding the word as written
 		others := otherStems(terms, forms)
+		pkg := slices.Contains(pkgs, w)
 		for _, h := range res.Hits {
 			text := hitText(h)
 			has := holdsForm(text, forms)
 			if has {
 				whole++
+			}
+			if pkg {
+				// A name written as a package's ("Debian's zorpd
+				// package") is held by the package's own files, or by
+				// passages about it: code that names zorpd beside the
+				// word "security" says nothing of the package's fixes.
+				held = held || has && (namesWord(h, forms) || pathNamed(h.Source.Path, map[string]bool{w: true}))
+				continue
 			}
 			held = held || has && (len(others) == 0 || holdsAny(stemSet(text), others) || namesWord(h, forms))
 		}

@@ -106,6 +106,9 @@ func TestWordHeldOnlyInPassing(t *testing.T) {
 		doc("ssh2", "sshd keys", "The SSH server reads its host keys at start; the default key type is ed25519."),
 		doc("chat", "README", "Thanks to the wombat forum for hosting our chat room."),
 		doc("forum", "README", "Thanks to the wombat forum for a good start."),
+		doc("http", "transfer.go", "Like wombat, we allow one Transfer-Encoding header: it is security sensitive."),
+		fileHit("/usr/share/doc/numbat/changelog.Debian.gz", "gz", "numbat (2.1-1) unstable; urgency=medium\n\n  * Build with hardening flags."),
+		doc("http2", "transport.go", "Like numbat, we allow one Transfer-Encoding header: it is security sensitive."),
 	})
 	p, _ := newPipeline(Deps{Searcher: c}, DefaultOptions())
 	const atStart = "which port does the wombat SSH server listen on at start"
@@ -126,6 +129,11 @@ func TestWordHeldOnlyInPassing(t *testing.T) {
 		// A word of a package path the question names is matched against
 		// file paths (matchConstraints), not searched for in passages.
 		{"what does Drain return in queue/wombat", "wombat", false},
+		// A name written as a package's is held by the package's own
+		// files: code that names it beside the word security says
+		// nothing of the package's security fixes.
+		{"which security fix came last in the wombat package", "wombat", true},
+		{"which security fix came last in the numbat package", "numbat", false},
 	} {
 		s := State{Query: tc.question, Plan: graphrag.Plan{Route: graphrag.RouteVector}}
 		if got := p.absentWords(context.Background(), &s, []string{tc.word}, c.docs[:2]); (len(got) > 0) != tc.absent {
