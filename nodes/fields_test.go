@@ -142,6 +142,29 @@ func TestStanzaOfANamedFile(t *testing.T) {
 	}
 }
 
+// A question about a manual page names the page as its command or header
+// is called, without its section: "the zorp.h man page" is the stanza of
+// "man3/zorp.h.3head". Asked about the program, the page's stanza is not
+// what is asked.
+func TestStanzaOfANamedManPage(t *testing.T) {
+	const path = "/usr/share/doc/zorp-pages/copyright"
+	whole := stanzaHit(path, "zorp-pages", "zorp-pages", "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\nUpstream-Name: zorp-pages\n\n"+
+		"Files: *\nCopyright: 2005-2021 Ann Smith <ann@example.org>\nLicense: GPL-2+", 0)
+	page := stanzaHit(path, "Files: man3/zorp.h.3head", "", "Files: man3/zorp.h.3head\nCopyright: (c) 1996 Bo Tranter\nLicense: BSD-2-clause", 1)
+	kept := []graphrag.Hit{page, whole}
+	for _, tc := range []struct{ q, want, not string }{
+		{"Who holds the 1996 copyright on the zorp.h man page shipped in zorp-pages?", "Bo Tranter", "Ann Smith"},
+		{"who wrote the zorp.h man page", "Bo Tranter", "Ann Smith"},
+	} {
+		if a := extractive(tc.q, kept, 1); !strings.Contains(a.Text, tc.want) || strings.Contains(a.Text, tc.not) {
+			t.Errorf("%s: answer %q, want %q and not %q", tc.q, a.Text, tc.want, tc.not)
+		}
+	}
+	if filesNamed([]string{"zorp.1"}, []string{"who", "wrote", "zorp"}) || !filesNamed([]string{"zorp.1"}, []string{"the", "zorp", "man", "page"}) {
+		t.Error("filesNamed: a page's stanza is named by the page's name when a man page is asked about, and only then")
+	}
+}
+
 // A question may name a part by its Java package, written with dots: the
 // stanza of the files under that package's folders answers it.
 func TestStanzaOfANamedPackage(t *testing.T) {

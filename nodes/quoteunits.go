@@ -918,8 +918,13 @@ func filesPatterns(files string) []string {
 // "select-zorp*" and "bin/select-zorp". A pattern is matched by its last
 // part, as a question names a file by its name, or by the folders of a
 // package the question writes with dots, as Java names its packages:
-// "org.zorp.frob" names "src/main/java/org/zorp/frob/Frob.java".
+// "org.zorp.frob" names "src/main/java/org/zorp/frob/Frob.java". A
+// question that asks about a manual page names the page as its command or
+// header is called: "the zorp.h man page" is "man3/zorp.h.3", whose
+// section the question does not write (and "who wrote zorp" asks about
+// the program, not its page's stanza).
 func filesNamed(patterns []string, words []string) bool {
+	manPage := slices.Contains(words, "manpage") || slices.Contains(words, "man") && (slices.Contains(words, "page") || slices.Contains(words, "pages"))
 	return slices.ContainsFunc(patterns, func(p string) bool {
 		p = strings.ToLower(p)
 		if slices.ContainsFunc(words, func(w string) bool { return dottedPackageOf(p, w) }) {
@@ -929,8 +934,15 @@ func filesNamed(patterns []string, words []string) bool {
 		if strings.Trim(base, "*?") == "" {
 			return false
 		}
+		var page string // the page's name, when p is a manual page's
+		if loc := manSection.FindStringIndex(base); loc != nil && manPage {
+			page = base[:loc[0]]
+		}
 		return slices.ContainsFunc(words, func(w string) bool {
 			ok, err := path.Match(base, w)
+			if page != "" && !ok {
+				ok, err = path.Match(page, w)
+			}
 			return err == nil && ok
 		})
 	})
@@ -981,3 +993,7 @@ func wholeDefinition(units []quoteUnit, heading string) []quoteUnit {
 	}
 	return append([]quoteUnit{first}, units[k:]...)
 }
+
+// manSection finds a manual page file's section at the end of its name:
+// ".1" of "zorp.1", ".3head" of "zorp.h.3head".
+var manSection = regexp.MustCompile(`\.[1-9][a-z]*$`)
