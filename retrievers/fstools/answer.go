@@ -30,7 +30,7 @@ func (t *Tools) Answer(ctx context.Context, plan graphrag.Plan) (string, []graph
 	}
 	var pe *fs.PathError
 	if errors.Is(err, graphrag.ErrNotFound) && errors.As(err, &pe) {
-		return fmt.Sprintf("%s was not found in the ingested directories (%s).", DisplayName(pe.Path), strings.Join(t.Roots(), ", ")), nil, nil
+		return fmt.Sprintf("%s was not found in the ingested directories (%s).", DisplayName(pe.Path), t.rootList()), nil, nil
 	}
 	if err != nil {
 		return "", nil, fmt.Errorf("fstools: %s: %w", in.Tool, err)
@@ -46,7 +46,7 @@ func (t *Tools) refusal(err error) string {
 		what = DisplayName(pe.Path)
 	}
 	return fmt.Sprintf("%s is outside the folders graphrag can see, so it was not looked at: only files in the ingested directories (%s) are available, and paths may not use \"..\" or links that lead elsewhere.",
-		what, strings.Join(t.Roots(), ", "))
+		what, t.rootList())
 }
 
 // Run carries out an Intent (from Interpret, or built by hand).
@@ -295,7 +295,7 @@ func (t *Tools) Select(ctx context.Context, plan graphrag.Plan) ([]string, error
 	}
 	if res.Total == 0 {
 		m, _ := t.compile(f)
-		return nil, fmt.Errorf("fstools: select: %w: no files%s in %s", graphrag.ErrNotFound, scopeSuffix(m.describe()), strings.Join(t.Roots(), ", "))
+		return nil, fmt.Errorf("fstools: select: %w: no files%s in %s", graphrag.ErrNotFound, scopeSuffix(m.describe()), t.rootList())
 	}
 	out := make([]string, len(res.Files))
 	for i, file := range res.Files {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -355,5 +356,30 @@ func TestSelect(t *testing.T) {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// A store ingested folder by folder has hundreds of roots: a message names
+// the first few and counts the rest, instead of burying what it says.
+func TestMessagesCountManyRoots(t *testing.T) {
+	base := t.TempDir()
+	var roots []string
+	for i := range maxRootsListed + 3 {
+		dir := filepath.Join(base, fmt.Sprintf("pkg%02d", i))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		roots = append(roots, dir)
+	}
+	tools, err := New(roots, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, _, err := tools.Answer(context.Background(), graphrag.Plan{Query: "how big is ../outside/secret.txt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text, roots[0]) || strings.Contains(text, roots[len(roots)-1]) || !strings.Contains(text, "and 3 more") {
+		t.Errorf("refusal %q: want the first roots named and the last 3 counted", text)
 	}
 }

@@ -166,6 +166,22 @@ func (t *Tools) Roots() []string {
 	return out
 }
 
+// maxRootsListed is how many ingested directories a message names before
+// it counts the rest: a store ingested folder by folder (a package tree,
+// one include pattern per package) has hundreds, and a note or an answer
+// that lists them all buries what it says.
+const maxRootsListed = 5
+
+// rootList names the directories the tools see for a message: the first
+// maxRootsListed of them, and how many more there are.
+func (t *Tools) rootList() string {
+	roots := t.Roots()
+	if len(roots) <= maxRootsListed {
+		return strings.Join(roots, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(roots[:maxRootsListed], ", "), len(roots)-maxRootsListed)
+}
+
 // within reports whether p is dir or inside it; both are clean absolute paths.
 func within(dir, p string) bool {
 	if p == dir {
@@ -224,7 +240,7 @@ func (t *Tools) Resolve(name string) (string, error) {
 	if filepath.IsAbs(name) {
 		p := filepath.Clean(name)
 		if _, ok := t.rootOf(p); !ok {
-			return "", &fs.PathError{Op: "resolve", Path: name, Err: fmt.Errorf("%w: only %s can be read", ErrOutsideRoots, strings.Join(t.Roots(), ", "))}
+			return "", &fs.PathError{Op: "resolve", Path: name, Err: fmt.Errorf("%w: only %s can be read", ErrOutsideRoots, t.rootList())}
 		}
 		candidates = []string{p}
 	} else {
