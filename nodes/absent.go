@@ -359,3 +359,36 @@ func (p *pipeline) heldNowhere(ctx context.Context, s *State, words []string) []
 	}
 	return out
 }
+
+// passingStoreWide keeps, of the words unheldWords found held only in
+// passing, those the whole store holds as seldom. unheldWords searches
+// within the question's scope (the folder or the file types it names),
+// where an everyday word of the files ("supposed" in "how am I supposed to
+// build it", over go/types) may stand in a few passages only; one that
+// passingMentions passages or more hold across the store is a word the
+// files use, not a thing they name in passing. A failed search keeps
+// them all.
+func (p *pipeline) passingStoreWide(ctx context.Context, s *State, words []string) []string {
+	if len(words) == 0 || p.filters(s.Plan).IsZero() {
+		return words // the scope was the whole store
+	}
+	var out []string
+	for _, w := range words {
+		forms := inflections(w)
+		res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: strings.Join(forms, " "), Mode: graphrag.ModeKeyword, K: passingMentions})
+		if err != nil {
+			s.note("evaluate: could not check whether the files hold %q: %v", w, err)
+			return words
+		}
+		n := 0
+		for _, h := range res.Hits {
+			if holdsForm(hitText(h), forms) {
+				n++
+			}
+		}
+		if n < passingMentions {
+			out = append(out, w)
+		}
+	}
+	return out
+}

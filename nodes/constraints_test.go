@@ -153,6 +153,24 @@ func TestWordHeldOnlyInPassing(t *testing.T) {
 	}
 }
 
+// A word held in passing within the question's scope (the folder it names)
+// is a word of the files when passages across the store hold it: "how am I
+// supposed to build it" over a folder whose one other passage says
+// "supposed" is answered.
+func TestAWordInPassingIsCheckedStoreWide(t *testing.T) {
+	cmd := fileHit("/src/zorp/types/zorptype.go", "go", "// The zorptype command has an ignore build tag: build this command explicitly with go build zorptype.go")
+	docs := []graphrag.Hit{cmd, fileHit("/src/zorp/types/value.go", "go", "// A value is supposed to stay immutable.")}
+	for i := range passingMentions {
+		docs = append(docs, doc(fmt.Sprintf("n%d", i), "notes", "It was supposed to rain today."))
+	}
+	p, _ := newPipeline(Deps{Searcher: newMemSearcher(docs)}, DefaultOptions())
+	q := "There's a zorptype.go file in zorp/types with an ignore tag. How am I supposed to build that command?"
+	s, err := p.evaluate(context.Background(), State{Query: q, Plan: graphrag.Plan{Route: graphrag.RouteVector, SourceHint: "zorp/types"}, Hits: []graphrag.Hit{cmd}})
+	if err != nil || s.Retrieval != RetrievalGood {
+		t.Errorf("evaluate: retrieval %s (%s), err %v: want good, \"supposed\" is a word of the files", s.Retrieval, s.Measured, err)
+	}
+}
+
 // A word the best hits hold only beside none of the question's other words
 // is checked against the store like a word they do not hold.
 func TestPassingWords(t *testing.T) {

@@ -133,6 +133,7 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 		// changelog that names fooserver once (see unheldWords).
 		best := s.Hits[:min(len(s.Hits), evidenceHits)]
 		nowhere, passing := p.unheldWords(ctx, &s, append(ev.MissingSpecific, passingWords(terms, best)...), best)
+		passing = p.passingStoreWide(ctx, &s, passing)
 		if len(passing) > 0 {
 			s.Retrieval = RetrievalEmpty
 			s.Measured += "; the files name " + strings.Join(passing, ", ") + " only in passing"
