@@ -29,7 +29,7 @@ func extractive(query string, kept []graphrag.Hit, limit int) graphrag.Answer {
 func extractiveWhy(query string, kept []graphrag.Hit, limit int) (graphrag.Answer, string) {
 	sel, cands := newSelection(query, kept)
 	sel.pick(cands, limit)
-	sel.cover(cands)
+	sel.cover(cands, kept)
 	sel.examples(cands, limit)
 	sel.continuations(cands)
 	sel.followOns(cands)
@@ -81,6 +81,7 @@ func newSelection(query string, kept []graphrag.Hit) (*selection, []candidate) {
 		changes:   asksChanges(query),
 		author:    asksAuthor(query),
 		released:  released,
+		settings:  lowerAll(namedSettings(askingPart(query))),
 		covered:   make(map[string]bool),
 		satisfied: make([]bool, len(kinds)),
 	}, cands
@@ -160,4 +161,13 @@ var answerWeights = struct {
 	lessNamed: 0.5,
 	situation: 0.5,
 	coverBase: 0.1, coverPreferred: 1, coverNear: 0.5, coverProse: 0.2, coverPos: 0.02,
+}
+
+// lowerAll lower-cases the names a question writes and trims the space a
+// pattern took along with them (optionPattern's " --frob"), in place.
+func lowerAll(ws []string) []string {
+	for i, w := range ws {
+		ws[i] = strings.ToLower(strings.TrimSpace(w))
+	}
+	return ws
 }

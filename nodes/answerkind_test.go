@@ -74,3 +74,30 @@ func TestWhichReleaseIsAVersion(t *testing.T) {
 		t.Errorf("answer lacks the release:\n%s", a.Text)
 	}
 }
+
+// Asked in which release an option came, with the option's entry of its
+// manual quoted, the version is taken from the manual's notes, another
+// passage of the same document, by the note that names the option asked
+// about: not the one about the other options.
+func TestTheReleaseOfAnOptionFromTheManualsNotes(t *testing.T) {
+	const page = "/usr/share/man/man1/zorp_config.1.gz"
+	entry := fileHit(page, "gz", "--frobdir\nPrint the location of the frob files.")
+	notes := fileHit(page, "gz", "NOTES\n\nThe options --zapdir, --quuxdir and --libs were added in Zorp 8.1. The option --frobdir was added in Zorp 8.4.")
+	notes.Chunk.ID, notes.Chunk.Ordinal = graphrag.ChunkID(page, 1), 1
+	other := fileHit("/usr/share/man/man1/zorp_dump.1.gz", "gz", "NOTES\n\nThe option --frobdir was added in Zorp 9.1.")
+	kept := []graphrag.Hit{entry, notes, other}
+	sel, cands := newSelection("In which Zorp release was zorp_config's --frobdir option added?", kept)
+	at := slices.IndexFunc(cands, func(c candidate) bool { return c.hit == 0 && strings.Contains(c.text, "Print the location") })
+	if at < 0 {
+		t.Fatal("no unit of the option's entry")
+	}
+	sel.take(cands[at])
+	sel.cover(cands, kept)
+	var got []string
+	for _, c := range sel.chosen[1:] {
+		got = append(got, c.text)
+	}
+	if len(got) != 1 || !strings.Contains(got[0], "Zorp 8.4") {
+		t.Errorf("cover took %q: want the note of the same manual on --frobdir (8.4)", got)
+	}
+}

@@ -3,6 +3,8 @@ package nodes
 import (
 	"slices"
 	"strings"
+
+	"github.com/graphrag/graphrag"
 )
 
 // examples is the last step: a quoted sentence that holds a kind of
@@ -134,17 +136,28 @@ func leansBack(sentence string) bool {
 // cover is the cover step: each kind of answer asked for and not yet in
 // the answer is taken from the passages already quoted, from the unit that
 // has it with the most uncovered query terms, preferred words ("total" for
-// an amount) and nearness to a quoted unit.
-func (s *selection) cover(cands []candidate) {
+// an amount) and nearness to a quoted unit. Also from another passage of a
+// quoted document, by a unit that names the setting or option the question
+// asks about (namedSettings): a manual's notes say in which release its
+// option came ("The option --zorpdir was added in Zorp 8.4"), apart from
+// the option's entry.
+func (s *selection) cover(cands []candidate, kept []graphrag.Hit) {
 	w := answerWeights
+	namesSetting := func(c candidate) bool {
+		low := strings.ToLower(c.text)
+		return slices.ContainsFunc(s.settings, func(n string) bool { return strings.Contains(low, n) })
+	}
 	for k, kind := range s.kinds {
 		if s.satisfied[k] || len(s.chosen) == 0 {
 			continue
 		}
 		best, bestScore := -1, 0.0
 		for i, c := range cands {
-			if !kind.in(c.masked) || s.isChosen(c) || s.quoted(c.text) ||
-				!slices.ContainsFunc(s.chosen, func(x candidate) bool { return x.hit == c.hit }) {
+			if !kind.in(c.masked) || s.isChosen(c) || s.quoted(c.text) {
+				continue
+			}
+			if !slices.ContainsFunc(s.chosen, func(x candidate) bool { return x.hit == c.hit }) &&
+				!(namesSetting(c) && slices.ContainsFunc(s.chosen, func(x candidate) bool { return kept[x.hit].Chunk.DocID == kept[c.hit].Chunk.DocID })) {
 				continue
 			}
 			sc := w.coverBase

@@ -29,7 +29,11 @@ type selection struct {
 	whole bool
 	// released are the loose stems of the names the question gives a
 	// version ("sed" of "sed 4.9": see versionedNames).
-	released  map[string]bool
+	released map[string]bool
+	// settings are the settings and options the question names
+	// (namedSettings of its asking part), lower-cased: a unit that names
+	// one speaks of what is asked (see cover).
+	settings  []string
 	covered   map[string]bool
 	satisfied []bool
 	chosen    []candidate
