@@ -39,7 +39,7 @@ func (p *pipeline) absentWords(ctx context.Context, s *State, words []string, be
 // passages that say nothing of what is asked, is a thing they know of and
 // do not cover.
 func (p *pipeline) unheldWords(ctx context.Context, s *State, words []string, best []graphrag.Hit) (nowhere, passing []string) {
-	if p.deps.Searcher == nil || !isLocal(s.Plan.Route) {
+	if p.deps.Searcher == nil || !isLocal(s.Plan.Route) || len(words) == 0 {
 		return nil, nil
 	}
 	probes := 0

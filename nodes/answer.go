@@ -81,7 +81,7 @@ func newSelection(query string, kept []graphrag.Hit) (*selection, []candidate) {
 		changes:   asksChanges(query),
 		author:    asksAuthor(query),
 		released:  released,
-		settings:  lowerAll(namedSettings(askingPart(query))),
+		query:     query,
 		covered:   make(map[string]bool),
 		satisfied: make([]bool, len(kinds)),
 	}, cands

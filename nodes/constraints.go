@@ -1179,6 +1179,9 @@ var dottedName = regexp.MustCompile(`^([a-z][a-z0-9_-]*(?:\.[a-z][a-z0-9_-]*)*)\
 // what their own files write unqualified. Each is matched as written, or
 // as qualifiedName.heldBy finds a package's name.
 func dottedPackages(question string) []qualifiedName {
+	if !innerDot(question) {
+		return nil
+	}
 	var out []qualifiedName
 	fields := strings.FieldsFunc(withoutArguments(question), func(r rune) bool {
 		return unicode.IsSpace(r) || strings.ContainsRune("()\"'\x60,;?!", r)
@@ -1196,4 +1199,16 @@ func dottedPackages(question string) []qualifiedName {
 		out = append(out, qualifiedName{Pkg: m[1], Name: m[2]})
 	}
 	return out
+}
+
+// innerDot reports whether s may hold a dottedName: a dot between a
+// lower-case letter or digit and a lower-case letter ("frob.io"), not only
+// a sentence's end or a Go name ("strings.NewReader").
+func innerDot(s string) bool {
+	for i := 1; i+1 < len(s); i++ {
+		if s[i] == '.' && (s[i-1] >= 'a' && s[i-1] <= 'z' || s[i-1] >= '0' && s[i-1] <= '9') && s[i+1] >= 'a' && s[i+1] <= 'z' {
+			return true
+		}
+	}
+	return false
 }

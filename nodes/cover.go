@@ -144,8 +144,12 @@ func leansBack(sentence string) bool {
 func (s *selection) cover(cands []candidate, kept []graphrag.Hit) {
 	w := answerWeights
 	namesSetting := func(c candidate) bool {
+		settings := s.namedSettings()
+		if len(settings) == 0 {
+			return false
+		}
 		low := strings.ToLower(c.text)
-		return slices.ContainsFunc(s.settings, func(n string) bool { return strings.Contains(low, n) })
+		return slices.ContainsFunc(settings, func(n string) bool { return strings.Contains(low, n) })
 	}
 	for k, kind := range s.kinds {
 		if s.satisfied[k] || len(s.chosen) == 0 {
@@ -157,7 +161,7 @@ func (s *selection) cover(cands []candidate, kept []graphrag.Hit) {
 				continue
 			}
 			if !slices.ContainsFunc(s.chosen, func(x candidate) bool { return x.hit == c.hit }) &&
-				!(namesSetting(c) && slices.ContainsFunc(s.chosen, func(x candidate) bool { return kept[x.hit].Chunk.DocID == kept[c.hit].Chunk.DocID })) {
+				!(slices.ContainsFunc(s.chosen, func(x candidate) bool { return kept[x.hit].Chunk.DocID == kept[c.hit].Chunk.DocID }) && namesSetting(c)) {
 				continue
 			}
 			sc := w.coverBase

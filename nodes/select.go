@@ -30,10 +30,12 @@ type selection struct {
 	// released are the loose stems of the names the question gives a
 	// version ("sed" of "sed 4.9": see versionedNames).
 	released map[string]bool
-	// settings are the settings and options the question names
-	// (namedSettings of its asking part), lower-cased: a unit that names
-	// one speaks of what is asked (see cover).
+	// query is the question; settings the settings and options it names
+	// (namedSettings of its asking part, lower-cased, found when cover
+	// first needs them): a unit that names one speaks of what is asked.
+	query     string
 	settings  []string
+	settled   bool // settings found
 	covered   map[string]bool
 	satisfied []bool
 	chosen    []candidate
@@ -331,4 +333,13 @@ func (s *selection) releaseNotes(cands []candidate, limit int) bool {
 		}
 	}
 	return len(s.chosen) > 0
+}
+
+// namedSettings is the settings and options the question names
+// (selection.settings), found once.
+func (s *selection) namedSettings() []string {
+	if !s.settled {
+		s.settings, s.settled = lowerAll(namedSettings(askingPart(s.query))), true
+	}
+	return s.settings
 }
