@@ -157,6 +157,12 @@ func constrainingTerms(question string) []string {
 	for _, m := range backslashCommand.FindAllStringSubmatch(question, -1) {
 		add(m[1])
 	}
+	// A name glued to its release ("quux8.2", as Debian names a package
+	// of one release of a language) is that package's name: another
+	// package's 8.2 does not answer about it.
+	for _, n := range versionedName.FindAllString(question, -1) {
+		add(n)
+	}
 	// A setting with its value is asked about as written: a page that
 	// lists the setting's other values does not say what this one does.
 	// An option's value ("--format=custom") is not one: manuals write the
@@ -1212,3 +1218,7 @@ func innerDot(s string) bool {
 	}
 	return false
 }
+
+// versionedName finds a name with a dotted release glued to it: "quux8.2",
+// "gstreamer1.0".
+var versionedName = regexp.MustCompile(`\b[A-Za-z][A-Za-z-]*[A-Za-z]\d+(?:\.\d+)+\b`)

@@ -378,6 +378,23 @@ func TestADottedPackageNameIsHeldWhole(t *testing.T) {
 	}
 }
 
+// A name glued to its release ("quux8.2") is a package's name: another
+// package's changelog with an 8.2 release does not answer about it.
+func TestANameGluedToItsReleaseIsExact(t *testing.T) {
+	zorp := fileHit("/usr/share/doc/zorp/changelog.Debian.gz", "gz", "zorp (8.2.7-1~deb12u1) bookworm-security; urgency=medium\n\n  * Fix CVE-2024-10234.")
+	quux := fileHit("/usr/share/doc/quux8.2/changelog.Debian.gz", "gz", "quux8.2 (8.2.20-1~deb12u1) bookworm-security; urgency=medium\n\n  * Fix CVE-2024-10235.")
+	q := "Which CVEs were fixed in the latest quux8.2 Debian security upload?"
+	for _, tc := range []struct {
+		hit  graphrag.Hit
+		want string
+	}{{zorp, RetrievalEmpty}, {quux, RetrievalGood}} {
+		hits := []graphrag.Hit{tc.hit}
+		if _, r, why := gradeByConstraints(q, hits, hits, RetrievalGood, 5); r != tc.want {
+			t.Errorf("over %s: retrieval %s (%s), want %s", tc.hit.Source.Path, r, why, tc.want)
+		}
+	}
+}
+
 // A version after a name must be written as that name's version: next to
 // it, in a changelog header, as the file's own release or in the file's
 // path. Another name's version in the same file does not answer.
