@@ -241,7 +241,7 @@ type DocsReport struct {
 // 21) was round 21's validation split and is tuned on since round 22.
 // "test19" (written the same way at the start of round 22; most of its
 // Debian rows on files no set asked about in packages earlier sets did)
-// is the validation split: only its figure is read.
+// was round 22's validation split and is tuned on since round 23.
 // "tune1" to "tune3" (others again, written from the documents alone by
 // three writers at once, each over its own part of the collections) are
 // development data: their misses are read.
