@@ -84,6 +84,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test17", "t17"},
 	{"test18", "t18"},
 	{"test19", "t19"},
+	{"test20", "t20"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},

@@ -40,6 +40,7 @@ func TestDocsSetsLoad(t *testing.T) {
 		{"test17", 70, 22},
 		{"test18", 70, 22},
 		{"test19", 70, 22},
+		{"test20", 70, 22},
 	} {
 		t.Run(tc.set, func(t *testing.T) {
 			cols, qs, err := LoadDocsSet(tc.set)
