@@ -491,3 +491,20 @@ func TestSentenceEndsAfterAOneLineExample(t *testing.T) {
 	}
 	t.Errorf("no unit holds the end of the sentence: %+v", units)
 }
+
+// A line written as a Markdown heading that is a sentence is a comment,
+// quoted as prose: a Debian changelog cut short ends by saying where the
+// rest is. A heading ("# Older entries") stays a heading.
+func TestCommentSentenceIsProse(t *testing.T) {
+	log := fileHit("/usr/share/doc/libzorp7/changelog.Debian.gz", "gz",
+		"zorp (2.4-1) unstable; urgency=medium\n\n  * New upstream release.\n\n -- Ann Quill <ann@example.org>  Sun, 07 Jul 2019 23:18:44 +0200\n\n"+
+			"# Older entries have been removed from this changelog.\n# To read the complete changelog use `apt changelog libzorp7`.\n")
+	a := extractive("The changelog of libzorp7 is cut short. How do I read the complete changelog?", []graphrag.Hit{log}, 3)
+	if !strings.Contains(a.Text, "apt changelog libzorp7") {
+		t.Errorf("answer lacks the command the comment gives:\n%s", a.Text)
+	}
+	units := answerUnits("# Older entries\n\nThey are gone.\n")
+	if len(units) != 1 || units[0].heading != "Older entries" {
+		t.Errorf("units = %+v, want one under the heading", units)
+	}
+}

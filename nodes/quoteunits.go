@@ -249,6 +249,10 @@ func splitText(text string, bareHeadings, paragraphs bool) []quoteUnit {
 		case trim == "":
 			flush(false)
 			inItem = false
+		case commentSentence(line):
+			// "# To read the complete changelog use `apt changelog
+			// zorp`.": a comment is prose, quoted like any.
+			para = append(para, strings.TrimSpace(strings.TrimLeft(trim, "#")))
 		case headingLine.MatchString(line):
 			flush(true)
 			inItem = false
@@ -348,6 +352,25 @@ func dedent(lines []string) string {
 		lines[k] = strings.TrimPrefix(l, common)
 	}
 	return strings.Trim(strings.Join(lines, "\n"), "\n")
+}
+
+// commentMinWords is how many words a line after "#" has, at least, to be
+// read as a sentence when it ends in a full stop (see commentSentence).
+// Set once, not tuned.
+const commentMinWords = 4
+
+// commentSentence reports whether a line written as a Markdown heading
+// ("# …") is a sentence: commentMinWords words or more ending in a full
+// stop. A heading names a section and ends without one; a comment in a
+// text that is not Markdown (the note at the end of a Debian changelog
+// cut short, "# Older entries have been removed from this changelog.")
+// says something, and is quoted as prose.
+func commentSentence(line string) bool {
+	if !headingLine.MatchString(line) {
+		return false
+	}
+	t := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), "#"))
+	return strings.HasSuffix(t, ".") && len(strings.Fields(t)) >= commentMinWords
 }
 
 // looksLikeHeading reports whether a one-line paragraph is a heading of
