@@ -426,6 +426,15 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 	// copyright file, a label under a release's heading.
 	fileWords := sync.OnceValue(func() []string { return stanzaFileWords.FindAllString(strings.ToLower(query), -1) })
 	pinned := sync.OnceValue(func() []string { return constrainingTerms(query) })
+	// The loose stems of the names the question writes as a package's or
+	// a program's (packageNames: "the file command").
+	softwareNamed := sync.OnceValue(func() map[string]bool {
+		out := map[string]bool{}
+		for _, n := range packageNames(query) {
+			out[looseStem(n)] = true
+		}
+		return out
+	})
 	var compounds []string // the question's hyphenated words
 	for _, t := range terms {
 		if compoundParts(t.Word) != nil {
@@ -594,10 +603,12 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 				c.declares = c.declares || slices.Contains(u.defines, o[1])
 			}
 			c.defines = slices.ContainsFunc(u.defines, func(d string) bool { return termAsked(d, query, qLoose) || optionWordsAsked(d, qAll) })
-			if u.field != "" && c.defines && symbolNamed(h.Chunk.Symbol, named) {
+			if u.field != "" && c.defines && symbolNamed(h.Chunk.Symbol, named) && !softwareNamed()[looseStem(strings.ToLower(u.field))] {
 				// The field asked about of the work the question names:
 				// the Copyright of gzip's upstream stanza, not of the
-				// packaging's ("Files: debian/*").
+				// packaging's ("Files: debian/*"). Not a field whose
+				// name the question writes as a program's ("the file
+				// command" names no "Files:" field).
 				c.declares = true
 			}
 			if c.release > 0 && u.heading != "" && releaseOf(u.heading) == "" {
