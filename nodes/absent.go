@@ -73,10 +73,17 @@ func (p *pipeline) unheldWords(ctx context.Context, s *State, words []string, be
 		// search finds a compound name by its parts: only the passages
 		// that hold it whole count ("zorp-server" is not held by the
 		// manuals that say "server").
-		held := !compound && len(res.Hits) >= passingMentions
+		pkg := slices.Contains(pkgs, w)
+		// A package written as such ("Debian's zorpd package", "zorpd's
+		// README") is held by its own files, whatever the number of
+		// other passages that mention it: a folder of that name among
+		// the hits (retrieve looks for one: withNamedFolders), or the
+		// passages about it below.
+		own := pkg && packageWritten(s.question(), w)
+		held := !compound && !own && len(res.Hits) >= passingMentions ||
+			own && slices.ContainsFunc(s.Hits, func(h graphrag.Hit) bool { return pathNamed(h.Source.Path, map[string]bool{w: true}) })
 		whole := 0 // passages holding the word as written
 		others := otherStems(terms, forms)
-		pkg := slices.Contains(pkgs, w)
 		for _, h := range res.Hits {
 			text := hitText(h)
 			has := holdsForm(text, forms)
@@ -93,7 +100,7 @@ func (p *pipeline) unheldWords(ctx context.Context, s *State, words []string, be
 			}
 			held = held || has && (len(others) == 0 || holdsAny(stemSet(text), others) || namesWord(h, forms))
 		}
-		held = held || whole >= passingMentions
+		held = held || !own && whole >= passingMentions
 		mentioned := whole > 0
 		switch {
 		case held:

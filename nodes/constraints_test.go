@@ -805,3 +805,35 @@ func TestCompoundNameHeldOnlyWhole(t *testing.T) {
 		}
 	}
 }
+
+// A package written as such ("Debian's quokka package", "quokka's
+// README.Debian") is held by its own files, however many other passages
+// mention it: five changelogs that add quokka completion do not say under
+// which licence Debian ships quokka. Before another kind of software the
+// word may describe one ("the quokka library"), and passages that write it
+// hold it.
+func TestPackageHeldByItsOwnFiles(t *testing.T) {
+	var docs []graphrag.Hit
+	for i, pkg := range []string{"bash-completion", "zorp", "frob", "quill", "wombat", "numbat"} {
+		docs = append(docs, fileHit("/usr/share/doc/"+pkg+"/changelog.Debian.gz", "gz",
+			fmt.Sprintf("%s (1.%d-1) unstable; urgency=medium\n\n  * Add quokka completion and distribute it with the docs.", pkg, i)))
+	}
+	numbat := fileHit("/usr/share/doc/numbat/copyright", "", "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n\nFiles: *\nLicense: MIT")
+	docs = append(docs, numbat)
+	c := newMemSearcher(docs)
+	p, _ := newPipeline(Deps{Searcher: c}, DefaultOptions())
+	for _, tc := range []struct {
+		question, word string
+		absent         bool
+	}{
+		{"Under which licence is Debian's quokka package distributed, per its copyright file?", "quokka", true},
+		{"What does quokka's README.Debian say about distributing it?", "quokka", true},
+		{"Which distribution of the quokka library added completion?", "quokka", false},
+		{"Under which licence is Debian's numbat package distributed, per its copyright file?", "numbat", false},
+	} {
+		s := State{Query: tc.question, Plan: graphrag.Plan{Route: graphrag.RouteVector}, Hits: []graphrag.Hit{docs[0], numbat}}
+		if got := p.absentWords(context.Background(), &s, []string{tc.word}, s.Hits); (len(got) > 0) != tc.absent {
+			t.Errorf("%q: absentWords(%q) = %v, want absent %v", tc.question, tc.word, got, tc.absent)
+		}
+	}
+}

@@ -398,6 +398,30 @@ func (p *pipeline) fuse(ctx context.Context, r retrieval) (retrieval, error) {
 // package with a possessive: "zorp's copyright file", "frobd's changelog".
 var docKinds = toSet(`copyright changelog readme news manual license licence`)
 
+// docKind is the kind of document a file name is of: its part before the
+// first dot ("readme" of "README.Debian", "changelog" of
+// "changelog.Debian.gz"), as docKinds lists them.
+func docKind(name string) string {
+	kind, _, _ := strings.Cut(name, ".")
+	return kind
+}
+
+// packageWritten reports whether the question writes w as a package's
+// own name: before "package" ("Debian's zorpd package") or, with a
+// possessive, before a kind of document ("zorpd's changelog"; see
+// packageNames). Before another kind of software it may be a word that
+// describes one ("the standard library", "the netlink library"), which
+// many files write.
+func packageWritten(question, w string) bool {
+	toks := tokenize(question)
+	for i, t := range toks[:max(len(toks)-1, 0)] {
+		if next := toks[i+1].Lower; t.Lower == w && (next == "package" || next == "packages" || docKinds[docKind(next)]) {
+			return true
+		}
+	}
+	return false
+}
+
 // packageNames are the words a question writes as the name of a package
 // or a program: before a kind of software ("the zorp package", see
 // namedKinds) or, with a possessive, before a kind of document ("zorp's
@@ -414,7 +438,7 @@ func packageNames(query string) []string {
 		written, after := query[t.Start:t.End], query[t.End:]
 		possessive := strings.HasSuffix(written, "'s") || strings.HasSuffix(written, "’s") ||
 			strings.HasPrefix(after, "'s") || strings.HasPrefix(after, "’s")
-		if namedKinds[next] || possessive && docKinds[next] {
+		if namedKinds[next] || possessive && docKinds[docKind(next)] {
 			out = append(out, t.Lower)
 		}
 	}
