@@ -1,6 +1,8 @@
 package nodes
 
 import (
+	"maps"
+	"regexp"
 	"strings"
 	"unicode"
 )
@@ -131,3 +133,31 @@ func evidenceTermsSkipping(question string, skip map[string]bool) []term {
 		return kinds[w] || asking != question && !asked[stem(w)]
 	}, skip)
 }
+
+// askedKindWords are the words that name the kind of answer in any
+// sentence that asks (askingPart), not only an opening one
+// (answerKindWords): "Does Debian's zorp package point to a FAQ? What's
+// the URL?" asks for a URL. A short question that names only the thing
+// asked for ("What's the URL?", "what are their names?") names its kind
+// with all of it.
+func askedKindWords(question string) map[string]bool {
+	kinds := maps.Clone(answerKindWords(question))
+	if kinds == nil {
+		kinds = map[string]bool{}
+	}
+	for _, sentence := range splitSentences(askingPart(question)) {
+		for k := range answerKindWords(sentence) {
+			kinds[k] = true
+		}
+		if m := whatIsThe.FindStringSubmatch(sentence); m != nil {
+			for _, f := range strings.Fields(strings.ToLower(m[1])) {
+				kinds[f] = true
+			}
+		}
+	}
+	return kinds
+}
+
+// whatIsThe finds a sentence that asks only for a thing by its kind:
+// "What's the URL?", "Which is the default?" (up to three words).
+var whatIsThe = regexp.MustCompile(`(?i)^\s*(?:what|which)(?:'s|’s| is| are| was| were) (?:the |its |their )?((?:\S+ ){0,2}\S+?)\s*\?\s*$`)

@@ -483,7 +483,7 @@ func questionAnchors(question string, hits []graphrag.Hit) anchors {
 	// A name in the phrase that says what kind of answer the question
 	// wants ("which HTTP route does …") describes the answer, and the
 	// passage that holds the answer writes it, not its kind.
-	kinds := answerKindWords(question)
+	kinds := askedKindWords(question)
 	for _, n := range properNames(askingPart(question)) {
 		if !kinds[n] {
 			a.names = append(a.names, n)
@@ -617,10 +617,23 @@ func properNames(question string) []string {
 		if t.Opens || !t.Capital || stopWords[t.Lower] || nameGlue[t.Lower] || len(t.Lower) < 2 || slices.Contains(out, t.Lower) || inSnake(t.Start) {
 			continue
 		}
-		out = append(out, t.Lower)
+		w := t.Lower
+		if acronymPlural.MatchString(question[t.Start:t.End]) {
+			// "CPUs", "MACs": the plural of CPU, which the passage
+			// about them may write in the singular.
+			w = strings.TrimSuffix(w, "s")
+			if slices.Contains(out, w) {
+				continue
+			}
+		}
+		out = append(out, w)
 	}
 	return out
 }
+
+// acronymPlural finds an acronym written in the plural: capitals (and
+// digits), then a lower-case "s".
+var acronymPlural = regexp.MustCompile(`^[A-Z][A-Z0-9]+s$`)
 
 // nameWords are the question's words as files are named: split at spaces
 // and punctuation but not at "_" or "-" ("pg_restore", "go_spec"),

@@ -837,3 +837,22 @@ func TestPackageHeldByItsOwnFiles(t *testing.T) {
 		}
 	}
 }
+
+// An acronym in the plural ("FPUs") is the acronym's name: the passage of
+// the question's subject may write it in the singular. And a sentence that
+// asks only for a thing by its kind ("What's the URL?") names the answer's
+// kind, not a name the passage must write.
+func TestAnchorsAsWritten(t *testing.T) {
+	frob := fileHit("/src/zorp/frob.go", "go", "// Frob turns on the FPU features that keep its timing constant.\nfunc Frob() {}")
+	news := fileHit("/doc/NEWS", "", "Some FPUs are slow. Report a broken URL to the list.")
+	if m := matchConstraints("Does zorp.Frob turn on the FPUs of the machine?", []graphrag.Hit{frob, news}); len(m.Apart) > 0 || len(m.Missing) > 0 {
+		t.Errorf("apart %v, missing %v: zorp.Frob's doc names the FPU", m.Apart, m.Missing)
+	}
+	readme := fileHit("/usr/share/doc/zorp/README.Debian", "", "The upstream FAQ is at http://example.org/zorp-faq.html.")
+	if m := matchConstraints("Does Debian's zorp package point to a FAQ? What's the URL?", []graphrag.Hit{readme, news}); len(m.Apart) > 0 || len(m.Missing) > 0 {
+		t.Errorf("apart %v, missing %v: the URL is what is asked for", m.Apart, m.Missing)
+	}
+	if m := matchConstraints("Does zorp.Frob turn on the FPUs of Frobnix machines?", []graphrag.Hit{frob, news, fileHit("/doc/systems", "", "Frobnix is a system.")}); len(m.Apart) == 0 && len(m.Missing) == 0 {
+		t.Error("zorp.Frob's doc does not name Frobnix: want the names apart or missing")
+	}
+}
