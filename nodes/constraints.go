@@ -233,6 +233,9 @@ type constraintMatch struct {
 	// passages of the question's subject do not hold them all (see
 	// anchors).
 	Apart []string
+	// Unmet are the proper names of Apart that no passage of the
+	// subject holds.
+	Unmet []string
 }
 
 // matchConstraints looks for the question's constraining terms in hits,
@@ -341,6 +344,11 @@ func matchConstraints(question string, hits []graphrag.Hit) constraintMatch {
 	met := !slices.ContainsFunc(an.names, func(n string) bool { return !named[n] })
 	if an.apply() && !met && len(m.Missing) == 0 {
 		m.Apart = append(append(append([]string(nil), m.Terms...), an.named...), an.names...)
+		for _, n := range an.names {
+			if !named[n] {
+				m.Unmet = append(m.Unmet, n)
+			}
+		}
 	}
 	return m
 }
@@ -818,7 +826,13 @@ func gradeByConstraints(question string, hits, kept []graphrag.Hit, r string, ma
 		if r == RetrievalEmpty {
 			return kept, r, ""
 		}
-		return nil, RetrievalEmpty, "the subject's passages do not hold all of " + strings.Join(m.Apart, ", ")
+		var subject []string
+		for _, t := range m.Apart {
+			if !slices.Contains(m.Unmet, t) && !slices.Contains(subject, t) {
+				subject = append(subject, t)
+			}
+		}
+		return nil, RetrievalEmpty, "the passages of " + strings.Join(subject, ", ") + " do not hold " + strings.Join(m.Unmet, ", ")
 	case len(m.Terms) == 0 || len(m.Hits) == 0:
 		if r != RetrievalGood {
 			if named := namedHits(question, hits); len(named) > 0 {
