@@ -333,7 +333,8 @@ func qualifiedKey(query, word string) bool {
 // CamelCase or with an underscore ("WithCancel", "io.EOF",
 // "unique_violation"). A possessive "'s" is no part of the name: "ZorpDB's"
 // names ZorpDB. Names joined by "/" are named each ("on zorpOS/frobOS": on
-// either), and an acronym's plural names the acronym ("URLs": URL).
+// either), an acronym's plural names the acronym ("URLs": URL), and type
+// arguments or an index are left out ("Pointer[T]": Pointer).
 func askedNames(query string) map[string]bool {
 	out := map[string]bool{}
 	name := func(w string) {
@@ -345,6 +346,11 @@ func askedNames(query string) map[string]bool {
 		return r == ' ' || r == '?' || r == ',' || r == '(' || r == ')' || r == '"' || r == '`'
 	}) {
 		f = text.TrimPossessive(strings.Trim(f, ".:;!'"))
+		if i := strings.IndexByte(f, '['); i > 0 && isNameByte(f[i-1]) {
+			// Go's type arguments or an index are no part of the name:
+			// "atomic.Pointer[T]" names Pointer, "Typ[Byte]" Typ.
+			f = f[:i]
+		}
 		if i := strings.LastIndex(f, "."); i >= 0 && i+1 < len(f) {
 			if i+2 < len(f) {
 				out[strings.ToLower(f[i+1:])] = true

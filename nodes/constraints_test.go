@@ -856,3 +856,14 @@ func TestAnchorsAsWritten(t *testing.T) {
 		t.Error("zorp.Frob's doc does not name Frobnix: want the names apart or missing")
 	}
 }
+
+// Go's type arguments are no part of the name a question asks about: the
+// declaration of "type Zorp[T any] struct" answers about zorp.Zorp[T].
+func TestTypeArgumentsAreNoName(t *testing.T) {
+	decl := fileHit("/src/zorp/zorp.go", "go", "// A Zorp holds a frob of type *T. The zero value holds no frob.\ntype Zorp[T any] struct {\n\tv *T\n}")
+	for _, q := range []string{"What is the zero value of zorp.Zorp[T]?", "What is the zero value of a Zorp[T]?"} {
+		if m := matchConstraints(q, []graphrag.Hit{decl}); len(m.Missing) > 0 {
+			t.Errorf("%q: missing %v: Zorp[T] is Zorp's", q, m.Missing)
+		}
+	}
+}
