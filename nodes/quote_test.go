@@ -508,3 +508,20 @@ func TestCommentSentenceIsProse(t *testing.T) {
 		t.Errorf("units = %+v, want one under the heading", units)
 	}
 }
+
+// A term's definition left unfinished before a block ("This should be a
+// block") goes on in the block: the definition is quoted with it, and the
+// paragraph after the block stands on a line of its own, not on the
+// block's closing fence.
+func TestADefinitionGoesOnInItsBlock(t *testing.T) {
+	body := fileHit("/usr/share/man/man7/CREATE_FROB.7.gz", "gz", "zorp_body\nThe body of a ZORP frob. This should be a block\n\n    OPEN QUILL\n      step;\n      step;\n    CLOSE\n\n"+
+		"This is similar to writing the body as a string constant, but it is parsed when the frob is created.")
+	body.Chunk.Heading = "PARAMETERS > zorp_body"
+	a := extractive("When writing a ZORP frob body in the standard form instead of a string constant, which keywords wrap the steps?", []graphrag.Hit{body}, 3)
+	if !strings.Contains(a.Text, "This should be a block\n```\nOPEN QUILL") {
+		t.Errorf("answer does not go on from the definition into its block:\n%s", a.Text)
+	}
+	if strings.Contains(a.Text, "``` This") {
+		t.Errorf("a paragraph goes on on the block's closing fence:\n%s", a.Text)
+	}
+}

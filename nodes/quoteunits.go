@@ -519,7 +519,8 @@ const maxTermWords = 8
 // joinLeadIns joins a unit ending in ":" with the list items or the code
 // block of the next block, so that an answer never stops at "…dump file:".
 // A sentence left unfinished before a code block ("As an example,",
-// "Setting a logger as the default with") is a lead-in too, and the
+// "Setting a logger as the default with", a manual's "zorp_body The body
+// of a frob. This should be a block") is a lead-in too, and the
 // sentence's end after the block ("will cause …", in lower case) is
 // joined with them.
 func joinLeadIns(units []quoteUnit, blockOf []int) []quoteUnit {
@@ -527,7 +528,7 @@ func joinLeadIns(units []quoteUnit, blockOf []int) []quoteUnit {
 	for i := 0; i < len(units); i++ {
 		u := units[i]
 		if u.code || i+1 >= len(units) || units[i+1].section != u.section || blockOf[i+1] != blockOf[i]+1 ||
-			!strings.HasSuffix(u.text, ":") && !(units[i+1].code && !u.item && u.defines == nil && unfinished(u.text)) {
+			!strings.HasSuffix(u.text, ":") && !(units[i+1].code && !u.item && unfinished(u.text)) {
 			out = append(out, u)
 			continue
 		}
@@ -1008,7 +1009,11 @@ func wholeDefinition(units []quoteUnit, heading string) []quoteUnit {
 		if u.code || u.lead || u.item || len(u.defines) > 0 || u.section != first.section || n+w > maxDefinitionWords {
 			break
 		}
-		first.text += " " + u.text
+		if strings.HasSuffix(first.text, "```") {
+			first.text += "\n" + u.text // after its block, on a line of its own
+		} else {
+			first.text += " " + u.text
+		}
 		n += w
 	}
 	if k == 1 {
