@@ -1205,7 +1205,8 @@ var dottedName = regexp.MustCompile(`^([a-z][a-z0-9_-]*(?:\.[a-z][a-z0-9_-]*)*)\
 
 // dottedPackages are the dotted names a question writes as a package's
 // or a program's, before a kind of software or of document ("the frob.io
-// package", "the frob.io changelog"): such a name is asked about whole,
+// package", "the frob.io changelog") or after one ("the README.Debian of
+// frob.io"): such a name is asked about whole,
 // and its last part alone ("io") is any word of any file. A dotted name
 // elsewhere keeps its last part as the name askedNames gives: Go's and
 // Python's qualified names ("runtime.gopark", "os.path.join") name
@@ -1219,9 +1220,18 @@ func dottedPackages(question string) []qualifiedName {
 	fields := strings.FieldsFunc(withoutArguments(question), func(r rune) bool {
 		return unicode.IsSpace(r) || strings.ContainsRune("()\"'\x60,;?!", r)
 	})
-	for i := 0; i+1 < len(fields); i++ {
-		next := strings.ToLower(strings.Trim(fields[i+1], ".:"))
-		if !namedKinds[next] && !docKinds[next] {
+	for i := 0; i < len(fields); i++ {
+		next := ""
+		if i+1 < len(fields) {
+			next = strings.ToLower(strings.Trim(fields[i+1], ".:"))
+		}
+		// Or after one: "the README.Debian of frob.io".
+		after := false
+		if i >= 2 && strings.EqualFold(fields[i-1], "of") {
+			prev := strings.ToLower(strings.Trim(fields[i-2], ".:"))
+			after = namedKinds[prev] || docKinds[docKind(prev)]
+		}
+		if !namedKinds[next] && !docKinds[next] && !after {
 			continue
 		}
 		f := text.TrimPossessive(strings.TrimRight(fields[i], ".:"))

@@ -367,11 +367,18 @@ func TestADottedPackageNameIsHeldWhole(t *testing.T) {
 		{"Which bug does the frob.io changelog close for the cgroup v2 fix?", zorpd, RetrievalEmpty},
 		{"What licence is Debian's frob.io package under?", zorpd, RetrievalEmpty},
 		{"Which bug does the frob.io changelog close for the cgroup v2 fix?", frob, RetrievalGood},
+		// After a kind of document too.
+		{"Which bug does the changelog of frob.io close for the cgroup v2 fix?", zorpd, RetrievalEmpty},
+		{"What does the README.Debian of frob.io say about cgroup v2?", zorpd, RetrievalEmpty},
+		{"Which bug does the changelog of frob.io close for the cgroup v2 fix?", frob, RetrievalGood},
 	} {
 		hits := []graphrag.Hit{tc.hit}
 		if _, r, why := gradeByConstraints(tc.question, hits, hits, RetrievalGood, 5); r != tc.want {
 			t.Errorf("%q over %s: retrieval %s (%s), want %s", tc.question, tc.hit.Source.Path, r, why, tc.want)
 		}
+	}
+	if names := packageNames("What does the README.Debian of zorpd say about the copyright file of quill?"); !slices.Equal(names, []string{"zorpd", "quill"}) {
+		t.Errorf("package names %v: want zorpd and quill, each after a kind of document", names)
 	}
 	if terms := constrainingTerms("What does runtime.zorpark do to the calling goroutine?"); !slices.Contains(terms, "zorpark") {
 		t.Errorf("terms %v: want the qualified name's last part, zorpark", terms)

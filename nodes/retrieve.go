@@ -407,14 +407,20 @@ func docKind(name string) string {
 }
 
 // packageWritten reports whether the question writes w as a package's
-// own name: before "package" ("Debian's zorpd package") or, with a
-// possessive, before a kind of document ("zorpd's changelog"; see
-// packageNames). Before another kind of software it may be a word that
+// own name: before "package" ("Debian's zorpd package"), with a
+// possessive before a kind of document ("zorpd's changelog"; see
+// packageNames), or after one ("the changelog of zorpd"). Before another kind of software it may be a word that
 // describes one ("the standard library", "the netlink library"), which
 // many files write.
 func packageWritten(question, w string) bool {
 	toks := tokenize(question)
-	for i, t := range toks[:max(len(toks)-1, 0)] {
+	for i, t := range toks {
+		if t.Lower == w && namedOf(toks, i) {
+			return true
+		}
+		if i+1 >= len(toks) {
+			break
+		}
 		if next := toks[i+1].Lower; t.Lower == w && (next == "package" || next == "packages" || docKinds[docKind(next)]) {
 			return true
 		}
@@ -424,13 +430,20 @@ func packageWritten(question, w string) bool {
 
 // packageNames are the words a question writes as the name of a package
 // or a program: before a kind of software ("the zorp package", see
-// namedKinds) or, with a possessive, before a kind of document ("zorp's
-// changelog").
+// namedKinds), with a possessive before a kind of document ("zorp's
+// changelog"), or after one ("the changelog of zorp", see namedOf).
 func packageNames(query string) []string {
 	toks := tokenize(query)
 	var out []string
 	for i, t := range toks {
-		if i+1 >= len(toks) || stopWords[t.Lower] || slices.Contains(out, t.Lower) {
+		if stopWords[t.Lower] || slices.Contains(out, t.Lower) {
+			continue
+		}
+		if namedOf(toks, i) {
+			out = append(out, t.Lower) // "the changelog of zorpd"
+			continue
+		}
+		if i+1 >= len(toks) {
 			continue
 		}
 		next := toks[i+1].Lower
@@ -554,4 +567,19 @@ func (q SearchedQueries) String() string {
 		quoted[i] = fmt.Sprintf("%q", s)
 	}
 	return strings.Join(quoted, " · ")
+}
+
+// namedOf reports whether toks[i] is the name "of" follows, after a
+// package or a kind of document: "the changelog of zorpd", "the
+// README.Debian of zorpd", "the copyright file of zorpd".
+func namedOf(toks []token, i int) bool {
+	if i < 2 || toks[i-1].Lower != "of" {
+		return false
+	}
+	for j := i - 2; j >= max(0, i-3); j-- {
+		if w := toks[j].Lower; w == "package" || docKinds[docKind(w)] {
+			return true
+		}
+	}
+	return false
 }
