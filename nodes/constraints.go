@@ -491,10 +491,12 @@ func questionAnchors(question string, hits []graphrag.Hit) anchors {
 	// A name in the phrase that says what kind of answer the question
 	// wants ("which HTTP route does …") describes the answer, and the
 	// passage that holds the answer writes it, not its kind.
-	kinds := askedKindWords(question)
-	for _, n := range properNames(askingPart(question)) {
-		if !kinds[n] {
-			a.names = append(a.names, n)
+	if names := properNames(askingPart(question)); len(names) > 0 {
+		kinds := askedKindWords(question)
+		for _, n := range names {
+			if !kinds[n] {
+				a.names = append(a.names, n)
+			}
 		}
 	}
 	var options []string
