@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -145,6 +146,9 @@ func matchFilters(h graphrag.Hit, f graphrag.Filters) bool {
 		return false
 	}
 	if !f.Until.IsZero() && !h.Source.ModTime.Before(f.Until) {
+		return false
+	}
+	if len(f.DocIDs) > 0 && !slices.Contains(f.DocIDs, h.Chunk.DocID) {
 		return false
 	}
 	return true

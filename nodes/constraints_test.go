@@ -874,3 +874,30 @@ func TestTypeArgumentsAreNoName(t *testing.T) {
 		}
 	}
 }
+
+// An exact name no passage found holds may stand in another passage of a
+// document found: a README names Zorp-PAM in its first lines and says
+// which frob-xsl it needs in its last. A version held elsewhere in the
+// document is another release's, and still ends the search.
+func TestANameHeldElsewhereInTheDocument(t *testing.T) {
+	first := fileHit("/usr/share/doc/libzorp0/README", "", "Thanks for downloading Zorp-PAM.\n\nThe Zorp-PAM manual pages are built from XML: see the INSTALL file.")
+	last := fileHit("/usr/share/doc/libzorp0/README", "", "To regenerate the manual pages from the XML source files you need the\nfrob-xsl stylesheets in version 1.69.1 or newer.")
+	last.Chunk.ID, last.Chunk.Ordinal = graphrag.ChunkID(last.Source.Path, 3), 3
+	notes := fileHit("/usr/share/doc/libzorp0/NEWS", "", "Release 1.27 added the quill module.\n\nRelease 1.26 added the frob module.")
+	other := fileHit("/usr/share/doc/quill/NEWS", "", "Zorp 1.28 is expected next year.")
+	c := newMemSearcher([]graphrag.Hit{first, last, notes, other})
+	p, _ := newPipeline(Deps{Searcher: c}, DefaultOptions())
+	for _, tc := range []struct {
+		question string
+		hits     []graphrag.Hit
+		want     string
+	}{
+		{"Zorp-PAM: minimum frob-xsl version needed to regenerate the manual pages from XML", []graphrag.Hit{last}, RetrievalGood},
+		{"Which modules did libzorp0 add in release 1.28?", []graphrag.Hit{notes}, RetrievalEmpty},
+	} {
+		s, err := p.evaluate(context.Background(), State{Query: tc.question, Plan: graphrag.Plan{Route: graphrag.RouteVector}, Hits: tc.hits, Budget: Budget{Retrieve: 0}})
+		if err != nil || s.Retrieval != tc.want {
+			t.Errorf("%q: retrieval %s (%s), err %v: want %s", tc.question, s.Retrieval, s.Measured, err, tc.want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/graphrag/graphrag"
 )
@@ -113,6 +114,18 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 	// The question's exact names, versions and file names overrule the
 	// overall score: see gradeByConstraints.
 	kept, r, constrained := gradeByConstraints(s.question(), s.Hits, s.Kept, s.Retrieval, p.opts.MaxKept)
+	if r == RetrievalEmpty && s.Retrieval != RetrievalEmpty {
+		if missing := matchConstraints(s.question(), s.Hits).Missing; len(missing) > 0 {
+			// An exact name no passage found holds may stand in another
+			// passage of a document found: a README names Linux-PAM in
+			// its first lines and says which docbook-xsl it needs in
+			// its last. Those passages join the hits the names are
+			// looked for in.
+			if more := p.namesInHitDocuments(ctx, &s, missing); len(more) > 0 {
+				kept, r, constrained = gradeByConstraints(s.question(), append(slices.Clip(s.Hits), more...), s.Kept, s.Retrieval, p.opts.MaxKept)
+			}
+		}
+	}
 	if !graded {
 		s.Kept, s.Evidence = kept, facts(kept, terms)
 	}
@@ -373,6 +386,47 @@ func fuseRRF(a, b []graphrag.Hit, k int) []graphrag.Hit {
 		h := e.hit
 		h.Score = e.score
 		out = append(out, h)
+	}
+	return out
+}
+
+// namesInHitDocuments returns, for each of the missing exact names, a
+// passage of a document among the hits that holds it; nil when one of
+// them is held by no such passage, or is no name: a version or a number
+// ("1.28" elsewhere in Go's release notes is another release), or a term
+// that is not the question's exact name (a system it limits its answer
+// to, a name paired with its version: see matchConstraints), which must
+// be held by the passage that answers. A failed search returns nil.
+func (p *pipeline) namesInHitDocuments(ctx context.Context, s *State, missing []string) []graphrag.Hit {
+	if p.deps.Searcher == nil {
+		return nil
+	}
+	names := constrainingTerms(s.question())
+	if slices.ContainsFunc(missing, func(t string) bool {
+		return !slices.Contains(names, t) || versionPattern.MatchString(t) || !strings.ContainsFunc(t, unicode.IsLetter)
+	}) {
+		return nil
+	}
+	docs := map[string]bool{}
+	var ids []string
+	for _, h := range s.Hits {
+		if !docs[h.Chunk.DocID] {
+			docs[h.Chunk.DocID] = true
+			ids = append(ids, h.Chunk.DocID)
+		}
+	}
+	var out []graphrag.Hit
+	for _, t := range missing {
+		res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: t, Mode: graphrag.ModeKeyword, K: 2 * passingMentions, Filters: graphrag.Filters{DocIDs: ids}})
+		if err != nil {
+			s.note("evaluate: could not look for %q in the documents found: %v", t, err)
+			return nil
+		}
+		i := slices.IndexFunc(res.Hits, func(h graphrag.Hit) bool { return docs[h.Chunk.DocID] && newHaystack(h).holds(t) })
+		if i < 0 {
+			return nil
+		}
+		out = append(out, res.Hits[i])
 	}
 	return out
 }
