@@ -1,7 +1,6 @@
 package nodes
 
 import (
-	"maps"
 	"regexp"
 	"strings"
 	"unicode"
@@ -135,25 +134,37 @@ func evidenceTermsSkipping(question string, skip map[string]bool) []term {
 }
 
 // askedKindWords are the words that name the kind of answer in any
-// sentence that asks (askingPart), not only an opening one
+// sentence that asks (asking, the question's askingPart), not only an opening one
 // (answerKindWords): "Does Debian's zorp package point to a FAQ? What's
 // the URL?" asks for a URL. A short question that names only the thing
 // asked for ("What's the URL?", "what are their names?") names its kind
 // with all of it.
-func askedKindWords(question string) map[string]bool {
-	kinds := maps.Clone(answerKindWords(question))
-	if kinds == nil {
-		kinds = map[string]bool{}
-	}
-	for _, sentence := range splitSentences(askingPart(question)) {
-		for k := range answerKindWords(sentence) {
-			kinds[k] = true
+func askedKindWords(question, asking string) map[string]bool {
+	kinds := answerKindWords(question) // a map of its own: added to below
+	add := func(w string) {
+		if kinds == nil {
+			kinds = map[string]bool{}
 		}
-		if m := whatIsThe.FindStringSubmatch(sentence); m != nil {
-			for _, f := range strings.Fields(strings.ToLower(m[1])) {
-				kinds[f] = true
+		kinds[w] = true
+	}
+	of := func(sentence string) {
+		if sentence != question {
+			for k := range answerKindWords(sentence) {
+				add(k)
 			}
 		}
+		if whatIsThe.MatchString(sentence) {
+			for _, f := range strings.Fields(strings.ToLower(whatIsThe.FindStringSubmatch(sentence)[1])) {
+				add(f)
+			}
+		}
+	}
+	if !strings.ContainsAny(strings.TrimRight(asking, "?!. "), "?!.") {
+		of(asking) // one sentence
+		return kinds
+	}
+	for _, sentence := range splitSentences(asking) {
+		of(sentence)
 	}
 	return kinds
 }

@@ -434,13 +434,16 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 	pinned := sync.OnceValue(func() []string { return constrainingTerms(query) })
 	// The loose stems of the names the question writes as a package's or
 	// a program's (packageNames: "the file command").
-	softwareNamed := sync.OnceValue(func() map[string]bool {
-		out := map[string]bool{}
-		for _, n := range packageNames(query) {
-			out[looseStem(n)] = true
+	var software map[string]bool
+	softwareNamed := func(stem string) bool {
+		if software == nil {
+			software = map[string]bool{}
+			for _, n := range packageNames(query) {
+				software[looseStem(n)] = true
+			}
 		}
-		return out
-	})
+		return software[stem]
+	}
 	var compounds []string // the question's hyphenated words
 	for _, t := range terms {
 		if compoundParts(t.Word) != nil {
@@ -609,7 +612,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 				c.declares = c.declares || slices.Contains(u.defines, o[1])
 			}
 			c.defines = slices.ContainsFunc(u.defines, func(d string) bool { return termAsked(d, query, qLoose) || optionWordsAsked(d, qAll) })
-			if u.field != "" && c.defines && symbolNamed(h.Chunk.Symbol, named) && !softwareNamed()[looseStem(strings.ToLower(u.field))] {
+			if u.field != "" && c.defines && symbolNamed(h.Chunk.Symbol, named) && !softwareNamed(looseStem(strings.ToLower(u.field))) {
 				// The field asked about of the work the question names:
 				// the Copyright of gzip's upstream stanza, not of the
 				// packaging's ("Files: debian/*"). Not a field whose

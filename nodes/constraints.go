@@ -491,8 +491,9 @@ func questionAnchors(question string, hits []graphrag.Hit) anchors {
 	// A name in the phrase that says what kind of answer the question
 	// wants ("which HTTP route does …") describes the answer, and the
 	// passage that holds the answer writes it, not its kind.
-	if names := properNames(askingPart(question)); len(names) > 0 {
-		kinds := askedKindWords(question)
+	asking := askingPart(question)
+	if names := properNames(asking); len(names) > 0 {
+		kinds := askedKindWords(question, asking)
 		for _, n := range names {
 			if !kinds[n] {
 				a.names = append(a.names, n)
