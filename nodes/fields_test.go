@@ -224,7 +224,7 @@ func TestTheRecordAnswersWithoutTheQuestionsWords(t *testing.T) {
 func TestFieldNamedAsAProgram(t *testing.T) {
 	zorp := stanzaHit("/doc/libzorp2/copyright", "libzorp", "libzorp", "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"+
 		"Upstream-Name: libzorp\nSource: https://example.org/libzorp\n\nFiles: *\nCopyright: 2012 Ann Quill\nLicense: LGPL-2.1", 0)
-	readme := fileHit("/doc/files/README.Debian", "", "zorp support\n------------\n\nStarting with version 1:5.37-1, files is built using libzorp. This\nwill slow down the --uncompress option.")
+	readme := fileHit("/doc/files/README.Debian", "", "zorp support\n------------\n\nStarting with version 1:5.37-1, files is built using libzorp. This\nwill slow down the --zap option.")
 	const q = "since which version is the files command built with libzorp on Debian"
 	a := extractive(q, []graphrag.Hit{readme, zorp}, 3)
 	if !strings.Contains(a.Text, "1:5.37-1") || strings.HasPrefix(a.Text, "Files:") {
