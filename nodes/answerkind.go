@@ -134,11 +134,11 @@ func evidenceTermsSkipping(question string, skip map[string]bool) []term {
 }
 
 // askedKindWords are the words that name the kind of answer in any
-// sentence that asks (asking, the question's askingPart), not only an opening one
-// (answerKindWords): "Does Debian's zorp package point to a FAQ? What's
-// the URL?" asks for a URL. A short question that names only the thing
-// asked for ("What's the URL?", "what are their names?") names its kind
-// with all of it.
+// sentence that asks (asking, the question's askingPart), not only an
+// opening one (answerKindWords): "Does Debian's zorp package point to a
+// FAQ? What's the URL?" asks for a URL. A short question that names only
+// the thing asked for ("What's the URL?", "what are their names?") names
+// its kind with all of it.
 func askedKindWords(question, asking string) map[string]bool {
 	kinds := answerKindWords(question) // a map of its own: added to below
 	add := func(w string) {

@@ -409,9 +409,9 @@ func docKind(name string) string {
 // packageWritten reports whether the question writes w as a package's
 // own name: before "package" ("Debian's zorpd package"), with a
 // possessive before a kind of document ("zorpd's changelog"; see
-// packageNames), or after one ("the changelog of zorpd"). Before another kind of software it may be a word that
-// describes one ("the standard library", "the netlink library"), which
-// many files write.
+// packageNames), or after one ("the changelog of zorpd"). Before another
+// kind of software it may be a word that describes one ("the standard
+// library", "the netlink library"), which many files write.
 func packageWritten(question, w string) bool {
 	toks := tokenize(question)
 	for i, t := range toks {
