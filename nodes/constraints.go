@@ -267,6 +267,21 @@ func matchConstraints(question string, hits []graphrag.Hit) constraintMatch {
 	for _, q := range dottedPackages(question) {
 		packages[q.key()] = q
 	}
+	// A statement's upper-case phrase ("FOR NO KEY UPDATE") beside an
+	// exact name is one more thing that name's passages must hold: of the
+	// passages that hold zorp_lock, the one about FOR NO KEY UPDATE. A
+	// phrase alone only ends the search when no hit holds it (below):
+	// ordering the hits by it puts any passage that writes the clause
+	// ahead of the page about it.
+	phrases := map[string]string{}
+	if len(m.Terms) > 0 {
+		for _, k := range keywordPhrases(question) {
+			if l := strings.ToLower(k); !slices.Contains(m.Terms, l) {
+				phrases[l] = k
+				m.Terms = append(m.Terms, l)
+			}
+		}
+	}
 	an := questionAnchors(question, hits)
 	found := make([]bool, len(m.Terms))
 	// named are the proper names held by the passages of the question's
@@ -277,7 +292,9 @@ func matchConstraints(question string, hits []graphrag.Hit) constraintMatch {
 		all := true
 		for j, t := range m.Terms {
 			held := hay.holds(t)
-			if q, ok := qualified[t]; ok {
+			if k, ok := phrases[t]; ok {
+				held = phraseHeldBy(k, h)
+			} else if q, ok := qualified[t]; ok {
 				held = q.heldBy(h)
 			} else if q, ok := packages[t]; ok {
 				held = held || q.heldBy(h)
@@ -322,6 +339,9 @@ func matchConstraints(question string, hits []graphrag.Hit) constraintMatch {
 	// An upper-case phrase ("FOR NO KEY UPDATE") is a clause of a
 	// statement: a hit with some of its words has another clause.
 	for _, k := range keywordPhrases(question) {
+		if len(phrases) > 0 {
+			break // among the terms, missing when no hit holds them
+		}
 		if !slices.ContainsFunc(hits, func(h graphrag.Hit) bool { return phraseHeldBy(k, h) }) {
 			m.Missing = append(m.Missing, strings.ToLower(k))
 		}

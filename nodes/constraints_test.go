@@ -901,3 +901,22 @@ func TestANameHeldElsewhereInTheDocument(t *testing.T) {
 		}
 	}
 }
+
+// A statement's upper-case phrase beside an exact name is one more thing
+// that name's passages must hold: of the passages about zorp_lock, the
+// one about FOR NO KEY UPDATE goes first. A phrase alone orders nothing.
+func TestAPhraseBesideANameOrdersItsPassages(t *testing.T) {
+	plain := fileHit("/usr/share/man/man7/ZORP.7.gz", "gz", "zorp_lock takes a share lock on the frob it reads, which is the lock most readers want.")
+	clause := fileHit("/usr/share/man/man7/ZORP_LOCK.7.gz", "gz", "With FOR NO KEY UPDATE, zorp_lock takes a weaker lock that does not block key share readers.")
+	hits := []graphrag.Hit{plain, clause}
+	if m := matchConstraints("Which lock does zorp_lock take FOR NO KEY UPDATE?", hits); !slices.Equal(m.Hits, []int{1}) {
+		t.Errorf("hits %v: want only the passage with the clause", m.Hits)
+	}
+	kept, _, _ := gradeByConstraints("Which lock does zorp_lock take FOR NO KEY UPDATE?", hits, hits, RetrievalGood, 5)
+	if len(kept) == 0 || kept[0].Chunk.ID != clause.Chunk.ID {
+		t.Errorf("kept first %v: want the passage with the clause", kept)
+	}
+	if m := matchConstraints("What does FOR NO KEY UPDATE do?", hits); len(m.Hits) > 0 || len(m.Missing) > 0 {
+		t.Errorf("hits %v, missing %v: a phrase alone orders nothing and is held", m.Hits, m.Missing)
+	}
+}
