@@ -273,10 +273,14 @@ func matchConstraints(question string, hits []graphrag.Hit) constraintMatch {
 	// phrase alone only ends the search when no hit holds it (below):
 	// ordering the hits by it puts any passage that writes the clause
 	// ahead of the page about it.
-	phrases := map[string]string{}
+	var phrases map[string]string
+	keywords := keywordPhrases(question)
 	if len(m.Terms) > 0 {
-		for _, k := range keywordPhrases(question) {
+		for _, k := range keywords {
 			if l := strings.ToLower(k); !slices.Contains(m.Terms, l) {
+				if phrases == nil {
+					phrases = map[string]string{}
+				}
 				phrases[l] = k
 				m.Terms = append(m.Terms, l)
 			}
@@ -338,7 +342,7 @@ func matchConstraints(question string, hits []graphrag.Hit) constraintMatch {
 	}
 	// An upper-case phrase ("FOR NO KEY UPDATE") is a clause of a
 	// statement: a hit with some of its words has another clause.
-	for _, k := range keywordPhrases(question) {
+	for _, k := range keywords {
 		if len(phrases) > 0 {
 			break // among the terms, missing when no hit holds them
 		}
