@@ -298,8 +298,7 @@ func TestOptionsAndSettingsAreMatchedAsWritten(t *testing.T) {
 		{"a setting with its value", "what does the loglevel=debug setting do", conf, RetrievalGood},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			hits := []graphrag.Hit{tc.hit}
-			if _, r, why := gradeByConstraints(tc.question, hits, hits, RetrievalGood, 5); r != tc.want {
+			if r, why := gradeOne(tc.question, tc.hit); r != tc.want {
 				t.Errorf("retrieval %s (%s), want %s", r, why, tc.want)
 			}
 		})
@@ -345,8 +344,7 @@ func TestNamesAreMatchedAsFilesWriteThem(t *testing.T) {
 		{"Can a client fetch frob:// URLs? Which RoundTripper serves them?", transport, RetrievalGood},
 		{"Can a client fetch frob:// URIs? Which RoundTripper serves them?", transport, RetrievalEmpty},
 	} {
-		hits := []graphrag.Hit{tc.hit}
-		if _, r, why := gradeByConstraints(tc.question, hits, hits, RetrievalGood, 5); r != tc.want {
+		if r, why := gradeOne(tc.question, tc.hit); r != tc.want {
 			t.Errorf("%q: retrieval %s (%s), want %s", tc.question, r, why, tc.want)
 		}
 	}
@@ -372,8 +370,7 @@ func TestADottedPackageNameIsHeldWhole(t *testing.T) {
 		{"What does the README.Debian of frob.io say about cgroup v2?", zorpd, RetrievalEmpty},
 		{"Which bug does the changelog of frob.io close for the cgroup v2 fix?", frob, RetrievalGood},
 	} {
-		hits := []graphrag.Hit{tc.hit}
-		if _, r, why := gradeByConstraints(tc.question, hits, hits, RetrievalGood, 5); r != tc.want {
+		if r, why := gradeOne(tc.question, tc.hit); r != tc.want {
 			t.Errorf("%q over %s: retrieval %s (%s), want %s", tc.question, tc.hit.Source.Path, r, why, tc.want)
 		}
 	}
@@ -395,8 +392,7 @@ func TestANameGluedToItsReleaseIsExact(t *testing.T) {
 		hit  graphrag.Hit
 		want string
 	}{{zorp, RetrievalEmpty}, {quux, RetrievalGood}} {
-		hits := []graphrag.Hit{tc.hit}
-		if _, r, why := gradeByConstraints(q, hits, hits, RetrievalGood, 5); r != tc.want {
+		if r, why := gradeOne(q, tc.hit); r != tc.want {
 			t.Errorf("over %s: retrieval %s (%s), want %s", tc.hit.Source.Path, r, why, tc.want)
 		}
 	}
@@ -919,4 +915,12 @@ func TestAPhraseBesideANameOrdersItsPassages(t *testing.T) {
 	if m := matchConstraints("What does FOR NO KEY UPDATE do?", hits); len(m.Hits) > 0 || len(m.Missing) > 0 {
 		t.Errorf("hits %v, missing %v: a phrase alone orders nothing and is held", m.Hits, m.Missing)
 	}
+}
+
+// gradeOne is the grading of a question over one hit, well matched, and
+// why it changed (gradeByConstraints).
+func gradeOne(question string, h graphrag.Hit) (retrieval, why string) {
+	hits := []graphrag.Hit{h}
+	_, retrieval, why = gradeByConstraints(question, hits, hits, RetrievalGood, 5)
+	return retrieval, why
 }

@@ -421,7 +421,7 @@ func packageWritten(question, w string) bool {
 		if i+1 >= len(toks) {
 			break
 		}
-		if next := toks[i+1].Lower; t.Lower == w && (next == "package" || next == "packages" || docKinds[docKind(next)]) {
+		if t.Lower == w && packageOrDocument(toks[i+1].Lower) {
 			return true
 		}
 	}
@@ -577,9 +577,16 @@ func namedOf(toks []token, i int) bool {
 		return false
 	}
 	for j := i - 2; j >= max(0, i-3); j-- {
-		if w := toks[j].Lower; w == "package" || docKinds[docKind(w)] {
+		if packageOrDocument(toks[j].Lower) {
 			return true
 		}
 	}
 	return false
+}
+
+// packageOrDocument reports whether a lower-case word is "package" or a
+// kind of document a package has (docKinds): the words a package's own
+// name stands beside.
+func packageOrDocument(w string) bool {
+	return w == "package" || w == "packages" || docKinds[docKind(w)]
 }
