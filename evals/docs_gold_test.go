@@ -85,6 +85,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test18", "t18"},
 	{"test19", "t19"},
 	{"test20", "t20"},
+	{"test21", "t21"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},

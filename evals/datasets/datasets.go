@@ -193,6 +193,15 @@ const (
 	DocsTest20Collections = "docs/test20.collections.json"
 	DocsTest20Questions   = "docs/test20.jsonl"
 
+	// DocsTest21Collections and DocsTest21Questions are a split written
+	// the same way at the start of round 24, in Go files no earlier set
+	// takes a gold file from, PostgreSQL pages asked about twice before
+	// (the largest first), and Debian files no earlier set used as a
+	// gold file, one row per package, in packages asked about least.
+	// Round 24's validation split. Never edit it.
+	DocsTest21Collections = "docs/test21.collections.json"
+	DocsTest21Questions   = "docs/test21.jsonl"
+
 	// DocsTune1..3 are tuning sets, written from the documents alone
 	// by three writers who had not seen how graphrag answers, each over
 	// its own part of the collections, and with the rows on pages and
