@@ -21,6 +21,9 @@ type askKind struct {
 	// word names something else: "which version control tools" asks for
 	// tools, not a version. A question's compounds do not ask for the kind.
 	compound *regexp.Regexp
+	// codeLine is true for a kind that a line of code holds on its own
+	// (an error's text): a long code block is quoted around that line.
+	codeLine bool
 }
 
 var askKinds = []askKind{
@@ -113,6 +116,17 @@ var askKinds = []askKind{
 	{name: "consequence",
 		ask: whatHappens,
 		has: regexp.MustCompile(`(?i)\b(will|would|may|can) (cause|raise|fail|abort|result in|be (ignored|skipped|rejected|discarded|lost|raised|reported))\b|\b(causes|caused|results in|is raised|fails|is (ignored|skipped|rejected|discarded|lost|reported))\b|\bnothing (is done|happens)\b|\bno (effect|harm)\b|\b(will|would|may|can) (provoke|trigger|emit|lead to|produce)\b|\b(provokes|triggers|emits|leads to)\b|\b(errors?|violations?|warnings?)\b`)},
+	// A question that asks what an error or a panic says ("what error
+	// string does frob.Open return", "what does it panic with", "the
+	// exact panic message") is answered by the line of code that makes
+	// the error: a string literal handed to a call that builds an error,
+	// panics or fails (errors.New, fmt.Errorf, panic, log.Fatalf). "Which
+	// error type" or "error code" asks for a name or a number instead.
+	{name: "message",
+		ask:      regexp.MustCompile(`(?i)\b(what|which)('s|\s+is|\s+was)?(\s+\w+){0,3}?\s+(errors?|panics?|warnings?)\b|\bpanics?\s+with\b|\b(error|panic|warning|failure)\s+(message|string|text)s?\b`),
+		has:      regexp.MustCompile("(?i)\\b\\w*(err|panic|throw|fatal|fail)\\w*(\\.\\w+)?\\s*\\(([^()\"`]*\\()*[^()\"`]*[\"`]"),
+		compound: regexp.MustCompile(`(?i)\berror (types?|codes?|class(es)?|handling)\b`),
+		codeLine: true},
 	// A question that asks whether something is so ("can I …", "does
 	// it …", "is there …") is answered by a sentence that says how far it
 	// is: one that denies or limits ("… never follows frob links", "Only

@@ -424,7 +424,14 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 	for _, t := range tokenize(query) {
 		qAll[looseStem(t.Lower)] = true
 	}
-	steps := slices.ContainsFunc(askedKinds(query), func(k askKind) bool { return k.name == "steps" })
+	kinds := askedKinds(query)
+	steps := slices.ContainsFunc(kinds, func(k askKind) bool { return k.name == "steps" })
+	// A long code block is cut around the line that holds the kind of
+	// answer asked for, when a kind is held by a line of its own.
+	var lineAsked *regexp.Regexp
+	if i := slices.IndexFunc(kinds, func(k askKind) bool { return k.codeLine }); i >= 0 {
+		lineAsked = kinds[i].has
+	}
 	verb := howToVerb(query)
 	overview := asksOverview(query)
 	asksRelated := relatedAsked.MatchString(query)
@@ -500,7 +507,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 		lead := overview && !code && h.Chunk.Kind != kindFields && symbolNamed(h.Chunk.Symbol, named)
 		var units []quoteUnit
 		if code {
-			units = sourceUnits(h, qStems)
+			units = sourceUnits(h, qStems, lineAsked)
 			for k := range units {
 				// "what is the value of http.StatusTeapot": its line of the
 				// const block, not the block.

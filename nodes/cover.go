@@ -140,7 +140,10 @@ func leansBack(sentence string) bool {
 // quoted document, by a unit that names the setting or option the question
 // asks about (namedSettings): a manual's notes say in which release its
 // option came ("The option --zorpdir was added in Zorp 8.4"), apart from
-// the option's entry.
+// the option's entry. A kind a line of code holds (an error's text: see
+// askKind.codeLine) is taken from any kept passage that is about what the
+// question asks (aboutAsked): the function the question names calls
+// another, in another file, that makes the error.
 func (s *selection) cover(cands []candidate, kept []graphrag.Hit) {
 	w := answerWeights
 	namesSetting := func(c candidate) bool {
@@ -156,12 +159,17 @@ func (s *selection) cover(cands []candidate, kept []graphrag.Hit) {
 			continue
 		}
 		best, bestScore := -1, 0.0
+		var asking map[string]bool
+		if kind.codeLine {
+			asking = s.askingWords(kind)
+		}
 		for i, c := range cands {
 			if !kind.in(c.masked) || s.isChosen(c) || s.quoted(c.text) {
 				continue
 			}
 			if !slices.ContainsFunc(s.chosen, func(x candidate) bool { return x.hit == c.hit }) &&
-				!(slices.ContainsFunc(s.chosen, func(x candidate) bool { return kept[x.hit].Chunk.DocID == kept[c.hit].Chunk.DocID }) && namesSetting(c)) {
+				!(slices.ContainsFunc(s.chosen, func(x candidate) bool { return kept[x.hit].Chunk.DocID == kept[c.hit].Chunk.DocID }) && namesSetting(c)) &&
+				!(kind.codeLine && s.aboutAsked(c, asking)) {
 				continue
 			}
 			sc := w.coverBase
@@ -182,6 +190,10 @@ func (s *selection) cover(cands []candidate, kept []graphrag.Hit) {
 				sc += w.coverProse
 			}
 			sc /= 1 + w.coverPos*float64(c.pos)
+			if kind.codeLine {
+				// From any passage: the better ranked first.
+				sc /= 1 + w.hitRank*float64(c.hit)
+			}
 			if sc > bestScore {
 				best, bestScore = i, sc
 			}
@@ -190,4 +202,29 @@ func (s *selection) cover(cands []candidate, kept []graphrag.Hit) {
 			s.take(cands[best])
 		}
 	}
+}
+
+// askingWords are the loose stems of the words that ask for kind in the
+// question ("what", "error" and "string" of "what error string").
+func (s *selection) askingWords(kind askKind) map[string]bool {
+	asking := map[string]bool{}
+	for _, m := range kind.ask.FindAllString(s.query, -1) {
+		for _, t := range tokenize(m) {
+			asking[looseStem(t.Lower)] = true
+		}
+	}
+	return asking
+}
+
+// aboutAsked reports whether c holds a word of the question besides those
+// that ask for the kind ("what error string"), function words and
+// everyday words: a kind's line of code in another passage (an error's
+// text) is the answer when it is about what the question names
+// ("errors.New("frob: too many zorps")" for "what error does frob.Open
+// return for too many zorps"), not any error of the kept code.
+func (s *selection) aboutAsked(c candidate, asking map[string]bool) bool {
+	return slices.ContainsFunc(s.terms, func(t term) bool {
+		w := strings.ToLower(t.Word)
+		return c.loose[t.Stem] && !asking[t.Stem] && !stopWords[w] && !generalWords[w]
+	})
 }

@@ -1,6 +1,7 @@
 package nodes
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 
@@ -19,11 +20,11 @@ import (
 // and so is a comment that documents no declaration (a file's header);
 // a declaration is one code block with its doc (codeUnits), the way a
 // reader looks a function up.
-func sourceUnits(h graphrag.Hit, stems map[string]bool) []quoteUnit {
+func sourceUnits(h graphrag.Hit, stems map[string]bool, asked *regexp.Regexp) []quoteUnit {
 	if h.Chunk.Kind == kindPackage || h.Chunk.Kind == kindComment {
 		return docUnits(strings.Split(h.Chunk.Text, "\n"))
 	}
-	return codeUnits(h.Chunk.Text, stems)
+	return codeUnits(h.Chunk.Text, stems, asked)
 }
 
 // docUnits splits the lines of a doc comment (with or without its comment

@@ -256,7 +256,7 @@ func TestCodeWindowFindsTheNamedField(t *testing.T) {
 		"\tFrobsig Signal",
 		"\tOther int",
 		"}")
-	got := strings.Join(codeWindow(lines, stemSet("I set Frobsig but the child process got the signal whilst the parent process ran. Why?")), "\n")
+	got := strings.Join(codeWindow(lines, stemSet("I set Frobsig but the child process got the signal whilst the parent process ran. Why?"), nil), "\n")
 	if !strings.Contains(got, "sent on thread exit") {
 		t.Errorf("window misses the named field's comment:\n%s", got)
 	}
@@ -279,7 +279,7 @@ func TestCodeWindowLooksPastTheNameAsked(t *testing.T) {
 		lines = append(lines, fmt.Sprintf("\tcase 0x000%d: // Zorp-%d", i, i), fmt.Sprintf("\t\treturn Zorp%d(), nil", i))
 	}
 	lines = append(lines, "\tcase 0xFFFF: // Wipe-only", "\t\treturn WipeOnly(), nil", "\tdefault:", "\t\treturn nil, fmt.Errorf(\"unknown Frob %04x\", id)", "\t}", "}")
-	got := strings.Join(codeWindow(lines, stemSet("Which Frob ID does NewFrob map to the wipe-only mode?")), "\n")
+	got := strings.Join(codeWindow(lines, stemSet("Which Frob ID does NewFrob map to the wipe-only mode?"), nil), "\n")
 	if !strings.Contains(got, "0xFFFF") {
 		t.Errorf("window misses the case the question asks about:\n%s", got)
 	}
@@ -303,7 +303,7 @@ func TestCodeWindowLooksPastTheDeclaration(t *testing.T) {
 	lines = append(lines, "\tdefault:", "\t\treturn 0, errors.New(\"quill.Spin: bad mode\")", "\t}",
 		"\tif at < 0 {", "\t\treturn 0, errors.New(\"quill.Spin: backwards past the spool\")", "\t}",
 		"\tq.pos = at", "\treturn at, nil", "}")
-	got := strings.Join(codeWindow(lines, stemSet("Quill Spin with a backwards turn count: what error do I get?")), "\n")
+	got := strings.Join(codeWindow(lines, stemSet("Quill Spin with a backwards turn count: what error do I get?"), nil), "\n")
 	if !strings.Contains(got, "past the spool") {
 		t.Errorf("window misses the body's line the question asks about:\n%s", got)
 	}

@@ -659,7 +659,7 @@ func isTestPath(p string) bool {
 // comment. Newlines are kept. A licence header is no unit. A declaration
 // longer than maxCodeLines is cut to the lines around the one holding the
 // most of stems.
-func codeUnits(text string, stems map[string]bool) []quoteUnit {
+func codeUnits(text string, stems map[string]bool, asked *regexp.Regexp) []quoteUnit {
 	var units []quoteUnit
 	var cur []string
 	inCode := false
@@ -675,7 +675,7 @@ func codeUnits(text string, stems map[string]bool) []quoteUnit {
 		whole := ""
 		if len(block) > maxCodeLines {
 			whole = strings.Trim(strings.Join(block, "\n"), "\n")
-			block = codeWindow(block, stems)
+			block = codeWindow(block, stems, asked)
 		}
 		s := strings.Trim(strings.Join(block, "\n"), "\n")
 		if strings.TrimSpace(s) == "" || len(tokenize(s)) == 0 {
@@ -715,7 +715,7 @@ func licenceHeader(lines []string) bool {
 // codeWindow keeps the lines around the one that best matches the
 // question (see rareStemScores), with the block's first line (its
 // declaration or doc) when the window does not reach it.
-func codeWindow(lines []string, stems map[string]bool) []string {
+func codeWindow(lines []string, stems map[string]bool, asked *regexp.Regexp) []string {
 	// The name the block declares is quoted whatever the window (the doc
 	// opens with it, and so does the declaration): when the question
 	// names it, where to look in a long body or doc is said by its other
@@ -735,9 +735,25 @@ func codeWindow(lines []string, stems map[string]bool) []string {
 		}
 	}
 	best, bestN := 0, -1.0
-	for i, n := range rareStemScores(lines, stems) {
+	scores := rareStemScores(lines, stems)
+	for i, n := range scores {
 		if n > bestN && i != sig {
 			best, bestN = i, n
+		}
+	}
+	if asked != nil {
+		// The question asks for what a line of the kind holds (the text
+		// of an error: see askKind "message"): the window is around the
+		// line of that kind that holds the most of the question's words,
+		// when one holds any.
+		at, most := -1, 0.0
+		for i, n := range scores {
+			if n > most && i != sig && asked.MatchString(lines[i]) {
+				at, most = i, n
+			}
+		}
+		if at >= 0 {
+			best = at
 		}
 	}
 	if doc := leadingComment(lines); best < doc {

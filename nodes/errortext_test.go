@@ -1,0 +1,70 @@
+package nodes
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/graphrag/graphrag"
+)
+
+// A question asks for an error's or a panic's text in many words ("what
+// error string", "what does it panic with", "the exact panic message");
+// "which error type" asks for a name.
+func TestAsksForAnErrorsText(t *testing.T) {
+	for q, want := range map[string]bool{
+		"What error string does zorp.Open return for a locked spool?":         true,
+		"What's the exact panic message when the quill is sealed?":            true,
+		"What does frob.Wind panic with when the turns are negative?":         true,
+		"zorp.Open fails on a locked spool. What does the error message say?": true,
+		"Which error type tells me which frob failed?":                        false,
+		"How does zorp.Open lock the spool?":                                  false,
+	} {
+		got := slices.ContainsFunc(askedKinds(q), func(k askKind) bool { return k.name == "message" })
+		if got != want {
+			t.Errorf("%q: asks for an error's text %v, want %v", q, got, want)
+		}
+	}
+}
+
+// Asked what error a long function returns, the answer quotes the window
+// of its body around the line that makes the error the question
+// describes, not around the doc that shares more of its words.
+func TestErrorTextWindow(t *testing.T) {
+	lines := []string{"// Wind turns the spool of q. The spool string of a sealed quill is returned as is.", "func (q *Quill) Wind(turns int) error {"}
+	for i := 1; i <= 14; i++ {
+		lines = append(lines, fmt.Sprintf("\tq.weigh(%d)", i))
+	}
+	lines = append(lines, "\tif q.sealed {", "\t\treturn fmt.Errorf(\"quill %d is sealed\", q.id)", "\t}")
+	for i := 1; i <= 4; i++ {
+		lines = append(lines, fmt.Sprintf("\tq.step(%d)", i))
+	}
+	lines = append(lines, "\treturn nil", "}")
+	h := fileHit("/src/quill/wind.go", "go", strings.Join(lines, "\n"))
+	h.Chunk.Symbol, h.Chunk.Kind = "quill.Quill.Wind", "method"
+	a := extractive("What error string does Quill.Wind return when the spool is sealed?", []graphrag.Hit{h}, 2)
+	if !strings.Contains(a.Text, "is sealed\"") {
+		t.Errorf("the answer misses the line that makes the error:\n%s", a.Text)
+	}
+}
+
+// The function a question names may leave the error to another it calls,
+// in another file: the answer quotes the declaration asked about and the
+// line that makes the error, from the passage about what is asked; not
+// an error of code about something else.
+func TestErrorTextFromTheFunctionCalled(t *testing.T) {
+	decl := fileHit("/src/zorp/zorp.go", "go", "// Open opens the zorp at path.\nfunc Open(path string) (*Zorp, error) {\n\treturn open(path)\n}")
+	decl.Chunk.Symbol, decl.Chunk.Kind = "zorp.Open", "func"
+	other := fileHit("/src/zorp/frob.go", "go", "func readFrob(b []byte) error {\n\tif len(b) < 4 {\n\t\treturn errors.New(\"zorp: bad magic\")\n\t}\n\treturn nil\n}")
+	other.Chunk.Symbol, other.Chunk.Kind = "zorp.readFrob", "func"
+	impl := fileHit("/src/zorp/zorp_unix.go", "go", "func open(path string) (*Zorp, error) {\n\tabs, err := realpath(path)\n\tif err != nil {\n\t\treturn nil, errors.New(\"zorp.Open(\" + path + \"): realpath failed\")\n\t}\n\treturn &Zorp{path: abs}, nil\n}")
+	impl.Chunk.Symbol, impl.Chunk.Kind = "zorp.open", "func"
+	a := extractive("If zorp.Open can't resolve the absolute path I give it, what does the returned error say?", []graphrag.Hit{decl, other, impl}, 3)
+	if !strings.Contains(a.Text, "realpath failed") {
+		t.Errorf("the answer misses the error of the function Open calls:\n%s", a.Text)
+	}
+	if strings.Contains(a.Text, "bad magic") {
+		t.Errorf("the answer quotes an error about something else:\n%s", a.Text)
+	}
+}
