@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/graphrag/graphrag"
 	"github.com/graphrag/graphrag/internal/text"
@@ -394,6 +395,83 @@ func (p *pipeline) passingStoreWide(ctx context.Context, s *State, words []strin
 			}
 		}
 		if n < passingMentions {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// packageDocumentKinds are the kinds of document a question names a
+// package's own by: its README, NEWS and changelog, which a package's
+// folder holds under its name. Not its copyright: "Ann Smith's copyright"
+// names a person.
+var packageDocumentKinds = toSet(`readme news changelog`)
+
+// documentQualifiers are words that say which of a package's documents
+// is meant rather than name a package: "the upstream README", "the
+// Debian changelog".
+var documentQualifiers = toSet(`upstream debian source packaging project`)
+
+// packagesOfDocuments returns the names a question writes as a package
+// whose README, NEWS or changelog it asks about: before the document,
+// "package" and a possessive between or not ("zorpd's README.Debian",
+// "the zorpd package's NEWS", "the zorpd changelog"), or after it ("the
+// changelog of zorpd", "the NEWS file for the zorpd package"). Function
+// words, everyday words and words that qualify the document ("the upstream
+// README") name no package.
+func packagesOfDocuments(query string) []string {
+	toks := tokenize(query)
+	var out []string
+	add := func(w string) {
+		if !stopWords[w] && !generalWords[w] && !documentQualifiers[w] && strings.ContainsFunc(w, unicode.IsLetter) && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	for i, t := range toks {
+		if !packageDocumentKinds[docKind(t.Lower)] {
+			continue
+		}
+		if j := i - 1; j >= 0 {
+			if (toks[j].Lower == "package" || toks[j].Lower == "source") && j > 0 {
+				j--
+			}
+			add(toks[j].Lower)
+		}
+		j := i + 1
+		if j < len(toks) && toks[j].Lower == "file" {
+			j++
+		}
+		if j+1 < len(toks) && (toks[j].Lower == "of" || toks[j].Lower == "for") {
+			j++
+			if toks[j].Lower == "the" && j+1 < len(toks) {
+				j++
+			}
+			add(toks[j].Lower)
+		}
+	}
+	return out
+}
+
+// packagesWithoutFolder returns the packages whose document the question
+// asks about (packagesOfDocuments) that no file of the store is of: no
+// path holds the name (a package's folder is named after it:
+// "zorpd-common", "libzorp2" for zorpd and zorp). The files hold no
+// README of a package they do not have, however well the rest of the
+// question matches another package's. A failed search finds none.
+func (p *pipeline) packagesWithoutFolder(ctx context.Context, s *State) []string {
+	var out []string
+	for _, w := range packagesOfDocuments(s.question()) {
+		if slices.ContainsFunc(s.Hits, func(h graphrag.Hit) bool { return strings.Contains(strings.ToLower(h.Source.Path), w) }) {
+			continue
+		}
+		f := p.filters(s.Plan)
+		f.Source = w
+		res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: s.question(), Mode: graphrag.ModeKeyword, K: 1, Filters: f})
+		if err != nil {
+			s.note("evaluate: could not check whether the files hold a folder of %q: %v", w, err)
+			return nil
+		}
+		if len(res.Hits) == 0 {
 			out = append(out, w)
 		}
 	}

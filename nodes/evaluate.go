@@ -139,6 +139,15 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 	}
 
 	s.Measured = measure
+	if s.Retrieval != RetrievalEmpty {
+		// The README or changelog of a package no file is of: whatever
+		// the hits say, they are another package's.
+		if pkgs := p.packagesWithoutFolder(ctx, &s); len(pkgs) > 0 {
+			s.Retrieval = RetrievalEmpty
+			s.Measured += "; no file is of the package " + strings.Join(pkgs, ", ")
+			return s, nil
+		}
+	}
 	if s.Retrieval == RetrievalGood {
 		// A good match of the question's other words does not answer
 		// about a thing the files name only in passing: fooserver's

@@ -1,0 +1,52 @@
+package nodes
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/graphrag/graphrag"
+)
+
+// The README or changelog of a package no file is of is not in the files,
+// however well another package's passages match the rest of the question;
+// a package's folder may hold its name in a longer one ("libfrob2" for
+// frob), and a word that says which document is meant ("upstream") names
+// no package.
+func TestDocumentOfAPackageWithoutFiles(t *testing.T) {
+	texts := map[string]string{
+		"/usr/share/doc/zorpd/README.Debian":          "The zorpd spool directory is /var/spool/zorpd. Keep the spool directory on a local disk.",
+		"/usr/share/doc/libfrob2/changelog.Debian.gz": "libfrob2 (2.1-1) unstable; urgency=medium\n\n  * Move the spool directory to /var/spool/frob.",
+		"/usr/share/doc/quill/README":                 "Quill keeps its spool directory under /var/spool/quill.",
+	}
+	var hits []graphrag.Hit
+	for _, p := range slices.Sorted(func(yield func(string) bool) {
+		for p := range texts {
+			if !yield(p) {
+				return
+			}
+		}
+	}) {
+		hits = append(hits, fileHit(p, "", texts[p]))
+	}
+	p, _ := newPipeline(Deps{Searcher: newMemSearcher(hits)}, DefaultOptions())
+	for _, tc := range []struct {
+		question string
+		absent   bool
+	}{
+		{"What does the wombat package's README.Debian say about the spool directory?", true},
+		{"Where does the changelog of wombat move the spool directory?", true},
+		{"What does zorpd's README.Debian say about the spool directory?", false},
+		{"Where does the frob changelog move the spool directory?", false},
+		{"What does the upstream README say about the spool directory?", false},
+	} {
+		s, err := p.evaluate(context.Background(), State{Query: tc.question, Plan: graphrag.Plan{Route: graphrag.RouteVector}, Hits: hits, Budget: Budget{Retrieve: 2}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(s.Measured, "no file is of the package"); got != tc.absent || tc.absent && s.Retrieval != RetrievalEmpty {
+			t.Errorf("%q: retrieval %s (%s), want the package absent %v", tc.question, s.Retrieval, s.Measured, tc.absent)
+		}
+	}
+}
