@@ -416,9 +416,11 @@ var documentQualifiers = toSet(`upstream debian source packaging project`)
 // whose README, NEWS or changelog it asks about: before the document,
 // "package" and a possessive between or not ("zorpd's README.Debian",
 // "the zorpd package's NEWS", "the zorpd changelog"), or after it ("the
-// changelog of zorpd", "the NEWS file for the zorpd package"). Function
-// words, everyday words and words that qualify the document ("the upstream
-// README") name no package.
+// changelog of zorpd", "the NEWS file for the zorpd package"); before it
+// as "its" ("zorp-server … according to its changelog"), the package named
+// before (antecedentPackage). Function words, everyday words and words
+// that qualify the document ("the upstream README", "the zorpd Debian
+// changelog") name no package.
 func packagesOfDocuments(query string) []string {
 	toks := tokenize(query)
 	var out []string
@@ -435,7 +437,16 @@ func packagesOfDocuments(query string) []string {
 			if (toks[j].Lower == "package" || toks[j].Lower == "source") && j > 0 {
 				j--
 			}
-			add(toks[j].Lower)
+			for j > 0 && documentQualifiers[toks[j].Lower] {
+				j-- // "the zorpd Debian changelog"
+			}
+			if toks[j].Lower == "its" {
+				if a := antecedentPackage(query, toks[:j]); a != "" {
+					add(a)
+				}
+			} else {
+				add(toks[j].Lower)
+			}
 		}
 		j := i + 1
 		if j < len(toks) && toks[j].Lower == "file" {
@@ -452,6 +463,30 @@ func packagesOfDocuments(query string) []string {
 	return out
 }
 
+// antecedentPackage is the package "its" stands for in "according to its
+// changelog": the last name before it (toks are the tokens before "its")
+// that the question writes as a package's ("the zorpd package"), gives a
+// version ("zorpd 2.1") or writes as only a name is written, with a
+// hyphen, a dot or a digit ("zorp-server", "zorp.io", "zorp2"). "" when
+// none is.
+func antecedentPackage(query string, toks []token) string {
+	versioned := map[string]bool{}
+	for _, n := range versionedNames(query) {
+		versioned[n[0]] = true
+	}
+	for i := len(toks) - 1; i >= 0; i-- {
+		w := toks[i].Lower
+		if stopWords[w] || generalWords[w] || documentQualifiers[w] || !strings.ContainsFunc(w, unicode.IsLetter) {
+			continue
+		}
+		kind := i+1 < len(toks) && namedKinds[toks[i+1].Lower]
+		if kind || versioned[w] || strings.ContainsAny(w, "-.+0123456789") {
+			return w
+		}
+	}
+	return ""
+}
+
 // packagesWithoutFolder returns the packages whose document the question
 // asks about (packagesOfDocuments) that no file of the store is of: no
 // path holds the name (a package's folder is named after it:
@@ -461,19 +496,44 @@ func packagesOfDocuments(query string) []string {
 func (p *pipeline) packagesWithoutFolder(ctx context.Context, s *State) []string {
 	var out []string
 	for _, w := range packagesOfDocuments(s.question()) {
+		held, err := p.pathHolds(ctx, s, w)
+		if err != nil {
+			s.note("evaluate: could not check whether the files hold a folder of %q: %v", w, err)
+			return nil
+		}
+		if !held {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// pathHolds reports whether a hit's path or a file of the store holds the
+// name, as written or with its punctuation left out: a folder may be
+// named "zorpjs" for Zorp.js.
+func (p *pipeline) pathHolds(ctx context.Context, s *State, name string) (bool, error) {
+	forms := []string{name}
+	if bare := strings.Map(func(r rune) rune {
+		if strings.ContainsRune("-.+_", r) {
+			return -1
+		}
+		return r
+	}, name); bare != name {
+		forms = append(forms, bare)
+	}
+	for _, w := range forms {
 		if slices.ContainsFunc(s.Hits, func(h graphrag.Hit) bool { return strings.Contains(strings.ToLower(h.Source.Path), w) }) {
-			continue
+			return true, nil
 		}
 		f := p.filters(s.Plan)
 		f.Source = w
 		res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: s.question(), Mode: graphrag.ModeKeyword, K: 1, Filters: f})
 		if err != nil {
-			s.note("evaluate: could not check whether the files hold a folder of %q: %v", w, err)
-			return nil
+			return false, err
 		}
-		if len(res.Hits) == 0 {
-			out = append(out, w)
+		if len(res.Hits) > 0 {
+			return true, nil
 		}
 	}
-	return out
+	return false, nil
 }

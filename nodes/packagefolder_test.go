@@ -12,13 +12,14 @@ import (
 // The README or changelog of a package no file is of is not in the files,
 // however well another package's passages match the rest of the question;
 // a package's folder may hold its name in a longer one ("libfrob2" for
-// frob), and a word that says which document is meant ("upstream") names
-// no package.
+// frob) or without its punctuation ("zorpjs" for Zorp.js), and a word that
+// says which document is meant ("upstream") names no package.
 func TestDocumentOfAPackageWithoutFiles(t *testing.T) {
 	texts := map[string]string{
 		"/usr/share/doc/zorpd/README.Debian":          "The zorpd spool directory is /var/spool/zorpd. Keep the spool directory on a local disk.",
 		"/usr/share/doc/libfrob2/changelog.Debian.gz": "libfrob2 (2.1-1) unstable; urgency=medium\n\n  * Move the spool directory to /var/spool/frob.",
 		"/usr/share/doc/quill/README":                 "Quill keeps its spool directory under /var/spool/quill.",
+		"/usr/share/doc/zorpjs/changelog.Debian.gz":   "zorpjs (18.1-1) unstable; urgency=medium\n\n  * Zorp.js keeps the spool directory in /var/spool/zorpjs.",
 	}
 	var hits []graphrag.Hit
 	for _, p := range slices.Sorted(func(yield func(string) bool) {
@@ -40,6 +41,11 @@ func TestDocumentOfAPackageWithoutFiles(t *testing.T) {
 		{"What does zorpd's README.Debian say about the spool directory?", false},
 		{"Where does the frob changelog move the spool directory?", false},
 		{"What does the upstream README say about the spool directory?", false},
+		// "its" stands for the package named before it.
+		{"Where does wombat-server keep its spool directory, according to its Debian changelog?", true},
+		{"Where does the zorpd package keep the spool directory, according to its README.Debian?", false},
+		// A folder may write the name without its punctuation.
+		{"Where does Zorp.js keep its spool directory, according to its package changelog?", false},
 	} {
 		s, err := p.evaluate(context.Background(), State{Query: tc.question, Plan: graphrag.Plan{Route: graphrag.RouteVector}, Hits: hits, Budget: Budget{Retrieve: 2}})
 		if err != nil {
