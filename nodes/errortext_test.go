@@ -1,6 +1,7 @@
 package nodes
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -66,5 +67,26 @@ func TestErrorTextFromTheFunctionCalled(t *testing.T) {
 	}
 	if strings.Contains(a.Text, "bad magic") {
 		t.Errorf("the answer quotes an error about something else:\n%s", a.Text)
+	}
+}
+
+// A long function is cut into passages, and the error the question
+// describes may be in another than the one that matched best: evaluate
+// keeps the best passage of the kept source files that makes an error.
+func TestErrorTextInTheRestOfTheFunction(t *testing.T) {
+	first := fileHit("/src/zorp/open.go", "go", "// Open opens the zorp spool at path and locks it.\nfunc Open(path string) (*Spool, error) {\n\ts := &Spool{path: path}\n\ts.weigh()\n\ts.count()")
+	first.Chunk.Symbol, first.Chunk.Kind = "zorp.Open", "func"
+	rest := fileHit("/src/zorp/open.go", "go", "\tif s.held() {\n\t\treturn nil, errors.New(\"zorp: spool already held by another process\")\n\t}\n\treturn s, nil\n}")
+	rest.Chunk.ID, rest.Chunk.Symbol, rest.Chunk.Kind = graphrag.ChunkID("/src/zorp/open.go", 1), "zorp.Open", "func"
+	doc := fileHit("/src/zorp/doc.go", "go", "// Package zorp opens and locks spools.\npackage zorp")
+	doc.Chunk.Kind = kindPackage
+	p, _ := newPipeline(Deps{Searcher: newMemSearcher([]graphrag.Hit{first, rest, doc})}, DefaultOptions())
+	s, err := p.evaluate(context.Background(), State{Query: "What error does zorp.Open return when the spool is locked?", Plan: graphrag.Plan{Route: graphrag.RouteVector},
+		Hits: []graphrag.Hit{first, doc}, Budget: Budget{Retrieve: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(s.Kept, func(h graphrag.Hit) bool { return h.Chunk.ID == rest.Chunk.ID }) {
+		t.Errorf("retrieval %s (%s): the rest of Open, which makes the error, is not kept", s.Retrieval, s.Measured)
 	}
 }

@@ -170,6 +170,9 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 			s.Retrieval = RetrievalEmpty
 			s.Measured += "; no file holds " + strings.Join(asked, ", ")
 		}
+		if s.Retrieval == RetrievalGood {
+			s.Kept = p.withAskedLines(ctx, &s)
+		}
 		return s, nil
 	}
 	if m := matchConstraints(s.question(), s.Hits); len(s.Hits) > 0 && (len(m.Missing) > 0 || len(m.Apart) > 0) {
@@ -436,6 +439,55 @@ func (p *pipeline) namesInHitDocuments(ctx context.Context, s *State, missing []
 			return nil
 		}
 		out = append(out, res.Hits[i])
+	}
+	return out
+}
+
+// askedLineHits is how many passages withAskedLines adds: one, the
+// search's best.
+const askedLineHits = 1
+
+// withAskedLines is the kept hits and, when the question asks for a kind
+// of answer a line of code holds (an error's text: askKind.codeLine), the
+// best passage of the kept source files that holds a line of that kind and
+// is not kept: a function is cut into passages, and the error the
+// question describes may be in another of them than the one that matched
+// best (the "spool already held" at the end of a long zorp.Open). A failed
+// search keeps the hits as they are.
+func (p *pipeline) withAskedLines(ctx context.Context, s *State) []graphrag.Hit {
+	if p.deps.Searcher == nil {
+		return s.Kept
+	}
+	kinds := askedKinds(s.question())
+	i := slices.IndexFunc(kinds, func(k askKind) bool { return k.codeLine })
+	if i < 0 {
+		return s.Kept
+	}
+	kind := kinds[i]
+	kept := map[string]bool{}
+	var ids []string
+	for _, h := range s.Kept {
+		kept[h.Chunk.ID] = true
+		if isCodeHit(h) && !slices.Contains(ids, h.Chunk.DocID) {
+			ids = append(ids, h.Chunk.DocID)
+		}
+	}
+	if len(ids) == 0 {
+		return s.Kept
+	}
+	res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: s.question(), Mode: graphrag.ModeKeyword, K: 2 * passingMentions, Filters: graphrag.Filters{DocIDs: ids}})
+	if err != nil {
+		s.note("evaluate: could not look for the asked lines in the files found: %v", err)
+		return s.Kept
+	}
+	out := slices.Clip(s.Kept)
+	for _, h := range res.Hits {
+		if len(out) == len(s.Kept)+askedLineHits {
+			break
+		}
+		if !kept[h.Chunk.ID] && slices.Contains(ids, h.Chunk.DocID) && kind.has.MatchString(h.Chunk.Text) {
+			out = append(out, h)
+		}
 	}
 	return out
 }
