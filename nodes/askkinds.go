@@ -127,6 +127,13 @@ var askKinds = []askKind{
 		has:      regexp.MustCompile("(?i)\\b\\w*(err|panic|throw|fatal|fail)\\w*(\\.\\w+)?\\s*\\(([^()\"`]*\\()*[^()\"`]*[\"`]"),
 		compound: regexp.MustCompile(`(?i)\berror (types?|codes?|class(es)?|handling)\b`),
 		codeLine: true},
+	// A question that asks which bug a change closed ("which bug was
+	// closed when …", "what's the bug number") is answered by the entry
+	// that names one: "(Closes: #123456)", "bug #123456".
+	{name: "bug",
+		ask:    regexp.MustCompile(`(?i)\b(which|what)\b[^?]*\bbugs?\b[^?]*\b(close|closed|closes|fixed|number)\b|\bbug (number|report)s?\b`),
+		has:    regexp.MustCompile(`(?i)\bcloses:\s*#?\d{3,}|#\d{4,}\b|\bbugs?\s+#?\d{4,}`),
+		prefer: toSet(`closes`)},
 	// A question that asks whether something is so ("can I …", "does
 	// it …", "is there …") is answered by a sentence that says how far it
 	// is: one that denies or limits ("… never follows frob links", "Only
