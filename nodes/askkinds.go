@@ -21,6 +21,9 @@ type askKind struct {
 	// word names something else: "which version control tools" asks for
 	// tools, not a version. A question's compounds do not ask for the kind.
 	compound *regexp.Regexp
+	// search, when set, finds the kind in a query written as a search
+	// rather than a question ("zorp.Open error when the spool is locked").
+	search *regexp.Regexp
 	// codeLine is true for a kind that a line of code holds on its own
 	// (an error's text): a long code block is quoted around that line.
 	codeLine bool
@@ -126,6 +129,7 @@ var askKinds = []askKind{
 		ask:      regexp.MustCompile(`(?i)\b(what|which)('s|\s+is|\s+was)?(\s+\w+){0,3}?\s+(errors?|panics?|warnings?)\b|\bpanics?\s+with\b|\b(error|panic|warning|failure)\s+(message|string|text)s?\b`),
 		has:      regexp.MustCompile("(?i)\\b\\w*(err|panic|throw|fatal|fail)\\w*(\\.\\w+)?\\s*\\(([^()\"`]*\\()*[^()\"`]*[\"`]"),
 		compound: regexp.MustCompile(`(?i)\berror (types?|codes?|class(es)?|handling)\b`),
+		search:   regexp.MustCompile(`(?i)^[^?]*\b(error|panic)s?\s+(when|if|on|after|for|while)\b[^?]*$`),
 		codeLine: true},
 	// A question that asks which bug a change closed ("which bug was
 	// closed when …", "what's the bug number") is answered by the entry
@@ -181,6 +185,9 @@ func askedKinds(query string) []askKind {
 	happens := whatHappens.FindStringIndex(query)
 	for _, k := range askKinds {
 		loc := findInSentences(k.ask, withoutCompounds(k, query))
+		if loc == nil && k.search != nil {
+			loc = k.search.FindStringIndex(query)
+		}
 		if loc == nil {
 			continue
 		}

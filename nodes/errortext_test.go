@@ -19,6 +19,8 @@ func TestAsksForAnErrorsText(t *testing.T) {
 		"What's the exact panic message when the quill is sealed?":            true,
 		"What does frob.Wind panic with when the turns are negative?":         true,
 		"zorp.Open fails on a locked spool. What does the error message say?": true,
+		"zorp.Open error when the spool is locked":                            true,
+		"I get an error when I open the spool. How do I fix it?":              false,
 		"Which error type tells me which frob failed?":                        false,
 		"How does zorp.Open lock the spool?":                                  false,
 	} {
