@@ -92,3 +92,18 @@ func TestErrorTextInTheRestOfTheFunction(t *testing.T) {
 		t.Errorf("retrieval %s (%s): the rest of Open, which makes the error, is not kept", s.Retrieval, s.Measured)
 	}
 }
+
+// Asked what a panic says, the declaration the question names answers
+// first only when it makes one: an assignment to maxBits says nothing of
+// the panic, and the unit that panics about maxBits answers, though it is
+// of the same passage.
+func TestErrorTextBeforeTheDeclaration(t *testing.T) {
+	counts := fileHit("/src/zorp/huffman.go", "go", "// bitCounts counts the literals of each bit size in the Huffman encoding.\n// maxBits must be less than 16.\nfunc (h *huffmanEncoder) bitCounts(list []literalNode, maxBits int32) []int32 {\n\tif maxBits >= maxBitsLimit {\n\t\tpanic(\"zorp: maxBits too large\")\n\t}\n\tn := int32(len(list))\n\n\tmaxBits = n - 1\n\treturn nil\n}")
+	counts.Chunk.Symbol, counts.Chunk.Kind = "zorp.huffmanEncoder.bitCounts", "method"
+	check := fileHit("/src/zorp/huffman.go", "go", "\t// Something is wrong if the top level is empty.\n\tif leafCounts[maxBits][maxBits] != n {\n\t\tpanic(\"leafCounts[maxBits][maxBits] != n\")\n\t}")
+	check.Chunk.ID, check.Chunk.Symbol, check.Chunk.Kind = graphrag.ChunkID("/src/zorp/huffman.go", 2), "zorp.huffmanEncoder.generate", "method"
+	a := extractive("zorp huffman encoder panic when maxBits >= 16", []graphrag.Hit{counts, check}, 3)
+	if !strings.Contains(a.Text, "maxBits too large") {
+		t.Errorf("the answer misses the panic about maxBits:\n%s", a.Text)
+	}
+}

@@ -180,6 +180,14 @@ func (s *selection) pick(cands []candidate, limit int) {
 	// The declaration (or option) the question names answers first: a
 	// function that mentions it scores higher only by saying more words.
 	declared := slices.ContainsFunc(cands, func(c candidate) bool { return c.declares && !c.test })
+	// Asked for what a line of code holds (an error's text), only when a
+	// declaration holds such a line: the error is often made in another
+	// function, or in another part of the one named.
+	for _, k := range s.kinds {
+		if k.codeLine && !slices.ContainsFunc(cands, func(c candidate) bool { return c.declares && !c.test && k.in(c.masked) }) {
+			declared = false
+		}
+	}
 	// A "who" question is answered first by a unit that names someone,
 	// when one does: "Upstream-Name: bzip2" matches "who wrote bzip2"
 	// better by its words, "Copyright: 1996-2010 Julian R Seward" answers.
