@@ -122,7 +122,7 @@ var askKinds = []askKind{
 	// A question that asks what an error or a panic says ("what error
 	// string does frob.Open return", "what does it panic with", "the
 	// exact panic message") is answered by the line of code that makes
-	// the error: a string literal handed to a call that builds an error,
+	// the error: a literal string handed to a call that builds an error,
 	// panics or fails (errors.New, fmt.Errorf, panic, log.Fatalf). "Which
 	// error type" or "error code" asks for a name or a number instead.
 	{name: "message",

@@ -34,7 +34,7 @@ func TestBugNumberIsAnswered(t *testing.T) {
 		" -- Ann Smith <ann@example.org>  Mon, 01 Feb 2021 10:00:00 +0100",
 	}, "\n"))
 	older.Chunk.ID = graphrag.ChunkID(older.Source.Path, 1)
-	a := extractive("libzorp-perl: Spool->save silently ignored failures when closing the file. Which Debian bug number was closed by making it die?", []graphrag.Hit{newer, older}, 3)
+	a := extractive("libzorp-perl: Spool->save silently ignored failures when closing the file. Which Debian bug number got closed by making it die?", []graphrag.Hit{newer, older}, 3)
 	if !strings.Contains(a.Text, "#712345") {
 		t.Errorf("the answer misses the bug closed:\n%s", a.Text)
 	}

@@ -36,9 +36,9 @@ func TestDocumentOfAPackageWithoutFiles(t *testing.T) {
 		question string
 		absent   bool
 	}{
-		{"What does the wombat package's README.Debian say about the spool directory?", true},
+		{"What does the wombat package's README.Debian tell us about the spool directory?", true},
 		{"Where does the changelog of wombat move the spool directory?", true},
-		{"What does zorpd's README.Debian say about the spool directory?", false},
+		{"What does zorpd's README.Debian tell us about the spool directory?", false},
 		{"Where does the frob changelog move the spool directory?", false},
 		{"What does the upstream README say about the spool directory?", false},
 		// "its" stands for the package named before it.
