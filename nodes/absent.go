@@ -2,6 +2,7 @@ package nodes
 
 import (
 	"context"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -407,6 +408,10 @@ func (p *pipeline) passingStoreWide(ctx context.Context, s *State, words []strin
 // names a person.
 var packageDocumentKinds = toSet(`readme news changelog`)
 
+// packageDocumentWord finds a word of packageDocumentKinds in a question,
+// so that one without any is not tokenized.
+var packageDocumentWord = regexp.MustCompile(`(?i)readme|news|changelog`)
+
 // documentQualifiers are words that say which of a package's documents
 // is meant rather than name a package: "the upstream README", "the
 // Debian changelog".
@@ -422,6 +427,9 @@ var documentQualifiers = toSet(`upstream debian source packaging project`)
 // that qualify the document ("the upstream README", "the zorpd Debian
 // changelog") name no package.
 func packagesOfDocuments(query string) []string {
+	if !packageDocumentWord.MatchString(query) {
+		return nil
+	}
 	toks := tokenize(query)
 	var out []string
 	add := func(w string) {

@@ -22,7 +22,8 @@ type askKind struct {
 	// tools, not a version. A question's compounds do not ask for the kind.
 	compound *regexp.Regexp
 	// search, when set, finds the kind in a query written as a search
-	// rather than a question ("zorp.Open error when the spool is locked").
+	// rather than a question, with no "?" ("zorp.Open error when the
+	// spool is locked").
 	search *regexp.Regexp
 	// codeLine is true for a kind that a line of code holds on its own
 	// (an error's text): a long code block is quoted around that line.
@@ -129,7 +130,7 @@ var askKinds = []askKind{
 		ask:      regexp.MustCompile(`(?i)\b(what|which)('s|\s+is|\s+was)?(\s+\w+){0,3}?\s+(errors?|panics?|warnings?)\b|\bpanics?\s+with\b|\b(error|panic|warning|failure)\s+(message|string|text)s?\b`),
 		has:      regexp.MustCompile("(?i)\\b\\w*(err|panic|throw|fatal|fail)\\w*(\\.\\w+)?\\s*\\(([^()\"`]*\\()*[^()\"`]*[\"`]"),
 		compound: regexp.MustCompile(`(?i)\berror (types?|codes?|class(es)?|handling)\b`),
-		search:   regexp.MustCompile(`(?i)^[^?]*\b(error|panic)s?\s+(when|if|on|after|for|while)\b[^?]*$`),
+		search:   regexp.MustCompile(`(?i)\b(error|panic)s?\s+(when|if|on|after|for|while)\b`),
 		codeLine: true},
 	// A question that asks which bug a change closed ("which bug was
 	// closed when …", "what's the bug number") is answered by the entry
@@ -183,9 +184,18 @@ func askedKinds(query string) []askKind {
 	var found []at
 	query = askingPart(query)
 	happens := whatHappens.FindStringIndex(query)
+	var sentences []string // of query, split once, when a kind needs them
 	for _, k := range askKinds {
-		loc := findInSentences(k.ask, withoutCompounds(k, query))
-		if loc == nil && k.search != nil {
+		var loc []int
+		if q := withoutCompounds(k, query); q != query {
+			loc = findInSentences(k.ask, q)
+		} else if loc = k.ask.FindStringIndex(query); loc == nil {
+			if sentences == nil {
+				sentences = splitSentences(query)
+			}
+			loc = findInSplit(k.ask, query, sentences)
+		}
+		if loc == nil && k.search != nil && !strings.Contains(query, "?") {
 			loc = k.search.FindStringIndex(query)
 		}
 		if loc == nil {
@@ -227,7 +237,11 @@ func findInSentences(re *regexp.Regexp, query string) []int {
 	if loc := re.FindStringIndex(query); loc != nil {
 		return loc
 	}
-	sentences := splitSentences(query)
+	return findInSplit(re, query, splitSentences(query))
+}
+
+// findInSplit is findInSentences over the query's sentences, split.
+func findInSplit(re *regexp.Regexp, query string, sentences []string) []int {
 	if len(sentences) < 2 {
 		return nil
 	}

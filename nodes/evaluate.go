@@ -458,6 +458,11 @@ func (p *pipeline) withAskedLines(ctx context.Context, s *State) []graphrag.Hit 
 	if p.deps.Searcher == nil {
 		return s.Kept
 	}
+	if !slices.ContainsFunc(askKinds, func(k askKind) bool {
+		return k.codeLine && (k.ask.MatchString(s.question()) || k.search != nil && k.search.MatchString(s.question()))
+	}) {
+		return s.Kept // no sentence of the question asks for one: askedKinds need not look
+	}
 	kinds := askedKinds(s.question())
 	i := slices.IndexFunc(kinds, func(k askKind) bool { return k.codeLine })
 	if i < 0 {
