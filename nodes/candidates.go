@@ -331,7 +331,8 @@ func qualifiedKey(query, word string) bool {
 // askedNames are the identifiers a question names, lower-cased: the last
 // part of a dotted name (of two letters or more) and any word written in
 // CamelCase or with an underscore ("WithCancel", "io.EOF",
-// "unique_violation"). A possessive "'s" is no part of the name: "ZorpDB's"
+// "unique_violation"); not a file's extension in a path
+// ("/etc/zorp.conf"). A possessive "'s" is no part of the name: "ZorpDB's"
 // names ZorpDB. Names joined by "/" are named each ("on zorpOS/frobOS": on
 // either), an acronym's plural names the acronym ("URLs": URL), and type
 // arguments or an index are left out ("Pointer[T]": Pointer).
@@ -352,6 +353,11 @@ func askedNames(query string) map[string]bool {
 			f = f[:i]
 		}
 		if i := strings.LastIndex(f, "."); i >= 0 && i+1 < len(f) {
+			if strings.Contains(f[:i], "/") && !strings.ContainsFunc(f[i+1:], func(r rune) bool { return !unicode.IsLower(r) }) {
+				// A file in a path ("/etc/zorp.conf", "src/zorp/frob.go"):
+				// its extension names nothing.
+				continue
+			}
 			if i+2 < len(f) {
 				out[strings.ToLower(f[i+1:])] = true
 			}

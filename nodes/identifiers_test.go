@@ -220,3 +220,18 @@ func TestAskedNamesAfterADot(t *testing.T) {
 		t.Errorf("askedNames %v: want eof of io.EOF", got)
 	}
 }
+
+// A file in a path ("/etc/zorp.conf", "src/zorp/frob.go") is no qualified
+// name: its extension names no code. A name of a package path
+// ("net/zorp.Client") is one.
+func TestAskedNamesInAPath(t *testing.T) {
+	got := askedNames("Zorp's loader parses /etc/zorp.conf and src/zorp/frob.go. What does net/zorp.Client do when a block is unclosed?")
+	for _, w := range []string{"conf", "go"} {
+		if got[w] {
+			t.Errorf("askedNames has %q of a file's name: %v", w, got)
+		}
+	}
+	if !got["client"] {
+		t.Errorf("askedNames %v: want client of net/zorp.Client", got)
+	}
+}
