@@ -345,3 +345,18 @@ func TestAskedNounFoundAsItsVerb(t *testing.T) {
 		t.Errorf("answer lacks the precision of the count:\n%s", a.Text)
 	}
 }
+
+// Asked which name a const block gives a number, the window is around the
+// entry that gives it, not around the block's doc, which shares more of
+// the question's words.
+func TestCodeWindowFindsTheValue(t *testing.T) {
+	lines := []string{"// Zorp frobs name the kind of the following object.", "const ("}
+	for i := 1; i <= 24; i++ {
+		lines = append(lines, fmt.Sprintf("\tFrobKind%d = %d", i, i))
+	}
+	lines = append(lines, "\tFrobGeneral = 27", "\tFrobWide = 30", ")")
+	got := strings.Join(codeWindow(lines, stemSet("Which zorp frob constant has the value 27?"), nil), "\n")
+	if !strings.Contains(got, "FrobGeneral = 27") {
+		t.Errorf("window misses the entry of the value asked about:\n%s", got)
+	}
+}

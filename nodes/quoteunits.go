@@ -741,6 +741,15 @@ func codeWindow(lines []string, stems map[string]bool, asked *regexp.Regexp) []s
 			best, bestN = i, n
 		}
 	}
+	// A number the question writes, given to a name on a line of its own
+	// ("TagZorp = 27" for "which tag constant has the value 27"): the
+	// line the question points at.
+	for i, l := range lines {
+		if m := constValue.FindStringSubmatch(l); m != nil && stems[m[1]] && i != sig {
+			best = i
+			break
+		}
+	}
 	if asked != nil {
 		// The question asks for what a line of the kind holds (the text
 		// of an error: see askKind "message"): the window is around the
@@ -1041,3 +1050,7 @@ func wholeDefinition(units []quoteUnit, heading string) []quoteUnit {
 // manSection finds a manual page file's section at the end of its name:
 // ".1" of "zorp.1", ".3head" of "zorp.h.3head".
 var manSection = regexp.MustCompile(`\.[1-9][a-z]*$`)
+
+// constValue finds a line that gives a name a number: a const or var
+// block's entry ("TagZorp = 27", "alertFrob alert = 121").
+var constValue = regexp.MustCompile(`^\s*[A-Za-z_]\w*(?:\s+[A-Za-z_][\w.]*)?\s*=\s*(\d{2,})\s*(?://.*)?$`)
