@@ -406,11 +406,13 @@ func (p *pipeline) passingStoreWide(ctx context.Context, s *State, words []strin
 // package's own by: its README, NEWS and changelog, which a package's
 // folder holds under its name. Not its copyright: "Ann Smith's copyright"
 // names a person.
-var packageDocumentKinds = toSet(`readme news changelog`)
+var packageDocumentKinds = toSet(packageDocumentWords)
+
+const packageDocumentWords = `readme news changelog`
 
 // packageDocumentWord finds a word of packageDocumentKinds in a question,
 // so that one without any is not tokenized.
-var packageDocumentWord = regexp.MustCompile(`(?i)readme|news|changelog`)
+var packageDocumentWord = regexp.MustCompile(`(?i)` + strings.Join(strings.Fields(packageDocumentWords), "|"))
 
 // documentQualifiers are words that say which of a package's documents
 // is meant rather than name a package: "the upstream README", "the

@@ -44,8 +44,7 @@ func TestErrorTextWindow(t *testing.T) {
 		lines = append(lines, fmt.Sprintf("\tq.step(%d)", i))
 	}
 	lines = append(lines, "\treturn nil", "}")
-	h := fileHit("/src/quill/wind.go", "go", strings.Join(lines, "\n"))
-	h.Chunk.Symbol, h.Chunk.Kind = "quill.Quill.Wind", "method"
+	h := codeHit("/src/quill/wind.go", 0, "quill.Quill.Wind", "method", strings.Join(lines, "\n"))
 	a := extractive("What error string does Quill.Wind return when the spool is sealed?", []graphrag.Hit{h}, 2)
 	if !strings.Contains(a.Text, "is sealed\"") {
 		t.Errorf("the answer misses the line that makes the error:\n%s", a.Text)
@@ -57,12 +56,9 @@ func TestErrorTextWindow(t *testing.T) {
 // line that makes the error, from the passage about what is asked; not
 // an error of code about something else.
 func TestErrorTextFromTheFunctionCalled(t *testing.T) {
-	decl := fileHit("/src/zorp/zorp.go", "go", "// Open opens the zorp at path.\nfunc Open(path string) (*Zorp, error) {\n\treturn open(path)\n}")
-	decl.Chunk.Symbol, decl.Chunk.Kind = "zorp.Open", "func"
-	other := fileHit("/src/zorp/frob.go", "go", "func readFrob(b []byte) error {\n\tif len(b) < 4 {\n\t\treturn errors.New(\"zorp: bad magic\")\n\t}\n\treturn nil\n}")
-	other.Chunk.Symbol, other.Chunk.Kind = "zorp.readFrob", "func"
-	impl := fileHit("/src/zorp/zorp_unix.go", "go", "func open(path string) (*Zorp, error) {\n\tabs, err := realpath(path)\n\tif err != nil {\n\t\treturn nil, errors.New(\"zorp.Open(\" + path + \"): realpath failed\")\n\t}\n\treturn &Zorp{path: abs}, nil\n}")
-	impl.Chunk.Symbol, impl.Chunk.Kind = "zorp.open", "func"
+	decl := codeHit("/src/zorp/zorp.go", 0, "zorp.Open", "func", "// Open opens the zorp at path.\nfunc Open(path string) (*Zorp, error) {\n\treturn open(path)\n}")
+	other := codeHit("/src/zorp/frob.go", 0, "zorp.readFrob", "func", "func readFrob(b []byte) error {\n\tif len(b) < 4 {\n\t\treturn errors.New(\"zorp: bad magic\")\n\t}\n\treturn nil\n}")
+	impl := codeHit("/src/zorp/zorp_unix.go", 0, "zorp.open", "func", "func open(path string) (*Zorp, error) {\n\tabs, err := realpath(path)\n\tif err != nil {\n\t\treturn nil, errors.New(\"zorp.Open(\" + path + \"): realpath failed\")\n\t}\n\treturn &Zorp{path: abs}, nil\n}")
 	a := extractive("If zorp.Open can't resolve the absolute path I give it, what does the returned error say?", []graphrag.Hit{decl, other, impl}, 3)
 	if !strings.Contains(a.Text, "realpath failed") {
 		t.Errorf("the answer misses the error of the function Open calls:\n%s", a.Text)
@@ -76,10 +72,8 @@ func TestErrorTextFromTheFunctionCalled(t *testing.T) {
 // describes may be in another than the one that matched best: evaluate
 // keeps the best passage of the kept source files that makes an error.
 func TestErrorTextInTheRestOfTheFunction(t *testing.T) {
-	first := fileHit("/src/zorp/open.go", "go", "// Open opens the zorp spool at path and locks it.\nfunc Open(path string) (*Spool, error) {\n\ts := &Spool{path: path}\n\ts.weigh()\n\ts.count()")
-	first.Chunk.Symbol, first.Chunk.Kind = "zorp.Open", "func"
-	rest := fileHit("/src/zorp/open.go", "go", "\tif s.held() {\n\t\treturn nil, errors.New(\"zorp: spool already held by another process\")\n\t}\n\treturn s, nil\n}")
-	rest.Chunk.ID, rest.Chunk.Symbol, rest.Chunk.Kind = graphrag.ChunkID("/src/zorp/open.go", 1), "zorp.Open", "func"
+	first := codeHit("/src/zorp/open.go", 0, "zorp.Open", "func", "// Open opens the zorp spool at path and locks it.\nfunc Open(path string) (*Spool, error) {\n\ts := &Spool{path: path}\n\ts.weigh()\n\ts.count()")
+	rest := codeHit("/src/zorp/open.go", 1, "zorp.Open", "func", "\tif s.held() {\n\t\treturn nil, errors.New(\"zorp: spool already held by another process\")\n\t}\n\treturn s, nil\n}")
 	doc := fileHit("/src/zorp/doc.go", "go", "// Package zorp opens and locks spools.\npackage zorp")
 	doc.Chunk.Kind = kindPackage
 	p, _ := newPipeline(Deps{Searcher: newMemSearcher([]graphrag.Hit{first, rest, doc})}, DefaultOptions())
@@ -98,12 +92,18 @@ func TestErrorTextInTheRestOfTheFunction(t *testing.T) {
 // the panic, and the unit that panics about maxBits answers, though it is
 // of the same passage.
 func TestErrorTextBeforeTheDeclaration(t *testing.T) {
-	counts := fileHit("/src/zorp/huffman.go", "go", "// bitCounts counts the literals of each bit size in the Huffman encoding.\n// maxBits must be less than 16.\nfunc (h *huffmanEncoder) bitCounts(list []literalNode, maxBits int32) []int32 {\n\tif maxBits >= maxBitsLimit {\n\t\tpanic(\"zorp: maxBits too large\")\n\t}\n\tn := int32(len(list))\n\n\tmaxBits = n - 1\n\treturn nil\n}")
-	counts.Chunk.Symbol, counts.Chunk.Kind = "zorp.huffmanEncoder.bitCounts", "method"
-	check := fileHit("/src/zorp/huffman.go", "go", "\t// Something is wrong if the top level is empty.\n\tif leafCounts[maxBits][maxBits] != n {\n\t\tpanic(\"leafCounts[maxBits][maxBits] != n\")\n\t}")
-	check.Chunk.ID, check.Chunk.Symbol, check.Chunk.Kind = graphrag.ChunkID("/src/zorp/huffman.go", 2), "zorp.huffmanEncoder.generate", "method"
+	counts := codeHit("/src/zorp/huffman.go", 0, "zorp.huffmanEncoder.bitCounts", "method", "// bitCounts counts the literals of each bit size in the Huffman encoding.\n// maxBits must be less than 16.\nfunc (h *huffmanEncoder) bitCounts(list []literalNode, maxBits int32) []int32 {\n\tif maxBits >= maxBitsLimit {\n\t\tpanic(\"zorp: maxBits too large\")\n\t}\n\tn := int32(len(list))\n\n\tmaxBits = n - 1\n\treturn nil\n}")
+	check := codeHit("/src/zorp/huffman.go", 2, "zorp.huffmanEncoder.generate", "method", "\t// Something is wrong if the top level is empty.\n\tif leafCounts[maxBits][maxBits] != n {\n\t\tpanic(\"leafCounts[maxBits][maxBits] != n\")\n\t}")
 	a := extractive("zorp huffman encoder panic when maxBits >= 16", []graphrag.Hit{counts, check}, 3)
 	if !strings.Contains(a.Text, "maxBits too large") {
 		t.Errorf("the answer misses the panic about maxBits:\n%s", a.Text)
 	}
+}
+
+// codeHit is a hit on the ordinal-th passage of a Go source file, of the
+// declaration symbol of kind ("func", "method").
+func codeHit(path string, ordinal int, symbol, kind, text string) graphrag.Hit {
+	h := fileHit(path, "go", text)
+	h.Chunk.ID, h.Chunk.Symbol, h.Chunk.Kind = graphrag.ChunkID(path, ordinal), symbol, kind
+	return h
 }

@@ -2,6 +2,7 @@ package nodes
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -22,13 +23,7 @@ func TestDocumentOfAPackageWithoutFiles(t *testing.T) {
 		"/usr/share/doc/zorpjs/changelog.Debian.gz":   "zorpjs (18.1-1) unstable; urgency=medium\n\n  * Zorp.js keeps the spool directory in /var/spool/zorpjs.",
 	}
 	var hits []graphrag.Hit
-	for _, p := range slices.Sorted(func(yield func(string) bool) {
-		for p := range texts {
-			if !yield(p) {
-				return
-			}
-		}
-	}) {
+	for _, p := range slices.Sorted(maps.Keys(texts)) {
 		hits = append(hits, fileHit(p, "", texts[p]))
 	}
 	p, _ := newPipeline(Deps{Searcher: newMemSearcher(hits)}, DefaultOptions())

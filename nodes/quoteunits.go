@@ -743,11 +743,14 @@ func codeWindow(lines []string, stems map[string]bool, asked *regexp.Regexp) []s
 	}
 	// A number the question writes, given to a name on a line of its own
 	// ("TagZorp = 27" for "which tag constant has the value 27"): the
-	// line the question points at.
-	for i, l := range lines {
-		if m := constValue.FindStringSubmatch(l); m != nil && stems[m[1]] && i != sig {
-			best = i
-			break
+	// line the question points at. Looked for only when the question
+	// writes a number.
+	if asksNumber(stems) {
+		for i, l := range lines {
+			if m := constValue.FindStringSubmatch(l); m != nil && stems[m[1]] && i != sig {
+				best = i
+				break
+			}
 		}
 	}
 	if asked != nil {
@@ -1054,3 +1057,13 @@ var manSection = regexp.MustCompile(`\.[1-9][a-z]*$`)
 // constValue finds a line that gives a name a number: a const or var
 // block's entry ("TagZorp = 27", "alertFrob alert = 121").
 var constValue = regexp.MustCompile(`^\s*[A-Za-z_]\w*(?:\s+[A-Za-z_][\w.]*)?\s*=\s*(\d{2,})\s*(?://.*)?$`)
+
+// asksNumber reports whether stems hold a number: a stem of digits only.
+func asksNumber(stems map[string]bool) bool {
+	for st := range stems {
+		if st != "" && !strings.ContainsFunc(st, func(r rune) bool { return r < '0' || r > '9' }) {
+			return true
+		}
+	}
+	return false
+}
