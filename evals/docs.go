@@ -245,8 +245,8 @@ type DocsReport struct {
 // "test20" (written the same way at the start of round 23, its Debian
 // rows on files no set asked about, one per package) was round 23's
 // validation split and is tuned on since round 24.
-// "test21" (written the same way at the start of round 24) is the
-// validation split: only its figure is read.
+// "test21" (written the same way at the start of round 24) was round
+// 24's validation split and is tuned on since round 25.
 // "tune1" to "tune3" (others again, written from the documents alone by
 // three writers at once, each over its own part of the collections) are
 // development data: their misses are read.
