@@ -369,7 +369,7 @@ func askedNames(query string) map[string]bool {
 			name(f)
 			continue
 		}
-		for _, part := range strings.Split(f, "/") {
+		for _, part := range strings.FieldsFunc(f, func(r rune) bool { return r == '/' || r == '+' }) {
 			name(part)
 		}
 	}
@@ -383,12 +383,13 @@ func askedNames(query string) map[string]bool {
 	return out
 }
 
-// joinsNames reports whether w is names joined by "/" ("darwin/iOS"), one
-// of them written as a name: a file holds them apart ("darwin", "ios"),
-// seldom as the pair, so each is named on its own. A word with none is a
+// joinsNames reports whether w is names joined by "/" or "+"
+// ("darwin/iOS", "Open+Read"), one of them written as a name: a file
+// holds them apart ("darwin", "ios"), seldom as the pair, so each is named
+// on its own. A word with none is a
 // path ("net/http"), matched as one (namedPaths).
 func joinsNames(w string) bool {
-	return strings.Contains(w, "/") && hasInnerCapital(w)
+	return strings.ContainsAny(w, "/+") && hasInnerCapital(w)
 }
 
 // pluralAcronym reports the lower-cased acronym a word writes in the

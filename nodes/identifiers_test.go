@@ -235,3 +235,15 @@ func TestAskedNamesInAPath(t *testing.T) {
 		t.Errorf("askedNames %v: want client of net/zorp.Client", got)
 	}
 }
+
+// Names joined by "+" ("Open+Read") are two names: a file writes them
+// apart, never as the pair.
+func TestAskedNamesJoinedByPlus(t *testing.T) {
+	got := askedNames("Can my zorp.FS implement FrobFile so that zorp.FrobFile skips Open+Read?")
+	if got["open+read"] {
+		t.Errorf("askedNames has the pair open+read: %v", got)
+	}
+	if !got["frobfile"] {
+		t.Errorf("askedNames %v: want frobfile", got)
+	}
+}
