@@ -70,7 +70,7 @@ func comparedIn(asking string) (comparison, bool) {
 	}
 	judged := slices.ContainsFunc(toks, func(t token) bool { return judgementWords[t.Lower] })
 	for i, t := range toks {
-		if t.Lower == "or" && judged && named(i-1) && named(i+1) {
+		if t.Lower == "or" && judged && named(i-1) && named(i+1) && !inCondition(asking, toks, i) {
 			return comparison{a: toks[i-1].Lower, b: toks[i+1].Lower}, true
 		}
 	}
@@ -114,4 +114,23 @@ func (cmp comparison) answeredBy(c candidate) bool {
 		return slices.ContainsFunc(choiceCues, has)
 	}
 	return slices.ContainsFunc(cmp.by, has)
+}
+
+// conditionWords open a clause that says when something holds ("if I'm
+// cross-compiling or building offline, …"): two things joined by "or" in
+// it are the asker's situations, not a choice put to the files.
+var conditionWords = toSet(`if when whenever unless while once`)
+
+// inCondition reports whether toks[i] lies in a clause that a condition
+// word opens: after the word, with no comma or semicolon between.
+func inCondition(s string, toks []token, i int) bool {
+	for j := i - 1; j >= 0; j-- {
+		if strings.ContainsAny(s[toks[j].End:toks[j+1].Start], ",;") {
+			return false
+		}
+		if conditionWords[toks[j].Lower] {
+			return true
+		}
+	}
+	return false
 }

@@ -24,6 +24,10 @@ func TestComparedIn(t *testing.T) {
 		{"ought I run DROP ZORP to clear out frobs, or something else?", "", "", false},
 		{"any nicer binding than python-zorp for the frob loop?", "", "", false},
 		{"does zorpd keep more than 3 frobs per tile?", "", "", false},
+		// Two situations of the asker's, not a choice put to the files.
+		{"zorpd README: if I'm cross-building or building offline, which file should I read?", "", "", false},
+		{"When frobbing or zorping a tile, which flag should I pass?", "", "", false},
+		{"If the tiles are stale, should I run zorpd or frobd?", "zorpd", "frobd", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.question, func(t *testing.T) {
