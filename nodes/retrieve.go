@@ -431,7 +431,8 @@ func packageWritten(question, w string) bool {
 // packageNames are the words a question writes as the name of a package
 // or a program: before a kind of software ("the zorp package", see
 // namedKinds), with a possessive before a kind of document ("zorp's
-// changelog"), or after one ("the changelog of zorp", see namedOf).
+// changelog"), or after one ("the changelog of zorp", "the copyright
+// holder for zorp"; see namedAfter).
 func packageNames(query string) []string {
 	toks := tokenize(query)
 	var out []string
@@ -439,8 +440,8 @@ func packageNames(query string) []string {
 		if stopWords[t.Lower] || slices.Contains(out, t.Lower) {
 			continue
 		}
-		if namedOf(toks, i) {
-			out = append(out, t.Lower) // "the changelog of zorpd"
+		if namedOf(toks, i) || namedAfter(toks, i, "for") && !t.Digit {
+			out = append(out, t.Lower) // "the changelog of zorpd", "the copyright holder for zorpd"
 			continue
 		}
 		if i+1 >= len(toks) {
@@ -573,7 +574,17 @@ func (q SearchedQueries) String() string {
 // package or a kind of document: "the changelog of zorpd", "the
 // README.Debian of zorpd", "the copyright file of zorpd".
 func namedOf(toks []token, i int) bool {
-	if i < 2 || toks[i-1].Lower != "of" {
+	return namedAfter(toks, i, "of")
+}
+
+// namedAfter reports whether toks[i] is the name the preposition prep
+// follows, after a package or a kind of document within two words
+// ("the copyright holder for zorpd" with "for"). Only "of" says whose the
+// document is firmly enough to ask whether the files hold the package
+// (packageWritten); "for" also ends in a purpose ("the README for
+// beginners"), so a folder it names is only searched (packageNames).
+func namedAfter(toks []token, i int, prep string) bool {
+	if i < 2 || toks[i-1].Lower != prep {
 		return false
 	}
 	for j := i - 2; j >= max(0, i-3); j-- {
