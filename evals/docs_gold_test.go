@@ -86,6 +86,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test19", "t19"},
 	{"test20", "t20"},
 	{"test21", "t21"},
+	{"test22", "t22"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},

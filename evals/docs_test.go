@@ -42,6 +42,7 @@ func TestDocsSetsLoad(t *testing.T) {
 		{"test19", 70, 22},
 		{"test20", 70, 22},
 		{"test21", 70, 22},
+		{"test22", 70, 22},
 	} {
 		t.Run(tc.set, func(t *testing.T) {
 			cols, qs, err := LoadDocsSet(tc.set)

@@ -201,6 +201,14 @@ const (
 	// Round 24's validation split, tuned on since round 25. Never edit it.
 	DocsTest21Collections = "docs/test21.collections.json"
 	DocsTest21Questions   = "docs/test21.jsonl"
+	// DocsTest22Collections and DocsTest22Questions are a split written
+	// the same way at the start of round 25, on files no earlier set
+	// takes a gold file from (its Debian rows one per package, in
+	// packages asked about once before) and PostgreSQL pages asked about
+	// twice before. Round 25's validation split: only its figure is
+	// read. Never edit it.
+	DocsTest22Collections = "docs/test22.collections.json"
+	DocsTest22Questions   = "docs/test22.jsonl"
 
 	// DocsTune1..3 are tuning sets, written from the documents alone
 	// by three writers who had not seen how graphrag answers, each over
