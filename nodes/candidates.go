@@ -38,6 +38,9 @@ type candidate struct {
 	// declares is true for code that declares a name the question asks
 	// about ("func NewReader" for "what does strings.NewReader return"),
 	// or a manual's paragraph that defines an option it names ("--max-rate").
+	// Asked for a function the question does not name ("which zorp
+	// function converts a Frob into a Quux"), it is code that declares a
+	// function, not a type the question names (asksUnnamedFunc).
 	declares bool
 	// test is true for a unit of a test file, test data or vendored copy.
 	test bool
@@ -440,6 +443,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 		lineAsked = kinds[i].has
 	}
 	verb := howToVerb(query)
+	otherFunc := asksUnnamedFunc(query)
 	overview := asksOverview(query)
 	asksRelated := relatedAsked.MatchString(query)
 	// Read only for the few units that need them: a part's stanza of a
@@ -620,6 +624,13 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 				c.declares = u.entry != "" || slices.ContainsFunc(idents, func(a askedIdent) bool {
 					return a.declaredIn(sent, h) || a.symbolOf(h) && docComment(sent) && h.Chunk.Kind != kindPackage
 				})
+			}
+			if u.code && otherFunc {
+				// Asked for a function it does not name, the declaration
+				// of a type the question names is what the function
+				// takes; a named function's doc may name the one asked
+				// for ("… recommend which newer function").
+				c.declares = declaresOtherFunc(sent, idents) || c.declares && funcDeclaration.MatchString(sent)
 			}
 
 			for _, o := range options {

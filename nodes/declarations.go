@@ -1,6 +1,7 @@
 package nodes
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -294,4 +295,54 @@ func bracketDepth(line string) int {
 func docComment(code string) bool {
 	t := strings.TrimSpace(code)
 	return strings.HasPrefix(t, "//") || strings.HasPrefix(t, "/*") || strings.HasPrefix(t, "#")
+}
+
+// funcWords name what a question asks for when it asks for a function.
+var funcWords = toSet(`function functions func helper helpers method methods constructor`)
+
+// auxWords stand between "what" and a function the question names: "what
+// does the Zorp function do" asks about Zorp, not for a function.
+var auxWords = toSet(`does do did is are was were can could will would should has have`)
+
+// asksUnnamedFunc reports whether the question asks for a function it
+// does not name: "which io/zorp function converts a Frob into a Zorp",
+// "is there a helper in zorp for that". The declaration of a type it names
+// is what the function takes, not the answer.
+func asksUnnamedFunc(query string) bool {
+	toks := tokenize(askingPart(query))
+	for i, t := range toks {
+		from := -1
+		switch {
+		case t.Lower == "which" || t.Lower == "what":
+			from = i + 1
+		case t.Lower == "is" && i+2 < len(toks) && toks[i+1].Lower == "there":
+			from = i + 2
+		}
+		if from < 0 {
+			continue
+		}
+		for j := from; j < min(len(toks), from+4); j++ {
+			if auxWords[toks[j].Lower] {
+				break
+			}
+			if funcWords[toks[j].Lower] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// funcDeclaration finds a func or method declaration line and its name.
+var funcDeclaration = regexp.MustCompile(`(?m)^\s*func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)`)
+
+// declaresOtherFunc reports whether code declares a function or method
+// the question does not name.
+func declaresOtherFunc(code string, idents []askedIdent) bool {
+	for _, m := range funcDeclaration.FindAllStringSubmatch(code, -1) {
+		if !slices.ContainsFunc(idents, func(a askedIdent) bool { return strings.EqualFold(a.Name, m[1]) }) {
+			return true
+		}
+	}
+	return false
 }
