@@ -52,7 +52,7 @@ func extractFileTypes(query string) []string {
 		// "pdf(s)", "csv(s)", "docx" alone are unambiguous; other words need
 		// a neighbouring file word.
 		strong := t.Lower == "pdf" || t.Lower == "pdfs" || t.Lower == "csv" || t.Lower == "csvs" || t.Lower == "docx" || t.Lower == "md" || t.Lower == "markdown"
-		near := (i+1 < len(toks) && fileTypeContext[toks[i+1].Lower]) || (i > 0 && (toks[i-1].Lower == "my" || toks[i-1].Lower == "the" && i+1 < len(toks) && fileTypeContext[toks[i+1].Lower]))
+		near := (i+1 < len(toks) && fileTypeContext[toks[i+1].Lower]) || (i > 0 && (toks[i-1].Lower == "my" && (languageWords[t.Lower] || endsNounPhrase(toks, i)) || toks[i-1].Lower == "the" && i+1 < len(toks) && fileTypeContext[toks[i+1].Lower]))
 		if strong || near {
 			for _, ty := range types {
 				if !slices.Contains(out, ty) {
@@ -68,6 +68,19 @@ func extractFileTypes(query string) []string {
 		}
 	}
 	return out
+}
+
+// languageWords are the file-type words that name a programming language:
+// before a noun they still say what the asker's files are written in ("my
+// Go service").
+var languageWords = toSet(`python go golang javascript typescript rust`)
+
+// endsNounPhrase reports whether toks[i] is the last word of its noun
+// phrase: the question ends there, or a function word follows ("in my
+// text about …"). Before another noun it describes that noun: "my text
+// search configuration" is no text file.
+func endsNounPhrase(toks []token, i int) bool {
+	return i+1 >= len(toks) || stopWords[toks[i+1].Lower]
 }
 
 // inPath reports whether a word of query is a part of a path or package

@@ -94,6 +94,9 @@ func TestExtract(t *testing.T) {
 		{"quoted folder", `what is in the "Tax 2024" folder about rent`, nil, graphrag.TimeAny, "Tax 2024"},
 		{"a package path is no file type", "does encoding/xml or mime/pdf handle csv quoting", []string{"csv"}, graphrag.TimeAny, ""},
 		{"a folder path is no file type", "which settings does config/json/loader read", nil, graphrag.TimeAny, ""},
+		{"a type word before a noun describes it", "how do I swap one zorp dictionary for another in my text search configuration", nil, graphrag.TimeAny, ""},
+		{"a type word that ends its phrase", "what did I say in my text about ospreys", []string{"txt"}, graphrag.TimeAny, ""},
+		{"a language before a noun", "why does my python service leak frobs", []string{"py"}, graphrag.TimeAny, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
