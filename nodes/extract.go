@@ -121,13 +121,15 @@ var sourceHintPattern = regexp.MustCompile(`(?i)\b(?:in|from|under|inside)\s+(?:
 
 // extractSourceHint returns the folder or file a query names, or "".
 func extractSourceHint(query string) string {
-	m := sourceHintPattern.FindStringSubmatch(query)
-	if m == nil {
-		return ""
-	}
-	for _, g := range m[1:] {
-		if g != "" {
-			return strings.TrimSuffix(g, "/")
+	for _, m := range sourceHintPattern.FindAllStringSubmatch(query, -1) {
+		if w := m[len(m)-1]; w != "" && stopWords[strings.ToLower(w)] {
+			// "in its directory", "under this folder": no name.
+			continue
+		}
+		for _, g := range m[1:] {
+			if g != "" {
+				return strings.TrimSuffix(g, "/")
+			}
 		}
 	}
 	return ""

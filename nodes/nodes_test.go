@@ -95,6 +95,8 @@ func TestExtract(t *testing.T) {
 		{"a package path is no file type", "does encoding/xml or mime/pdf handle csv quoting", []string{"csv"}, graphrag.TimeAny, ""},
 		{"a folder path is no file type", "which settings does config/json/loader read", nil, graphrag.TimeAny, ""},
 		{"a type word before a noun describes it", "how do I swap one zorp dictionary for another in my text search configuration", nil, graphrag.TimeAny, ""},
+		{"a determiner names no folder", "where does zorpd start when the frobs in its directory are gone", nil, graphrag.TimeAny, ""},
+		{"a folder after a determiner's", "which frobs in its folder and in the quux folder are kept", nil, graphrag.TimeAny, "quux"},
 		{"a type word that ends its phrase", "what did I say in my text about ospreys", []string{"txt"}, graphrag.TimeAny, ""},
 		{"a language before a noun", "why does my python service leak frobs", []string{"py"}, graphrag.TimeAny, ""},
 	}
