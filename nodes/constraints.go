@@ -926,8 +926,9 @@ func namedHits(question string, hits []graphrag.Hit) []int {
 // constraining term (the indexes in matching), then those whose file or
 // folder the question names ("dpkg" for dpkg/copyright), then the kept
 // ones; tests, test data and vendored copies after the rest unless the
-// question is about tests. At most maxKept, and the search's best hit
-// besides when the order leaves it out.
+// question is about tests. At most maxKept, and besides the search's best
+// hit when the order leaves it out, and the best of those holding every
+// constraining term when declarations alone fill maxKept.
 func preferHits(question string, hits, kept []graphrag.Hit, matching []int, maxKept int) []graphrag.Hit {
 	idents := askedIdents(question)
 	words := questionNameWords(question)
@@ -971,6 +972,7 @@ func preferHits(question string, hits, kept []graphrag.Hit, matching []int, maxK
 		}
 	}
 	slices.SortStableFunc(exact, func(a, b graphrag.Hit) int { return byOtherWords[b.Chunk.ID] - byOtherWords[a.Chunk.ID] })
+	declaring := len(spelled) + len(first)
 	first = append(first, exact...)
 	// Named hits, the most named first: gzip/copyright is named by "gzip"
 	// and "copyright" in "who holds the copyright on gzip", another
@@ -1026,6 +1028,18 @@ func preferHits(question string, hits, kept []graphrag.Hit, matching []int, maxK
 	}
 	out = append(out, later...)
 	out = out[:min(len(out), maxKept)]
+	if declaring >= maxKept {
+		// The declarations alone fill the passages read: the best
+		// passage that holds every exact name the question writes is
+		// read besides, past maxKept (the header of the file that keeps
+		// a frozen copy of ServeMux, beside ServeMux's long doc).
+		for _, h := range exact {
+			if !slices.ContainsFunc(out, func(o graphrag.Hit) bool { return o.Chunk.ID == h.Chunk.ID }) && (tests || !isTestPath(h.Source.Path)) {
+				out = append(out, h)
+				break
+			}
+		}
+	}
 	if len(hits) > 0 {
 		if best := hits[0]; !slices.ContainsFunc(out, func(h graphrag.Hit) bool { return h.Chunk.ID == best.Chunk.ID }) && (tests || !isTestPath(best.Source.Path)) {
 			// The search's best passage is read besides, past maxKept: the

@@ -525,3 +525,19 @@ func TestADefinitionGoesOnInItsBlock(t *testing.T) {
 		t.Errorf("a paragraph goes on on the block's closing fence:\n%s", a.Text)
 	}
 }
+
+// When the declarations of the name asked about fill the passages read,
+// the passage that holds every exact name the question writes is read
+// besides: the header of the file that keeps an old copy of the type.
+func TestPreferHitsKeepsAnExactHitBesideDeclarations(t *testing.T) {
+	var hits []graphrag.Hit
+	for i, part := range []string{"A Spool holds frobs.", "Patterns of a Spool match frobs.", "In 1.4, a Spool sorted its frobs.", "A Spool may be copied.", "A Spool's zero value is empty."} {
+		hits = append(hits, codeHit("/src/quill/spool.go", i, "quill.Spool", "type", "// "+part+"\ntype Spool struct{}"))
+	}
+	header := codeHit("/src/quill/spool14.go", 0, "quill", "package", "// This file keeps Spool as in Quill 1.4.\n// Most of this code is derived from commit 1a2b3c4d5e.\npackage quill")
+	hits = append(hits, header)
+	kept := preferHits("quill keeps a frozen copy of the 1.4 quill.Spool. Which commit was that code derived from?", hits, hits[:5], []int{2, 5}, 5)
+	if !slices.ContainsFunc(kept, func(h graphrag.Hit) bool { return h.Source.Path == header.Source.Path }) {
+		t.Errorf("kept %v: want spool14.go's header beside Spool's declarations", paths(kept))
+	}
+}
