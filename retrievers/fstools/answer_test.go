@@ -89,6 +89,15 @@ func TestInterpretEverydayWording(t *testing.T) {
 	}
 }
 
+// "the name of …" names nothing: "of" is no file name to look for.
+func TestInterpretNameOfIsNoName(t *testing.T) {
+	tools := newTools(t, t.TempDir())
+	in := tools.Interpret(graphrag.Plan{Query: "zorp 0.17 fixed the name of which directory in frob.theme?"})
+	if in.Filter.Name == "of" {
+		t.Errorf("name pattern %q: want none from \"the name of\"", in.Filter.Name)
+	}
+}
+
 func TestInterpretUsesPlanFields(t *testing.T) {
 	tools := newTools(t, t.TempDir())
 	in := tools.Interpret(graphrag.Plan{Query: "how many", FileTypes: []string{"md"}, Time: graphrag.TimeThisWeek, SourceHint: "notes"})

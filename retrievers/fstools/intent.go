@@ -513,7 +513,10 @@ func (p parsed) names() (pattern, target string) {
 	}
 	if pattern == "" {
 		if m := namedRe.FindStringSubmatchIndex(orig); m != nil {
-			pattern = clean(orig[m[2]:m[3]])
+			if w := clean(orig[m[2]:m[3]]); !nameStop[strings.ToLower(w)] {
+				// "the name of which folder" gives no name.
+				pattern = w
+			}
 		}
 	}
 	if pattern == "" && target != "" && !isPathLike(target) {
