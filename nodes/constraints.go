@@ -350,6 +350,14 @@ func matchConstraints(question string, hits []graphrag.Hit) constraintMatch {
 			m.Missing = append(m.Missing, strings.ToLower(k))
 		}
 	}
+	// A method or field named with its type ("zorp.Spool.Len", "the
+	// Spool's Len method") is the type's: a hit that holds the type and
+	// the word apart does not show it.
+	for _, n := range memberNames(question) {
+		if !slices.ContainsFunc(hits, n.heldBy) {
+			m.Missing = append(m.Missing, n.key())
+		}
+	}
 	// A proper name the question limits its answer to ("on Zephyrix"):
 	// what the hits say of other systems does not answer for it.
 	m.Missing = append(m.Missing, unscoped(question, hits)...)

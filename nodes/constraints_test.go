@@ -924,3 +924,29 @@ func gradeOne(question string, h graphrag.Hit) (retrieval, why string) {
 	_, retrieval, why = gradeByConstraints(question, hits, hits, RetrievalGood, 5)
 	return retrieval, why
 }
+
+// A method named with its type ("zorp.Spool.Len") is held only by a hit
+// that shows it as the type's: its declaration on the type (or on the
+// type of a value so named), the type's code naming it, or the two
+// written together. The type's doc and a builtin "len" elsewhere do not.
+func TestMemberNamedWithItsType(t *testing.T) {
+	spool := codeHit("/src/zorp/spool.go", 0, "zorp.Spool", "type", "// Spool holds frobs for concurrent use.\ntype Spool struct {\n\tmu sync.Mutex\n\tfrobs []Frob\n}")
+	other := codeHit("/src/zorp/frob.go", 0, "zorp.count", "func", "func count(f []Frob) int {\n\treturn len(f)\n}")
+	method := codeHit("/src/zorp/spool.go", 1, "zorp.Spool.Len", "method", "// Len reports how many frobs s holds.\nfunc (s *Spool) Len() int {\n\treturn len(s.frobs)\n}")
+	value := codeHit("/src/zorp/types.go", 0, "zorp", "var", "// Bool converts input values to bools.\nvar Bool boolType\n\nfunc (boolType) ConvertValue(v any) (Value, error) {\n\treturn nil, nil\n}")
+	for _, tc := range []struct {
+		question, member string
+		hits             []graphrag.Hit
+		missing          bool
+	}{
+		{"What does zorp.Spool.Len return while frobs are added?", "spool.len", []graphrag.Hit{spool, other}, true},
+		{"What does zorp.Spool's Len method return while frobs are added?", "spool.len", []graphrag.Hit{spool, other}, true},
+		{"What does zorp.Spool.Len return while frobs are added?", "spool.len", []graphrag.Hit{spool, method}, false},
+		{"zorp.Bool.ConvertValue with an int like 2: what happens?", "bool.convertvalue", []graphrag.Hit{value}, false},
+	} {
+		m := matchConstraints(tc.question, tc.hits)
+		if got := slices.Contains(m.Missing, tc.member); got != tc.missing {
+			t.Errorf("%q over %d hits: missing %v, want the member missing: %v", tc.question, len(tc.hits), m.Missing, tc.missing)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package nodes
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/graphrag/graphrag"
@@ -119,4 +120,79 @@ func hasWord(text, w string) bool {
 
 func isIdentByte(b byte) bool {
 	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= 0x80
+}
+
+// memberName is a method or field a question names with its type:
+// "sync.Map.Len", "time.Duration's Days method". Pkg may be empty.
+type memberName struct {
+	Pkg, Type, Member string // as written
+}
+
+// memberPatterns find a member with its type: the package, the type and
+// the member joined by dots, or the type's possessive before the member
+// and the word "method" or "field".
+var (
+	dottedMemberPattern     = regexp.MustCompile(`\b([a-z][a-z0-9_]*)\.([A-Z][A-Za-z0-9_]*)\.([A-Z][A-Za-z0-9_]*)\b`)
+	possessiveMemberPattern = regexp.MustCompile(`\b(?:([a-z][a-z0-9_]*)\.)?([A-Z][A-Za-z0-9_]*)(?:'s|’s)\s+([A-Z][A-Za-z0-9_]*)\s+(?:method|field)\b`)
+)
+
+// memberNames are the members a question names with their type.
+func memberNames(question string) []memberName {
+	var out []memberName
+	for _, p := range []*regexp.Regexp{dottedMemberPattern, possessiveMemberPattern} {
+		for _, m := range p.FindAllStringSubmatch(question, -1) {
+			n := memberName{Pkg: m[1], Type: m[2], Member: m[3]}
+			if len(n.Pkg) != 1 && !slices.Contains(out, n) {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+func (n memberName) key() string { return strings.ToLower(n.Type + "." + n.Member) }
+
+// heldBy reports whether a hit speaks of the member as the type's: it
+// writes "Type.Member", is the member's own code (symbol
+// "pkg.Type.Member"), declares it as a method of the type, or is the
+// type's code and names it (a field, an interface's method).
+func (n memberName) heldBy(h graphrag.Hit) bool {
+	typed := n.Type + "." + n.Member
+	if hasWord(h.Chunk.Text, typed) || hasWord(h.Chunk.Heading, typed) || strings.HasSuffix(h.Chunk.Symbol, "."+typed) || h.Chunk.Symbol == typed {
+		return true
+	}
+	if methodOf(h.Chunk.Text, n.Type, n.Member) || methodOf(h.Chunk.Text, "", n.Member) && hasWord(h.Chunk.Text, n.Type) {
+		// A value's method is declared on its type: "var Bool
+		// boolType" beside "func (boolType) ConvertValue(".
+		return true
+	}
+	sym := h.Chunk.Symbol
+	return (sym == n.Type || strings.HasSuffix(sym, "."+n.Type)) && hasWord(h.Chunk.Text, n.Member)
+}
+
+// methodOf reports whether code declares method member on type typ
+// ("func (m *Map) Len(", "func (d Duration) Days("), or on any type when
+// typ is empty.
+func methodOf(code, typ, member string) bool {
+	for i := 0; ; {
+		j := strings.Index(code[i:], ") "+member+"(")
+		if j < 0 {
+			return false
+		}
+		at := i + j
+		open := strings.LastIndex(code[:at], "func (")
+		if open >= 0 && !strings.Contains(code[open:at], "\n") {
+			recv := strings.Fields(strings.TrimLeft(code[open+len("func ("):at], " "))
+			if len(recv) > 0 {
+				t := strings.TrimLeft(recv[len(recv)-1], "*")
+				if k := strings.IndexByte(t, '['); k > 0 {
+					t = t[:k]
+				}
+				if t == typ || typ == "" {
+					return true
+				}
+			}
+		}
+		i = at + 1
+	}
 }
