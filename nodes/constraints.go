@@ -1039,8 +1039,8 @@ func preferHits(question string, hits, kept []graphrag.Hit, matching []int, maxK
 	if declaring >= maxKept {
 		// The declarations alone fill the passages read: the best
 		// passage that holds every exact name the question writes is
-		// read besides, past maxKept (the header of the file that keeps
-		// a frozen copy of ServeMux, beside ServeMux's long doc).
+		// read besides, past maxKept (a file header naming the commit
+		// an older ServeMux came from, next to the type's long doc).
 		for _, h := range exact {
 			if !slices.ContainsFunc(out, func(o graphrag.Hit) bool { return o.Chunk.ID == h.Chunk.ID }) && (tests || !isTestPath(h.Source.Path)) {
 				out = append(out, h)

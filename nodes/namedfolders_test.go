@@ -11,13 +11,13 @@ import (
 
 func TestPackageNames(t *testing.T) {
 	for q, want := range map[string][]string{
-		"Who owns the copyright of the zorp-utils package?":     {"zorp-utils"},
-		"what changed in frobd's changelog last year":           {"frobd"},
-		"which files does the frob tool read":                   {"frob"},
-		"who wrote zorp":                                        nil,
-		"Who holds the copyright for zorp-utils for 2001-2009?": {"zorp-utils"},
-		"what does the README say for 2009":                     nil,
-		"what is the package manager's cache folder":            nil,
+		"Who owns the copyright of the zorp-utils package?":           {"zorp-utils"},
+		"what changed in frobd's changelog last year":                 {"frobd"},
+		"which files does the frob tool read":                         {"frob"},
+		"who wrote zorp":                                              nil,
+		"Which person is copyright holder for zorp-utils since 2001?": {"zorp-utils"},
+		"what does the README say for 2009":                           nil,
+		"what is the package manager's cache folder":                  nil,
 	} {
 		if got := packageNames(q); !slices.Equal(got, want) {
 			t.Errorf("packageNames(%q) = %q, want %q", q, got, want)

@@ -128,9 +128,9 @@ type memberName struct {
 	Pkg, Type, Member string // as written
 }
 
-// memberPatterns find a member with its type: the package, the type and
-// the member joined by dots, or the type's possessive before the member
-// and the word "method" or "field".
+// dottedMemberPattern and possessiveMemberPattern find a member with its
+// type: the package, the type and the member joined by dots, or the
+// type's possessive before the member and the word "method" or "field".
 var (
 	dottedMemberPattern     = regexp.MustCompile(`\b([a-z][a-z0-9_]*)\.([A-Z][A-Za-z0-9_]*)\.([A-Z][A-Za-z0-9_]*)\b`)
 	possessiveMemberPattern = regexp.MustCompile(`\b(?:([a-z][a-z0-9_]*)\.)?([A-Z][A-Za-z0-9_]*)(?:'s|’s)\s+([A-Z][A-Za-z0-9_]*)\s+(?:method|field)\b`)
@@ -150,6 +150,8 @@ func memberNames(question string) []memberName {
 	return out
 }
 
+// key is the member as matchConstraints reports it missing, lower-cased
+// with its type ("map.len").
 func (n memberName) key() string { return strings.ToLower(n.Type + "." + n.Member) }
 
 // heldBy reports whether a hit speaks of the member as the type's: it

@@ -536,7 +536,7 @@ func TestPreferHitsKeepsAnExactHitBesideDeclarations(t *testing.T) {
 	}
 	header := codeHit("/src/quill/spool14.go", 0, "quill", "package", "// This file keeps Spool as in Quill 1.4.\n// Most of this code is derived from commit 1a2b3c4d5e.\npackage quill")
 	hits = append(hits, header)
-	kept := preferHits("quill keeps a frozen copy of the 1.4 quill.Spool. Which commit was that code derived from?", hits, hits[:5], []int{2, 5}, 5)
+	kept := preferHits("quill ships an old quill.Spool from release 1.4; its file header names a commit. Which one?", hits, hits[:5], []int{2, 5}, 5)
 	if !slices.ContainsFunc(kept, func(h graphrag.Hit) bool { return h.Source.Path == header.Source.Path }) {
 		t.Errorf("kept %v: want spool14.go's header beside Spool's declarations", paths(kept))
 	}

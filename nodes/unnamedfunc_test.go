@@ -12,7 +12,7 @@ import (
 // the function takes or returns.
 func TestUnnamedFunctionOverNamedType(t *testing.T) {
 	typ := codeHit("/src/zorp/zorp.go", 0, "zorp.Quux", "type",
-		"// A Quux is an entry read from a zorp spool\n// (using the [ReadSpool] function or a [Spool]'s Quuxes method).\ntype Quux interface {\n\t// Name returns the name of the frob the quux describes.\n\tName() string\n\t// Frob returns the frob of the quux.\n\tFrob() (Frob, error)\n}")
+		"// A Quux is an entry read from a zorp spool\n// (see [ReadSpool] and [Spool.Quuxes]).\ntype Quux interface {\n\t// Name gives the frob's label.\n\tName() string\n\t// Frob gives its frob.\n\tFrob() (Frob, error)\n}")
 	fn := codeHit("/src/zorp/convert.go", 0, "zorp.FrobToQuux", "func",
 		"// FrobToQuux returns a [Quux] that returns information from f.\n// If f is nil, FrobToQuux returns nil.\nfunc FrobToQuux(f Frob) Quux {\n\tif f == nil {\n\t\treturn nil\n\t}\n\treturn quuxOf{frob: f}\n}")
 	for _, q := range []string{
