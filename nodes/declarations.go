@@ -307,9 +307,14 @@ var auxWords = toSet(`does do did is are was were can could will would should ha
 // asksUnnamedFunc reports whether the question asks for a function it
 // does not name: "which io/zorp function converts a Frob into a Zorp",
 // "is there a helper in zorp for that". The declaration of a type it names
-// is what the function takes, not the answer.
+// is what the function takes, not the answer. A word in capitals is a
+// statement's keyword ("which CREATE FUNCTION option").
 func asksUnnamedFunc(query string) bool {
-	toks := tokenize(askingPart(query))
+	if !strings.Contains(query, "unc") && !strings.Contains(query, "elper") && !strings.Contains(query, "ethod") && !strings.Contains(query, "onstructor") {
+		return false // no word of funcWords but in capitals
+	}
+	asking := askingPart(query)
+	toks := tokenize(asking)
 	for i, t := range toks {
 		from := -1
 		switch {
@@ -325,7 +330,9 @@ func asksUnnamedFunc(query string) bool {
 			if auxWords[toks[j].Lower] {
 				break
 			}
-			if funcWords[toks[j].Lower] {
+			if funcWords[toks[j].Lower] && asking[toks[j].Start:toks[j].End] != strings.ToUpper(toks[j].Lower) {
+				// Not a statement's keyword: "which CREATE FUNCTION
+				// option" asks for an option.
 				return true
 			}
 		}
