@@ -131,9 +131,10 @@ func holds(c candidate, h graphrag.Hit, w string) bool {
 // the question asks for (kinds are its askedKinds); why says what they
 // lack. A "who" question's units name someone; a licence question's name
 // the licence of what it asks about; a question for the most of something
-// ("the maximum number of zorps per frob") has one that states a limit:
-// the passages about zorps that state none do not say how many a frob may
-// hold. A question for a version ("which release added frob mode") has
+// ("the maximum number of zorps per frob") has one that states a limit,
+// in a passage that speaks of what it counts (countedThing): the passages
+// about zorps that state none do not say how many a frob may hold, nor
+// does the limit of another count. A question for a version ("which release added frob mode") has
 // one that states a version (statesVersion), or a date when it asks
 // "when", and that speaks of the settings or code names the question
 // names, if any (speaksOf); a judgement between two named things has one
@@ -175,6 +176,11 @@ func answersAsked(query string, kinds []askKind, chosen []candidate, kept []grap
 		}
 		if k.name == "limit" && !slices.ContainsFunc(chosen, func(c candidate) bool { return k.in(c.masked) }) {
 			return false, "the question asks for a limit, and no passage quoted states one"
+		}
+		if x := countedThing(asking); k.name == "limit" && x != "" && !slices.ContainsFunc(chosen, func(c candidate) bool {
+			return k.in(c.masked) && hitWordsOf(kept[c.hit]).has(term{Word: x, Stem: stem(x)})
+		}) {
+			return false, "the question asks for the most " + x + ", and no passage quoted that states a limit speaks of " + x
 		}
 	}
 	return true, ""
@@ -276,3 +282,17 @@ func supportedIn(asking string) []string {
 
 // polarOpeners open a question that asks whether something is so.
 var polarOpeners = toSet(`does do can is are will`)
+
+// countedPattern finds what a question for a limit counts: "the maximum
+// number of frobs", "the most zorps".
+var countedPattern = regexp.MustCompile(`(?i)\b(?:max(?:imum)?|min(?:imum)?|most|largest|highest|lowest|smallest)\s+(?:number|count|amount)\s+of\s+([a-z][a-z-]+)`)
+
+// countedThing is the lower-cased thing a question for a limit counts, or
+// "" when it names none.
+func countedThing(asking string) string {
+	m := countedPattern.FindStringSubmatch(asking)
+	if m == nil || stopWords[strings.ToLower(m[1])] {
+		return ""
+	}
+	return strings.ToLower(m[1])
+}

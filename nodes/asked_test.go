@@ -102,3 +102,31 @@ func TestNamesOwnLicence(t *testing.T) {
 		}
 	}
 }
+
+// A question for the most of something is answered by a limit stated in a
+// passage that speaks of that thing: the limit of another count ("the
+// maximum number of tries") does not say how many frobs a zorp holds.
+func TestLimitOfWhatTheQuestionCounts(t *testing.T) {
+	const q = "What is the maximum number of frobs a single zorp can hold?"
+	other := fileHit("/usr/share/man/man1/zorpbench.1.gz", "", "--max-tries=number_of_tries Enable retries for zorps with lock errors and set the maximum number of these tries. The default is 1.")
+	if a := extractive(q, []graphrag.Hit{other}, 3); !a.Abstained {
+		t.Errorf("answered %q; the passage limits tries, not frobs", a.Text)
+	}
+	own := fileHit("/usr/share/man/man7/CREATE_ZORP.7.gz", "", "A zorp can hold at most 64 frobs; adding a 65th fails with an error.")
+	if a := extractive(q, []graphrag.Hit{own}, 3); a.Abstained {
+		t.Errorf("abstained; the passage says a zorp holds at most 64 frobs")
+	}
+}
+
+func TestCountedThing(t *testing.T) {
+	for q, want := range map[string]string{
+		"What is the maximum number of frobs a zorp can hold?": "frobs",
+		"max number of columns in a zorp index":                "columns",
+		"what is the most frobs a zorp holds":                  "",
+		"What is the largest number of the frobs?":             "",
+	} {
+		if got := countedThing(q); got != want {
+			t.Errorf("countedThing(%q) = %q, want %q", q, got, want)
+		}
+	}
+}
