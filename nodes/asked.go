@@ -134,13 +134,14 @@ func holds(c candidate, h graphrag.Hit, w string) bool {
 // ("the maximum number of zorps per frob") has one that states a limit,
 // in a passage that speaks of what it counts (countedThing): the passages
 // about zorps that state none do not say how many a frob may hold, nor
-// does the limit of another count. A question for a version ("which release added frob mode") has
-// one that states a version (statesVersion), or a date when it asks
-// "when", and that speaks of the settings or code names the question
-// names, if any (speaksOf); a judgement between two named things has one
-// that makes it (comparedIn); the default or the limit of a named setting
-// is stated by a passage that names it (statesOfSettings); whether a thing
-// supports something, by one that names what (supportedIn).
+// does the limit of another count. A question for a version ("which
+// release added frob mode") has one that states a version
+// (statesVersion), or a date when it asks "when", and that speaks of the
+// settings or code names the question names, if any (speaksOf); a
+// judgement between two named things has one that makes it (comparedIn);
+// the default or the limit of a named setting is stated by a passage that
+// names it (statesOfSettings); whether a thing supports something, by one
+// that names what (supportedIn).
 func answersAsked(query string, kinds []askKind, chosen []candidate, kept []graphrag.Hit) (ok bool, why string) {
 	if len(chosen) == 0 {
 		return false, "nothing quotable"
@@ -284,7 +285,7 @@ func supportedIn(asking string) []string {
 var polarOpeners = toSet(`does do can is are will`)
 
 // countedPattern finds what a question for a limit counts: "the maximum
-// number of frobs", "the most zorps".
+// number of frobs", "the largest count of zorps".
 var countedPattern = regexp.MustCompile(`(?i)\b(?:max(?:imum)?|min(?:imum)?|most|largest|highest|lowest|smallest)\s+(?:number|count|amount)\s+of\s+([a-z][a-z-]+)`)
 
 // countedThing is the lower-cased thing a question for a limit counts, or

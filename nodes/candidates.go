@@ -389,8 +389,8 @@ func askedNames(query string) map[string]bool {
 // joinsNames reports whether w is names joined by "/" or "+"
 // ("darwin/iOS", "Open+Read"), one of them written as a name: a file
 // holds them apart ("darwin", "ios"), seldom as the pair, so each is named
-// on its own. A word with none is a
-// path ("net/http"), matched as one (namedPaths).
+// on its own. A word with none is a path ("net/http"), matched as one
+// (namedPaths).
 func joinsNames(w string) bool {
 	return strings.ContainsAny(w, "/+") && hasInnerCapital(w)
 }
