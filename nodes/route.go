@@ -351,16 +351,24 @@ var fileAskerGlue = toSet(`my our your the of all`)
 // asksForFiles reports whether files or folders are the answer a query
 // asks for (fileAskers before one of fileNouns), not what it asks about:
 // "which files mention Kubernetes" against "what's the name of the output
-// file the linker writes".
+// file the linker writes". Not files denied ("without reading any files")
+// nor a folder a named document lays out (inDocument).
 func asksForFiles(query string) bool {
 	toks := tokenize(query)
 	for i, t := range toks {
 		if !fileNouns[t.Lower] && !fileNouns[t.Stem] {
 			continue
 		}
+		if inDocument(toks, i) {
+			continue
+		}
 		for j := i - 1; j >= 0 && j >= i-3; j-- {
 			w := toks[j].Lower
 			if fileAskers[w] {
+				if w == "any" && j > 0 && negated(toks, j) {
+					// "without reading any files": files it does not ask for.
+					break
+				}
 				return true
 			}
 			if !fileAskerGlue[w] {
@@ -698,3 +706,34 @@ func clauses(query string) []string {
 // clauseBreak joins two clauses of one sentence: a semicolon, or a dash
 // with a space on both sides.
 var clauseBreak = regexp.MustCompile(`;|\s[—–-]\s`)
+
+// negationWords deny what follows them: "without reading any files".
+var negationWords = toSet(`without no not never nor`)
+
+// negated reports whether a negation word stands within two words before
+// toks[j].
+func negated(toks []token, j int) bool {
+	for k := j - 1; k >= 0 && k >= j-2; k-- {
+		if negationWords[toks[k].Lower] {
+			return true
+		}
+	}
+	return false
+}
+
+// inDocument reports whether the noun for files at toks[i] is placed in a
+// named file or address ("which directory in index.theme", "which folder
+// under example.org/releases"): what a document lays out, not the asker's
+// folders.
+func inDocument(toks []token, i int) bool {
+	if i+2 >= len(toks) {
+		return false
+	}
+	switch toks[i+1].Lower {
+	case "in", "under", "inside", "of":
+	default:
+		return false
+	}
+	w := toks[i+2].Lower
+	return strings.Contains(w, ".") && !strings.HasSuffix(w, ".")
+}
