@@ -175,10 +175,13 @@ func answersAsked(query string, kinds []askKind, chosen []candidate, kept []grap
 		if (k.name == "default" || k.name == "limit") && !statesOfSettings(k, settings, chosen, kept) {
 			return false, "the question asks for the " + k.name + " of " + strings.Join(settings, ", ") + ", and no passage quoted that names it states one"
 		}
-		if k.name == "limit" && !slices.ContainsFunc(chosen, func(c candidate) bool { return k.in(c.masked) }) {
+		if k.name != "limit" {
+			continue
+		}
+		if !slices.ContainsFunc(chosen, func(c candidate) bool { return k.in(c.masked) }) {
 			return false, "the question asks for a limit, and no passage quoted states one"
 		}
-		if x := countedThing(asking); k.name == "limit" && x != "" && !slices.ContainsFunc(chosen, func(c candidate) bool {
+		if x := countedThing(asking); x != "" && !slices.ContainsFunc(chosen, func(c candidate) bool {
 			return k.in(c.masked) && hitWordsOf(kept[c.hit]).has(term{Word: x, Stem: stem(x)})
 		}) {
 			return false, "the question asks for the most " + x + ", and no passage quoted that states a limit speaks of " + x

@@ -163,37 +163,27 @@ func (n memberName) heldBy(h graphrag.Hit) bool {
 	if hasWord(h.Chunk.Text, typed) || hasWord(h.Chunk.Heading, typed) || strings.HasSuffix(h.Chunk.Symbol, "."+typed) || h.Chunk.Symbol == typed {
 		return true
 	}
-	if methodOf(h.Chunk.Text, n.Type, n.Member) || methodOf(h.Chunk.Text, "", n.Member) && hasWord(h.Chunk.Text, n.Type) {
-		// A value's method is declared on its type: "var Bool
-		// boolType" beside "func (boolType) ConvertValue(".
+	if declaresMethod(h.Chunk.Text, n.Member) && hasWord(h.Chunk.Text, n.Type) {
+		// On the type ("func (m *Map) Len("), or on the type of a value
+		// so named: "var Bool boolType" beside "func (boolType)
+		// ConvertValue(".
 		return true
 	}
 	sym := h.Chunk.Symbol
 	return (sym == n.Type || strings.HasSuffix(sym, "."+n.Type)) && hasWord(h.Chunk.Text, n.Member)
 }
 
-// methodOf reports whether code declares method member on type typ
-// ("func (m *Map) Len(", "func (d Duration) Days("), or on any type when
-// typ is empty.
-func methodOf(code, typ, member string) bool {
+// declaresMethod reports whether code declares a method named member, on
+// any receiver: "func (m *Map) Len(".
+func declaresMethod(code, member string) bool {
 	for i := 0; ; {
 		j := strings.Index(code[i:], ") "+member+"(")
 		if j < 0 {
 			return false
 		}
 		at := i + j
-		open := strings.LastIndex(code[:at], "func (")
-		if open >= 0 && !strings.Contains(code[open:at], "\n") {
-			recv := strings.Fields(strings.TrimLeft(code[open+len("func ("):at], " "))
-			if len(recv) > 0 {
-				t := strings.TrimLeft(recv[len(recv)-1], "*")
-				if k := strings.IndexByte(t, '['); k > 0 {
-					t = t[:k]
-				}
-				if t == typ || typ == "" {
-					return true
-				}
-			}
+		if open := strings.LastIndex(code[:at], "func ("); open >= 0 && !strings.Contains(code[open:at], "\n") {
+			return true
 		}
 		i = at + 1
 	}
