@@ -247,8 +247,8 @@ type DocsReport struct {
 // validation split and is tuned on since round 24.
 // "test21" (written the same way at the start of round 24) was round
 // 24's validation split and is tuned on since round 25.
-// "test22" (written the same way at the start of round 25) is the
-// validation split: only its figure is read.
+// "test22" (written the same way at the start of round 25) was round
+// 25's validation split and is tuned on since round 26.
 // "tune1" to "tune3" (others again, written from the documents alone by
 // three writers at once, each over its own part of the collections) are
 // development data: their misses are read.
