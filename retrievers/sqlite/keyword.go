@@ -221,9 +221,18 @@ func (s *Store) follow(ctx context.Context, cands []scored, texts []string, f gr
 	if err != nil {
 		return nil, err
 	}
+	linked := make([][]int64, len(texts))
+	var targets []int64
+	for li, chunkText := range texts {
+		linked[li] = ti.mentions(text.FoldedWords(chunkText))
+		targets = append(targets, linked[li]...)
+	}
 	var allowed map[int64]bool
-	if !f.IsZero() {
-		if allowed, err = s.allowed(ctx, f); err != nil {
+	if !f.IsZero() && len(targets) > 0 {
+		// Only the documents linked to are checked against the filters:
+		// a filter that most files pass ("copyright") would otherwise
+		// list every chunk of the store.
+		if allowed, err = s.allowedAmong(ctx, f, targets); err != nil {
 			return nil, err
 		}
 	}
@@ -231,11 +240,11 @@ func (s *Store) follow(ctx context.Context, cands []scored, texts []string, f gr
 	for i, c := range cands {
 		pos[c.rowid] = i
 	}
-	for li, chunkText := range texts {
+	for li := range texts {
 		from := cands[li]
 		linkScore := s.rank.Links * from.score
 		added := 0
-		for _, rowid := range ti.mentions(text.FoldedWords(chunkText)) {
+		for _, rowid := range linked[li] {
 			if rowid == from.rowid || added >= maxLinksPerChunk || allowed != nil && !allowed[rowid] {
 				continue
 			}

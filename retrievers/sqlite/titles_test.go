@@ -38,6 +38,7 @@ func TestTitleLinks(t *testing.T) {
 		{"bridge document found", 0.5, "Where is the company that Sachin Warrier worked for as a software engineer headquartered?", graphrag.Filters{}, []string{"warrier", "tcs"}, []string{"notes-0", "notes-1"}},
 		{"parenthetical qualifier dropped", 0.5, "Who composed the score of the Jerry Goldsmith film?", graphrag.Filters{}, []string{"score", "film"}, nil},
 		{"off without links", 0, "Where is the company that Sachin Warrier worked for as a software engineer headquartered?", graphrag.Filters{}, []string{"warrier"}, []string{"tcs"}},
+		{"links followed within filters", 0.5, "Where is the company that Sachin Warrier worked for as a software engineer headquartered?", graphrag.Filters{Types: []string{"txt", "md"}}, []string{"warrier", "tcs"}, nil},
 		{"links honour filters", 0.5, "Where is the company that Sachin Warrier worked for as a software engineer headquartered?", graphrag.Filters{Types: []string{"txt"}}, []string{"warrier"}, []string{"tcs"}},
 	}
 	for _, tc := range tests {
