@@ -249,6 +249,8 @@ type DocsReport struct {
 // 24's validation split and is tuned on since round 25.
 // "test22" (written the same way at the start of round 25) was round
 // 25's validation split and is tuned on since round 26.
+// "test23" (written the same way at the start of round 26) is the
+// validation split: only its figure is read.
 // "tune1" to "tune3" (others again, written from the documents alone by
 // three writers at once, each over its own part of the collections) are
 // development data: their misses are read.
@@ -277,6 +279,7 @@ var docsSets = map[string]struct{ collections, questions string }{
 	"test20":  {datasets.DocsTest20Collections, datasets.DocsTest20Questions},
 	"test21":  {datasets.DocsTest21Collections, datasets.DocsTest21Questions},
 	"test22":  {datasets.DocsTest22Collections, datasets.DocsTest22Questions},
+	"test23":  {datasets.DocsTest23Collections, datasets.DocsTest23Questions},
 	"tune1":   {datasets.DocsTune1Collections, datasets.DocsTune1Questions},
 	"tune2":   {datasets.DocsTune2Collections, datasets.DocsTune2Questions},
 	"tune3":   {datasets.DocsTune3Collections, datasets.DocsTune3Questions},

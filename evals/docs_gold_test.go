@@ -87,6 +87,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test20", "t20"},
 	{"test21", "t21"},
 	{"test22", "t22"},
+	{"test23", "t23"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},

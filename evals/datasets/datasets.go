@@ -209,6 +209,14 @@ const (
 	// since round 26. Never edit it.
 	DocsTest22Collections = "docs/test22.collections.json"
 	DocsTest22Questions   = "docs/test22.jsonl"
+	// DocsTest23Collections and DocsTest23Questions are a split written
+	// the same way at the start of round 26, on files no earlier set
+	// takes a gold file from (its Debian rows one per package, in
+	// packages asked about before) and PostgreSQL pages asked about
+	// twice before. Round 26's validation split: only its figure is
+	// read. Never edit it.
+	DocsTest23Collections = "docs/test23.collections.json"
+	DocsTest23Questions   = "docs/test23.jsonl"
 
 	// DocsTune1..3 are tuning sets, written from the documents alone
 	// by three writers who had not seen how graphrag answers, each over
