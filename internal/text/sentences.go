@@ -11,7 +11,8 @@ import (
 // "？"), and at ".", "!" or "?" (closing quotes and brackets after it kept)
 // followed by white space and a capital letter, a digit, a quote or an
 // opening bracket. A common abbreviation ("Dr.", "e.g.", "U.S.") or an
-// initial ("J. R. R.") does not end a sentence. It errs on the side of
+// initial ("J. R. R.") does not end a sentence, nor does an ellipsis
+// standing apart for words left out ("ALTER SUBSCRIPTION ... DISABLE"). It errs on the side of
 // not cutting: a wrong cut splits a quoted sentence in two. Sentences are
 // trimmed of white space; blank ones are dropped.
 func Sentences(s string) []string {
@@ -59,7 +60,7 @@ func Sentences(s string) []string {
 		if !(unicode.IsUpper(r) || unicode.IsDigit(r) || r == '"' || r == '\'' || r == '(') {
 			continue
 		}
-		if c == '.' && endsWithAbbreviation(s[:i]) {
+		if c == '.' && (endsWithAbbreviation(s[:i]) || elision(s[:i+1])) {
 			continue
 		}
 		emit(j)
@@ -93,6 +94,16 @@ func endsWithAbbreviation(before string) bool {
 		return true
 	}
 	return abbreviations[strings.ToLower(w)]
+}
+
+// elision reports whether upTo, the text up to a full stop, ends with an
+// ellipsis that stands apart from the word before it: a statement's
+// syntax or a command line with words left out ("ALTER SUBSCRIPTION ...
+// SET (slot_name = NONE)"), which goes on after it. An ellipsis written
+// onto its word ("and so on...") may end a sentence.
+func elision(upTo string) bool {
+	rest, ok := strings.CutSuffix(upTo, "...")
+	return ok && (rest == "" || rest[len(rest)-1] == ' ' || rest[len(rest)-1] == '\n')
 }
 
 // ChunkSentences splits s into sentences for packing text into chunks:
