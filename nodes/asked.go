@@ -98,10 +98,13 @@ func licenceSubjectOf(query string) licenceSubject {
 // the subject names by its folder or file name (the package "libzorp2-1"
 // of "the Zorp2 frob hashing library (libzorp2-1)") is the subject's own,
 // and so is its licence, though its "License:" line holds none of the
-// asker's description.
+// asker's description; so is a folder named as a distribution packages the
+// subject ("libzorp2" for "zorp", "python3-zorp": packagedAs).
 func (s licenceSubject) of(c candidate, h graphrag.Hit) bool {
 	words := append(append([]string(nil), s.names...), s.words...)
-	if slices.ContainsFunc(words, func(w string) bool { return pathNamed(h.Source.Path, map[string]bool{w: true}) }) {
+	if slices.ContainsFunc(words, func(w string) bool {
+		return pathNamed(h.Source.Path, map[string]bool{w: true}) || inPackagedFolder(h.Source.Path, w)
+	}) {
 		return true
 	}
 	if len(s.names) > 0 && !slices.ContainsFunc(s.names, func(w string) bool { return !holds(c, h, w) }) {

@@ -56,6 +56,7 @@ func TestAnswersOfTheKindAsked(t *testing.T) {
 	frob := fileHit("/doc/frobnitz/copyright", "", "This is the Debian package of frobnitz, a file shredder.\n\n"+
 		"Copyright and license:\n\nThis is version 3 of the Frobnitz license. Permission is granted to anyone to use this software for any purpose.")
 	zorp := stanzaHit("/doc/libzorp2-1/copyright", "", "", "Upstream-Name: zorp-reference\n\nFiles: *\nCopyright: 2015, Ann Smith\nLicense: CC0 or Apache-2.0", 0)
+	frobnet := stanzaHit("/doc/python3-frobnet/copyright", "", "", "Files: python3/frobnet/certificates.pem\nCopyright: 2001 Netscape\nLicense: MPL-1.1 or GPL-2+", 0)
 	quill := stanzaHit("/doc/libquillx9-0/copyright", "Quill-X9", "Quill-X9", "Upstream-Name: Quill-X9\nSource: https://example.org/quill\nLicense: BSD-3-Clause-Clear", 0)
 	for _, tc := range []struct {
 		q       string
@@ -75,7 +76,12 @@ func TestAnswersOfTheKindAsked(t *testing.T) {
 		// The asker's description of the package is not in its
 		// "License:" line; its name is, in the folder.
 		{"Which licence covers the Zorp2 frob hashing library (libzorp2-1)?", []graphrag.Hit{zorp}, false, "License: CC0 or Apache-2.0"},
-		{"Which licence covers the Zorp2 frob hashing library (libquux2-1)?", []graphrag.Hit{zorp}, true, ""},
+		{"Which licence covers the Quux2 frob hashing library (libquux2-1)?", []graphrag.Hit{zorp}, true, ""},
+		// A folder named as Debian packages a library or a Python module
+		// is the software's own.
+		{"Under what licence can I use the zorp library code?", []graphrag.Hit{zorp}, false, "License: CC0 or Apache-2.0"},
+		{"Which licences cover the certificates bundled with frobnet?", []graphrag.Hit{frobnet}, false, "License: MPL-1.1 or GPL-2+"},
+		{"Which licences cover the certificates bundled with frobnetx?", []graphrag.Hit{frobnet}, true, ""},
 	} {
 		t.Run(tc.q, func(t *testing.T) {
 			a := extractive(tc.q, tc.hits, 3)

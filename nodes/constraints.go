@@ -1198,6 +1198,40 @@ func folderIn(parts []string, w string) bool {
 	return false
 }
 
+// packagePrefixes are what a distribution puts before the name of the
+// software a package holds: "lib" for a library ("libzorp2"), "python3-"
+// for a Python module ("python3-zorp"), or nothing.
+var packagePrefixes = []string{"", "lib", "python3-"}
+
+// packagedAs reports whether folder is named as a distribution names a
+// package of the software w: w after one of packagePrefixes, and after
+// that nothing (the prefix alone: "python3-zorp") or a version that
+// starts with a digit, as a library's soname is ("libzorp2",
+// "libzorp-1.0-0", "zorp3.1"). A folder named w alone is pathNamed's.
+func packagedAs(folder, w string) bool {
+	for _, prefix := range packagePrefixes {
+		rest, ok := strings.CutPrefix(folder, prefix+w)
+		if !ok || rest == "" && prefix == "" {
+			continue
+		}
+		if rest == "" {
+			return true
+		}
+		rest = strings.TrimLeft(rest, "-.")
+		if rest != "" && rest[0] >= '0' && rest[0] <= '9' {
+			return true
+		}
+	}
+	return false
+}
+
+// inPackagedFolder reports whether a folder of path is named as a
+// distribution packages the software w (packagedAs).
+func inPackagedFolder(path, w string) bool {
+	parts := namingParts(path)
+	return slices.ContainsFunc(parts[:max(0, len(parts)-1)], func(f string) bool { return packagedAs(f, w) })
+}
+
 // namingParts are the parts of path that may name what a file is about:
 // pathParts without the system folders it opens with (hierarchyDirs).
 // "/usr/local/zorp/src/frob.go" is about zorp and frob, not about "local"

@@ -950,3 +950,27 @@ func TestMemberNamedWithItsType(t *testing.T) {
 		}
 	}
 }
+
+// A folder named as a distribution packages a library or a Python module
+// is that software's; a longer name that only starts with it is another's.
+func TestPackagedAs(t *testing.T) {
+	for _, tc := range []struct {
+		folder, w string
+		want      bool
+	}{
+		{"libzorp2", "zorp", true},
+		{"libzorp-1.0-0", "zorp", true},
+		{"libzorp-1.0-0", "libzorp", true},
+		{"libfrob2-8-0", "frob2", true},
+		{"python3-zorp", "zorp", true},
+		{"zorp3.1-dev", "zorp", true},
+		{"zorp", "zorp", false}, // pathNamed's
+		{"libzorpx2", "zorp", false},
+		{"zorp-tools", "zorp", false},
+		{"python3-zorpkit", "zorp", false},
+	} {
+		if got := packagedAs(tc.folder, tc.w); got != tc.want {
+			t.Errorf("packagedAs(%q, %q) = %v, want %v", tc.folder, tc.w, got, tc.want)
+		}
+	}
+}
