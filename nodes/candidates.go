@@ -618,11 +618,14 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 			}
 			if u.code {
 				// The doc comment of a declaration cut in parts (a long
-				// doc above "func Search") is of the declaration too; a
-				// package's doc is not what "the block size of SHA-256 in
-				// crypto/sha256" declares.
+				// doc above "func Search") is of the declaration too, and
+				// so is a later part of its body that holds the line a
+				// question for an error's or a panic's text asks for (a
+				// long switch ending in "panic(…)"); a package's doc is not
+				// what "the block size of SHA-256 in crypto/sha256"
+				// declares.
 				c.declares = u.entry != "" || slices.ContainsFunc(idents, func(a askedIdent) bool {
-					return a.declaredIn(sent, h) || a.symbolOf(h) && docComment(sent) && h.Chunk.Kind != kindPackage
+					return a.declaredIn(sent, h) || a.symbolOf(h) && (docComment(sent) && h.Chunk.Kind != kindPackage || lineAsked != nil && lineAsked.MatchString(sent))
 				})
 			}
 			if u.code && otherFunc {

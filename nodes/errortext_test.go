@@ -107,3 +107,23 @@ func codeHit(path string, ordinal int, symbol, kind, text string) graphrag.Hit {
 	h.Chunk.ID, h.Chunk.Symbol, h.Chunk.Kind = graphrag.ChunkID(path, ordinal), symbol, kind
 	return h
 }
+
+// A long method is cut into passages, and the panic a question asks about
+// may close a later one: that passage is of the method asked about too,
+// so it answers before the docs of other methods that speak of panics.
+func TestPanicTextInALaterPassageOfTheMethod(t *testing.T) {
+	var open strings.Builder
+	open.WriteString("// Wind winds the spool of q by the given turns.\nfunc (q *Quill) Wind(turns int) {\n\tif q.spool.ready() {\n\t\tq.step(turns)\n\t\treturn\n\t}\n\tswitch q.kind {\n")
+	for i := 1; i <= 12; i++ {
+		fmt.Fprintf(&open, "\tcase kind%d:\n\t\tq.weigh(%d)\n", i, i)
+	}
+	first := codeHit("/src/quill/wind.go", 0, "quill.Quill.Wind", "method", open.String())
+	rest := codeHit("/src/quill/wind.go", 1, "quill.Quill.Wind", "method", "\tcase kindLast:\n\t\tq.weigh(99)\n\t}\n\tpanic(\"quill: \" + q.name + \" cannot turn\")\n}")
+	// Other methods that panic when a spool is frozen.
+	unwind := codeHit("/src/quill/unwind.go", 0, "quill.Quill.Unwind", "method", "// Unwind unwinds the spool of q. It panics when the spool is frozen\n// solid or empty.\nfunc (q *Quill) Unwind() {\n\tif q.spool.frozen() {\n\t\tpanic(\"quill: frozen spool\")\n\t}\n}")
+	reset := codeHit("/src/quill/reset.go", 0, "quill.Quill.Reset", "method", "// Reset empties the spool of q. It panics when the spool is frozen\n// solid.\nfunc (q *Quill) Reset() {\n\tif q.spool.solid() {\n\t\tpanic(\"quill: solid spool\")\n\t}\n}")
+	a := extractive("What does quill.Quill.Wind panic with when the spool is frozen solid?", []graphrag.Hit{unwind, reset, first, rest}, 2)
+	if !strings.Contains(a.Text, "cannot turn") {
+		t.Errorf("the answer misses the panic of Wind's later passage:\n%s", a.Text)
+	}
+}
