@@ -126,3 +126,23 @@ func TestSearchFindsAQuotedMessage(t *testing.T) {
 		}
 	}
 }
+
+// Asked for a package's licence, the package's copyright file answers,
+// though it never writes the package's name and its changelog, which
+// does in every entry, outranks it: the copyright file of the folder a
+// hit is in, named by the question as Debian packages it, is searched.
+func TestLicenceQuestionFindsThePackagesCopyrightFile(t *testing.T) {
+	var docs []graphrag.Hit
+	changelog := fileHit("/usr/share/doc/libzorp2/changelog.Debian.gz", "", "zorp (2.1-1) unstable; urgency=medium\n  * New upstream release of zorp.\n  * Update the zorp license year.\n -- Ann Smith <ann@example.org>")
+	docs = append(docs, changelog)
+	for i, name := range []string{"libfrob1", "libquux3", "frob-tools", "quux-data"} {
+		h := fileHit("/usr/share/doc/"+name+"/copyright", "", "Files: *\nCopyright: 2001 Frob Maintainers\nLicense: GPL-2+\n This license applies to the frob license helpers; see the license text.")
+		h.Chunk.ID = graphrag.ChunkID(h.Source.Path, i)
+		docs = append(docs, h)
+	}
+	own := fileHit("/usr/share/doc/libzorp2/copyright", "", "Files: *\nCopyright: 1999 Ada Quux\nLicense: MIT")
+	docs = append(docs, own)
+	if got := retrievedPaths(t, docs, "zorp license"); !slices.Contains(got, own.Source.Path) {
+		t.Errorf("hits %q: want libzorp2/copyright among them", got)
+	}
+}

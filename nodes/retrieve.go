@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -389,6 +390,7 @@ func (p *pipeline) fuse(ctx context.Context, r retrieval) (retrieval, error) {
 		r.Fused = false
 	}
 	res.Hits = p.withNamedFolders(ctx, &r, res.Hits)
+	res.Hits = p.withCopyrightFile(ctx, &r, res.Hits)
 	res.Hits = p.withQuotedPhrases(ctx, &r, res.Hits)
 	r.Hits, r.SearchMode, r.SearchNote = res.Hits, res.Mode, res.Note
 	return r, nil
@@ -479,6 +481,46 @@ func (p *pipeline) withNamedFolders(ctx context.Context, r *retrieval, hits []gr
 		f.Source = name
 		hits = p.withSearched(ctx, r, hits, graphrag.Query{Text: r.Plan.Query, Mode: r.Mode, K: 2 * namedFolderHits, Filters: f},
 			namedFolderHits, func(h graphrag.Hit) bool { return underPath(h.Source.Path, name) }, "the "+name+" folder")
+	}
+	return hits
+}
+
+// copyrightTopic finds the words of a question about what a package's
+// copyright file records besides who made the work (asksAuthor): its
+// licence ("zorp license", "is any part of zorp public domain") or
+// copyright.
+var copyrightTopic = regexp.MustCompile(`(?i)\b(licen[cs]e[sd]?|licensing|copyright|public domain)\b`)
+
+// withCopyrightFile adds to hits the best passages of a package's
+// copyright file, when the question asks about a licence, a copyright or
+// who made a work, the folder of a hit is the package's (the question
+// names the folder, or the software as Debian packages it: packagedAs),
+// and no hit is of that folder's copyright file. A package's changelog
+// writes its name in every entry and outranks the copyright file that
+// answers, which may never write it ("zorp license": libzorp2's
+// changelog found, not libzorp2/copyright). The first such folder is
+// searched; its passages take the places of the last hits.
+func (p *pipeline) withCopyrightFile(ctx context.Context, r *retrieval, hits []graphrag.Hit) []graphrag.Hit {
+	q := r.Plan.Query
+	if !copyrightTopic.MatchString(q) && !asksAuthor(q) {
+		return hits
+	}
+	terms := contentTerms(q)
+	for _, h := range hits {
+		folder := path.Base(path.Dir(strings.ToLower(strings.ReplaceAll(h.Source.Path, "\\", "/"))))
+		if !slices.ContainsFunc(terms, func(t term) bool { return t.Word == folder || packagedAs(folder, t.Word) }) {
+			continue
+		}
+		copyright := func(x graphrag.Hit) bool {
+			return strings.HasSuffix(strings.ToLower(strings.ReplaceAll(x.Source.Path, "\\", "/")), "/"+folder+"/copyright")
+		}
+		if slices.ContainsFunc(hits, copyright) {
+			return hits
+		}
+		f := r.Filters
+		f.Source = folder + "/copyright"
+		return p.withSearched(ctx, r, hits, graphrag.Query{Text: q, Mode: r.Mode, K: 2 * namedFolderHits, Filters: f},
+			namedFolderHits, copyright, "the copyright file of "+folder)
 	}
 	return hits
 }
