@@ -1198,8 +1198,8 @@ func folderIn(parts []string, w string) bool {
 	return false
 }
 
-// packagePrefixes are what a distribution puts before the name of the
-// software a package holds: "lib" for a library ("libzorp2"), "python3-"
+// packagePrefixes are what a distribution writes before the software a
+// package holds: "lib" for a library ("libzorp2"), "python3-"
 // for a Python module ("python3-zorp"), or nothing.
 var packagePrefixes = []string{"", "lib", "python3-"}
 

@@ -119,10 +119,10 @@ func TestPanicTextInALaterPassageOfTheMethod(t *testing.T) {
 	}
 	first := codeHit("/src/quill/wind.go", 0, "quill.Quill.Wind", "method", open.String())
 	rest := codeHit("/src/quill/wind.go", 1, "quill.Quill.Wind", "method", "\tcase kindLast:\n\t\tq.weigh(99)\n\t}\n\tpanic(\"quill: \" + q.name + \" cannot turn\")\n}")
-	// Other methods that panic when a spool is frozen.
-	unwind := codeHit("/src/quill/unwind.go", 0, "quill.Quill.Unwind", "method", "// Unwind unwinds the spool of q. It panics when the spool is frozen\n// solid or empty.\nfunc (q *Quill) Unwind() {\n\tif q.spool.frozen() {\n\t\tpanic(\"quill: frozen spool\")\n\t}\n}")
-	reset := codeHit("/src/quill/reset.go", 0, "quill.Quill.Reset", "method", "// Reset empties the spool of q. It panics when the spool is frozen\n// solid.\nfunc (q *Quill) Reset() {\n\tif q.spool.solid() {\n\t\tpanic(\"quill: solid spool\")\n\t}\n}")
-	a := extractive("What does quill.Quill.Wind panic with when the spool is frozen solid?", []graphrag.Hit{unwind, reset, first, rest}, 2)
+	// Other methods that panic when a spool is iced.
+	unwind := codeHit("/src/quill/unwind.go", 0, "quill.Quill.Unwind", "method", "// Unwind unwinds the spool of q. It panics when the spool is iced\n// over or empty.\nfunc (q *Quill) Unwind() {\n\tif q.spool.iced() {\n\t\tpanic(\"quill: iced spool\")\n\t}\n}")
+	reset := codeHit("/src/quill/reset.go", 0, "quill.Quill.Reset", "method", "// Reset empties the spool of q. It panics when the spool is iced\n// over.\nfunc (q *Quill) Reset() {\n\tif q.spool.solid() {\n\t\tpanic(\"quill: solid spool\")\n\t}\n}")
+	a := extractive("What does quill.Quill.Wind panic with when the spool is iced over?", []graphrag.Hit{unwind, reset, first, rest}, 2)
 	if !strings.Contains(a.Text, "cannot turn") {
 		t.Errorf("the answer misses the panic of Wind's later passage:\n%s", a.Text)
 	}
