@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -507,12 +506,13 @@ func (p *pipeline) withCopyrightFile(ctx context.Context, r *retrieval, hits []g
 	}
 	terms := contentTerms(q)
 	for _, h := range hits {
-		folder := path.Base(path.Dir(strings.ToLower(strings.ReplaceAll(h.Source.Path, "\\", "/"))))
-		if !slices.ContainsFunc(terms, func(t term) bool { return t.Word == folder || packagedAs(folder, t.Word) }) {
+		folder, _ := fileIn(h.Source.Path)
+		if folder == "" || !slices.ContainsFunc(terms, func(t term) bool { return t.Word == folder || packagedAs(folder, t.Word) }) {
 			continue
 		}
 		copyright := func(x graphrag.Hit) bool {
-			return strings.HasSuffix(strings.ToLower(strings.ReplaceAll(x.Source.Path, "\\", "/")), "/"+folder+"/copyright")
+			f, name := fileIn(x.Source.Path)
+			return f == folder && name == "copyright"
 		}
 		if slices.ContainsFunc(hits, copyright) {
 			return hits
@@ -523,6 +523,17 @@ func (p *pipeline) withCopyrightFile(ctx context.Context, r *retrieval, hits []g
 			namedFolderHits, copyright, "the copyright file of "+folder)
 	}
 	return hits
+}
+
+// fileIn is the folder a file is in and the file's name, lower-cased:
+// "zorp" and "copyright" of /usr/share/doc/zorp/copyright. The folder is
+// "" for a file at the top.
+func fileIn(p string) (folder, name string) {
+	parts := pathParts(p)
+	if len(parts) < 2 {
+		return "", parts[len(parts)-1]
+	}
+	return parts[len(parts)-2], parts[len(parts)-1]
 }
 
 // withSearched runs q and puts up to n of its hits that belong (the rest

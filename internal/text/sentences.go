@@ -12,9 +12,10 @@ import (
 // followed by white space and a capital letter, a digit, a quote or an
 // opening bracket. A common abbreviation ("Dr.", "e.g.", "U.S.") or an
 // initial ("J. R. R.") does not end a sentence, nor does an ellipsis
-// standing apart for words left out ("ALTER SUBSCRIPTION ... DISABLE"). It errs on the side of
-// not cutting: a wrong cut splits a quoted sentence in two. Sentences are
-// trimmed of white space; blank ones are dropped.
+// standing apart for words left out ("ALTER SUBSCRIPTION ... DISABLE").
+// It errs on the side of not cutting: a wrong cut splits a quoted
+// sentence in two. Sentences are trimmed of white space; blank ones are
+// dropped.
 func Sentences(s string) []string {
 	var out []string
 	start := 0

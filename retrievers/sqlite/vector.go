@@ -206,28 +206,20 @@ func dot(a, b []float32) float32 {
 // allowed returns the rowids of the chunks that pass the filters.
 func (s *Store) allowed(ctx context.Context, f graphrag.Filters) (map[int64]bool, error) {
 	where, args := filterSQL(f)
-	rows, err := s.db.QueryContext(ctx, "SELECT c.rowid FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE "+where, args...)
-	if err != nil {
-		return nil, fmt.Errorf("filter: %w", err)
-	}
-	defer rows.Close()
-	out := map[int64]bool{}
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("filter: %w", err)
-		}
-		out[id] = true
-	}
-	return out, rows.Err()
+	return s.chunkSet(ctx, "SELECT c.rowid FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE "+where, args...)
 }
 
 // allowedAmong is allowed for the chunks of rowids alone.
 func (s *Store) allowedAmong(ctx context.Context, f graphrag.Filters, rowids []int64) (map[int64]bool, error) {
 	where, args := filterSQL(f)
 	b, _ := json.Marshal(rowids)
-	rows, err := s.db.QueryContext(ctx, "SELECT c.rowid FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.rowid IN (SELECT value FROM json_each(?)) AND "+where,
+	return s.chunkSet(ctx, "SELECT c.rowid FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.rowid IN (SELECT value FROM json_each(?)) AND "+where,
 		append([]any{string(b)}, args...)...)
+}
+
+// chunkSet runs a query for chunk rowids and returns them as a set.
+func (s *Store) chunkSet(ctx context.Context, query string, args ...any) (map[int64]bool, error) {
+	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("filter: %w", err)
 	}
