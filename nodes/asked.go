@@ -75,15 +75,18 @@ func namesOwnLicence(s string) bool {
 
 // licenceSubject is what a licence question asks the licence of: its
 // proper names and its other words that are not of the asking ("what
-// license is the rustc compiler under" is about "rustc compiler").
+// license is the rustc compiler under" is about "rustc compiler"), nor
+// say which of its documents is meant ("the Debian packaging of
+// zorp-server" is about zorp-server: every copyright file of a Debian
+// system names Debian; see documentQualifiers).
 type licenceSubject struct {
 	names, words []string // lower-cased
 }
 
 func licenceSubjectOf(query string) licenceSubject {
-	s := licenceSubject{names: properNames(query)}
+	s := licenceSubject{names: slices.DeleteFunc(properNames(query), func(n string) bool { return documentQualifiers[n] })}
 	for _, t := range contentTerms(query) {
-		if !licenceWords[t.Word] && !slices.Contains(s.names, t.Word) {
+		if !licenceWords[t.Word] && !documentQualifiers[t.Word] && !slices.Contains(s.names, t.Word) {
 			s.words = append(s.words, t.Word)
 		}
 	}

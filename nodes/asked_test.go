@@ -57,6 +57,7 @@ func TestAnswersOfTheKindAsked(t *testing.T) {
 		"Copyright and license:\n\nThis is version 3 of the Frobnitz license. Permission is granted to anyone to use this software for any purpose.")
 	zorp := stanzaHit("/doc/libzorp2-1/copyright", "", "", "Upstream-Name: zorp-reference\n\nFiles: *\nCopyright: 2015, Ann Smith\nLicense: CC0 or Apache-2.0", 0)
 	frobnet := stanzaHit("/doc/python3-frobnet/copyright", "", "", "Files: python3/frobnet/certificates.pem\nCopyright: 2001 Netscape\nLicense: MPL-1.1 or GPL-2+", 0)
+	quuxPackaging := fileHit("/doc/quux/copyright", "", "The same license and copyright applies to the Debian packaging.\n\nLicense: GPL-2+\n The full text of the GPL is in /usr/share/common-licenses/GPL-2 on Debian systems.")
 	quill := stanzaHit("/doc/libquillx9-0/copyright", "Quill-X9", "Quill-X9", "Upstream-Name: Quill-X9\nSource: https://example.org/quill\nLicense: BSD-3-Clause-Clear", 0)
 	for _, tc := range []struct {
 		q       string
@@ -82,6 +83,10 @@ func TestAnswersOfTheKindAsked(t *testing.T) {
 		{"Under what licence can I use the zorp library code?", []graphrag.Hit{zorp}, false, "License: CC0 or Apache-2.0"},
 		{"Which licences cover the certificates bundled with frobnet?", []graphrag.Hit{frobnet}, false, "License: MPL-1.1 or GPL-2+"},
 		{"Which licences cover the certificates bundled with frobnetx?", []graphrag.Hit{frobnet}, true, ""},
+		// "Debian" and "packaging" say which document, not whose: another
+		// package's stanza for its Debian packaging is not zorp-server's.
+		{"Under which license is the Debian packaging of zorp-server distributed?", []graphrag.Hit{quuxPackaging}, true, ""},
+		{"Under which license is the Debian packaging of quux distributed?", []graphrag.Hit{quuxPackaging}, false, "License: GPL-2+"},
 	} {
 		t.Run(tc.q, func(t *testing.T) {
 			a := extractive(tc.q, tc.hits, 3)
