@@ -85,8 +85,8 @@ func TestAnswersOfTheKindAsked(t *testing.T) {
 		{"Which licences cover the certificates bundled with frobnetx?", []graphrag.Hit{frobnet}, true, ""},
 		// "Debian" and "packaging" say which document, not whose: another
 		// package's stanza for its Debian packaging is not zorp-server's.
-		{"Under which license is the Debian packaging of zorp-server distributed?", []graphrag.Hit{quuxPackaging}, true, ""},
-		{"Under which license is the Debian packaging of quux distributed?", []graphrag.Hit{quuxPackaging}, false, "License: GPL-2+"},
+		{"Which licence covers the Debian packaging work done for zorp-server?", []graphrag.Hit{quuxPackaging}, true, ""},
+		{"Which licence covers the Debian packaging work done for quux?", []graphrag.Hit{quuxPackaging}, false, "License: GPL-2+"},
 	} {
 		t.Run(tc.q, func(t *testing.T) {
 			a := extractive(tc.q, tc.hits, 3)
