@@ -49,12 +49,18 @@ var agentCue = regexp.MustCompile(`\bby\s+[A-Z]|(?i:\b(authors?|maintainers?|cop
 // authorWords are the words a question asks who made or owns a work
 // with: "who wrote grep", "who maintains the tzdata package", "who holds
 // the copyright on bzip2".
-var authorWords = toSet(`wrote write writes written author authors authored maintain maintains maintained maintainer maintainers create creates created develop develops developed developer developers design designs designed copyright`)
+var authorWords = toSet(authorWordList)
+
+const authorWordList = `wrote write writes written author authors authored maintain maintains maintained maintainer maintainers create creates created develop develops developed developer developers design designs designed copyright`
+
+// authorWordPattern finds a word of authorWords in any case, so that a
+// question without one is not tokenized (retrieve asks every question).
+var authorWordPattern = regexp.MustCompile(`(?i)\b(` + strings.Join(strings.Fields(authorWordList), "|") + `)\b`)
 
 // asksAuthor reports whether a question asks who made or owns a work
 // (authorWords).
 func asksAuthor(query string) bool {
-	return slices.ContainsFunc(tokenize(query), func(t token) bool { return authorWords[t.Lower] })
+	return authorWordPattern.MatchString(query) && slices.ContainsFunc(tokenize(query), func(t token) bool { return authorWords[t.Lower] })
 }
 
 // namesAgent reports whether text, which names someone, names them as who

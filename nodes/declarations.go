@@ -298,7 +298,13 @@ func docComment(code string) bool {
 }
 
 // funcWords name what a question asks for when it asks for a function.
-var funcWords = toSet(`function functions func helper helpers method methods constructor`)
+var funcWords = toSet(funcWordList)
+
+const funcWordList = `function functions func helper helpers method methods constructor`
+
+// funcWordPattern finds a word of funcWords in any case, so that a
+// question without one is not tokenized.
+var funcWordPattern = regexp.MustCompile(`(?i)\b(` + strings.Join(strings.Fields(funcWordList), "|") + `)\b`)
 
 // auxWords stand between "what" and a function the question names: "what
 // does the Zorp function do" asks about Zorp, not for a function.
@@ -310,8 +316,8 @@ var auxWords = toSet(`does do did is are was were can could will would should ha
 // is what the function takes, not the answer. A word in capitals is a
 // statement's keyword ("which CREATE FUNCTION option").
 func asksUnnamedFunc(query string) bool {
-	if !strings.Contains(query, "unc") && !strings.Contains(query, "elper") && !strings.Contains(query, "ethod") && !strings.Contains(query, "onstructor") {
-		return false // no word of funcWords but in capitals
+	if !funcWordPattern.MatchString(query) {
+		return false
 	}
 	asking := askingPart(query)
 	toks := tokenize(asking)
