@@ -88,6 +88,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test21", "t21"},
 	{"test22", "t22"},
 	{"test23", "t23"},
+	{"test24", "t24"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},

@@ -44,6 +44,7 @@ func TestDocsSetsLoad(t *testing.T) {
 		{"test21", 70, 22},
 		{"test22", 70, 22},
 		{"test23", 70, 22},
+		{"test24", 70, 22},
 	} {
 		t.Run(tc.set, func(t *testing.T) {
 			cols, qs, err := LoadDocsSet(tc.set)

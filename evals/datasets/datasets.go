@@ -217,6 +217,14 @@ const (
 	// Never edit it.
 	DocsTest23Collections = "docs/test23.collections.json"
 	DocsTest23Questions   = "docs/test23.jsonl"
+	// DocsTest24Collections and DocsTest24Questions are a split written
+	// the same way at the start of round 27, on files no earlier set
+	// takes a gold file from (its Debian rows one per package, in
+	// packages never asked about) and PostgreSQL pages asked about twice
+	// before. Round 27's validation split: only its figure is read. Never
+	// edit it.
+	DocsTest24Collections = "docs/test24.collections.json"
+	DocsTest24Questions   = "docs/test24.jsonl"
 
 	// DocsTune1..3 are tuning sets, written from the documents alone
 	// by three writers who had not seen how graphrag answers, each over
