@@ -199,6 +199,9 @@ type DocsReport struct {
 	P50MS   float64       `json:"p50_ms"`
 	P95MS   float64       `json:"p95_ms"`
 	Paths   int           `json:"paths"`
+	// NotInstalled are the answerable questions left out because their
+	// gold file is not installed here (see askable), by id.
+	NotInstalled []string `json:"not_installed,omitempty"`
 	// SinceBaseline is how the results differ from a baseline report's,
 	// when one was given (graphrag eval docs --baseline).
 	SinceBaseline *DocsDiff `json:"since_baseline,omitempty"`
@@ -404,13 +407,7 @@ func RunDocs(ctx context.Context, cfg DocsConfig, files []string) (*DocsReport, 
 	for _, c := range cfg.Collections {
 		roots[c.Name] = c.Root
 	}
-	var qs []DocsQuestion
-	for _, q := range cfg.Questions {
-		// Unanswerable rows with no collection are asked of every store.
-		if _, ok := roots[q.Collection]; ok || (q.Abstain && q.Collection == "") {
-			qs = append(qs, q)
-		}
-	}
+	qs, notInstalled := askable(cfg.Questions, roots)
 	opts := nodes.DefaultOptions()
 	if cfg.Options != nil {
 		opts = *cfg.Options
@@ -447,7 +444,7 @@ func RunDocs(ctx context.Context, cfg DocsConfig, files []string) (*DocsReport, 
 	if err != nil {
 		return nil, fmt.Errorf("eval docs: %w", err)
 	}
-	rep := &DocsReport{Results: results, Paths: len(files)}
+	rep := &DocsReport{Results: results, Paths: len(files), NotInstalled: notInstalled}
 	var names []string
 	for _, c := range cfg.Collections {
 		names = append(names, c.Name)
@@ -465,6 +462,35 @@ func RunDocs(ctx context.Context, cfg DocsConfig, files []string) (*DocsReport, 
 		rep.P95MS = times[min(len(times)-1, len(times)*95/100)]
 	}
 	return rep, nil
+}
+
+// askable returns the questions of the kept collections (roots by
+// name) and the ids of the answerable ones left out because their gold
+// file is not installed under its collection's root: a machine with
+// other packages than the set's writer had cannot answer them from
+// that file, and counting them as misses would mix what is installed
+// into what graphrag answers. Unanswerable rows with no collection are
+// asked of every store.
+func askable(all []DocsQuestion, roots map[string]string) (qs []DocsQuestion, notInstalled []string) {
+	for _, q := range all {
+		root, ok := roots[q.Collection]
+		switch {
+		case q.Abstain && (ok || q.Collection == ""):
+			qs = append(qs, q)
+		case !ok || q.Abstain:
+		case !installed(filepath.Join(root, filepath.FromSlash(q.GoldFile))):
+			notInstalled = append(notInstalled, q.ID)
+		default:
+			qs = append(qs, q)
+		}
+	}
+	return qs, notInstalled
+}
+
+// installed reports whether a gold file is there to be read.
+func installed(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 func scoreDocs(q DocsQuestion, run Run, root string) DocsResult {
@@ -628,6 +654,9 @@ func WriteDocsTable(w io.Writer, rep *DocsReport, all bool) error {
 		fmt.Fprintf(w, "%-12s %10d %8.0f%% %8.0f%% %12d %9.0f%% %13.0f%% %8.0f%% %8.0f%% %6d\n", f.Collection, f.Answerable, 100*f.Answered, 100*f.Retrieved, f.Unanswerable, 100*f.Abstained, 100*f.FalseAbstains, 100*f.PassageRetrieved, 100*f.PassageKept, f.MedianWords)
 	}
 	fmt.Fprintln(w, "(passage: a passage of the gold file holding the gold string was among the hits; kept: among the hits answered from; words: median answer length)")
+	if n := len(rep.NotInstalled); n > 0 {
+		fmt.Fprintf(w, "(%d answerable questions left out: their gold file is not installed here: %s)\n", n, strings.Join(rep.NotInstalled, " "))
+	}
 	if n := len(rep.Figures); n > 0 && rep.Figures[n-1].AnsweredWithCopies > rep.Figures[n-1].Answered {
 		all := rep.Figures[n-1]
 		fmt.Fprintf(w, "(answered %.0f%% counting answers that cite a byte-identical copy of the gold file)\n", 100*all.AnsweredWithCopies)

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -216,5 +217,36 @@ func TestScoreDocsSplitsTheLoss(t *testing.T) {
 	}
 	if want := map[string]int{LostQuoted: 1, LostKept: 1, LostFile: 1, LostAbstained: 1}; !maps.Equal(f.Lost, want) {
 		t.Errorf("lost %v, want %v", f.Lost, want)
+	}
+}
+
+// An answerable question whose gold file is not installed is left out and
+// named, not scored as a miss; one to abstain on is asked whatever is
+// installed, and a question of a collection left out is not asked.
+func TestAskableLeavesOutGoldFilesNotInstalled(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "wombatd"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "wombatd", "README"), []byte("listens on port 7411\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	qs := []DocsQuestion{
+		{ID: "here", Collection: "c", Question: "which port", GoldFile: "wombatd/README", Gold: "7411"},
+		{ID: "gone", Collection: "c", Question: "which port", GoldFile: "numbatd/README", Gold: "7412"},
+		{ID: "neg", Collection: "c", Question: "which colour", Abstain: true},
+		{ID: "any", Question: "which colour", Abstain: true},
+		{ID: "other", Collection: "d", Question: "which port", GoldFile: "wombatd/README", Gold: "7411"},
+	}
+	asked, left := askable(qs, map[string]string{"c": root})
+	var ids []string
+	for _, q := range asked {
+		ids = append(ids, q.ID)
+	}
+	if want := []string{"here", "neg", "any"}; !slices.Equal(ids, want) {
+		t.Errorf("asked %v; want %v", ids, want)
+	}
+	if want := []string{"gone"}; !slices.Equal(left, want) {
+		t.Errorf("left out %v; want %v", left, want)
 	}
 }

@@ -35,7 +35,8 @@ source tree and docs under $GOROOT, PostgreSQL's manual pages, Debian's
 and ask it the bundled questions about them. An answerable question counts
 when the answer holds the gold string and cites the gold file; an
 unanswerable one when the answer abstains. Collections whose files are not
-installed are left out, with their questions.`,
+installed are left out, with their questions, and so is an answerable
+question whose gold file is not installed (the report names it).`,
 		Example: `  graphrag eval docs
   graphrag eval docs --keep /tmp/docs-store --all
   graphrag eval docs --set heldout --keep /tmp/docs-heldout
@@ -136,6 +137,9 @@ installed are left out, with their questions.`,
 				}
 			}
 			if asJSON {
+				if n := len(rep.NotInstalled); n > 0 {
+					a.notify(fmt.Sprintf("left out %d answerable questions whose gold file is not installed here (not_installed in the report)", n))
+				}
 				enc := json.NewEncoder(out)
 				enc.SetIndent("", "  ")
 				if err := enc.Encode(rep); err != nil {
