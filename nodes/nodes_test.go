@@ -156,6 +156,32 @@ func TestRouteNode(t *testing.T) {
 	}
 }
 
+// What the asker did to a file is the situation a question tells, not
+// what it asks: the sentence that asks decides whether the file tools
+// answer it.
+func TestRouteReadsTheSentenceThatAsks(t *testing.T) {
+	p, err := newPipeline(Deps{Searcher: smallCorpus()}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		query string
+		files bool
+	}{
+		{"I edited the alias file behind the mail filter. How can I make the filter re-read its files without changing any rule?", false},
+		{"I edited the alias file behind the mail filter. Which files did I change this week?", true},
+	}
+	for _, tt := range tests {
+		s, err := p.route(context.Background(), State{Query: tt.query})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Plan.Route == graphrag.RouteFilesystem; got != tt.files {
+			t.Errorf("%q: routed %s (%s); want the file tools %v", tt.query, s.Plan.Route, s.Plan.Reason, tt.files)
+		}
+	}
+}
+
 func TestRetrieveCapabilitiesOff(t *testing.T) {
 	p, _ := newPipeline(Deps{Searcher: smallCorpus()}, DefaultOptions())
 	tests := []struct {

@@ -129,8 +129,12 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 	// about files as objects (a count, a listing, a size, a date, a folder,
 	// a name): strong local evidence may overrule it, and a procedural
 	// "how do I ..." question is about content, not files.
-	weakFiles := pred.Best == graphrag.RouteFilesystem && !fileObjectCue(askersFileWords(query))
-	if weakFiles && procedural.MatchString(query) {
+	// Only the sentences that ask count: "I edited the stopword file. How
+	// do I make sessions re-read it?" tells what the asker did to a file,
+	// and asks how to do something (see askingPart).
+	asking := askingPart(query)
+	weakFiles := pred.Best == graphrag.RouteFilesystem && !fileObjectCue(askersFileWords(asking))
+	if weakFiles && procedural.MatchString(asking) {
 		pred = pred.without(graphrag.RouteFilesystem)
 		weakFiles = false
 		why = append(why, "a how-to question is about content")
@@ -143,7 +147,7 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 	// question about them.
 	actNow := pred.Class == classAction && !asksSomething(query) && opensLikeRequest(query)
 	request := actNow && pred.ClassProb >= classifierUnsure
-	filesAsObjects := filesAsObjects(query)
+	filesAsObjects := filesAsObjects(asking)
 	if pred.Best != graphrag.RouteFilesystem && pred.Probs[graphrag.RouteFilesystem] >= filesNudge && filesAsObjects && !(actNow && anyMatch(changeCues, query)) {
 		pred = pred.toward(graphrag.RouteFilesystem, classFilesystem)
 		why = append(why, "names files and asks about them as objects")
