@@ -20,6 +20,9 @@ func TestNamesSomeone(t *testing.T) {
 		"Copyright: 2019-2024 ZQX Limited":                                              true,
 		"IF NOT EXISTS Do not throw an error if the zorp already exists.":               false,
 		"License: QPLX This file is free software":                                      false,
+		// A title quoted in a longer phrase, and a name quoted alone.
+		"(see the “Zorp Wire Format of Frob records” section)": false,
+		"the plug-in was written by “Ada Quillon” in 2019":     true,
 	} {
 		if got := namesSomeone(maskIdentifiers(text)); got != want {
 			t.Errorf("namesSomeone(%q) = %v, want %v", text, got, want)

@@ -23,7 +23,16 @@ var personName = regexp.MustCompile(`\b(?:[A-Z][a-z\x{00DF}-\x{00FF}]+|[A-Z]{2,}
 // sentence starts ("IF NOT EXISTS Do not throw", "License: FSFAP This
 // file"), no name.
 func namesSomeone(text string) bool {
+	titles := quotedPhrase.FindAllStringIndex(text, -1)
 	for _, loc := range personName.FindAllStringIndex(text, -1) {
+		if slices.ContainsFunc(titles, func(q []int) bool {
+			return q[0] < loc[0] && loc[1] < q[1] && !onlyName(text[q[0]:q[1]], text[loc[0]:loc[1]])
+		}) {
+			// Capitals inside a longer quoted phrase are a title's
+			// ("see the “JSON Representation of Go structs” section"),
+			// not a name.
+			continue
+		}
 		words := strings.Fields(text[loc[0]:loc[1]])
 		first := strings.ToLower(words[0])
 		if isKeyword(words[0]) && stopWords[strings.ToLower(words[1])] {
@@ -123,4 +132,14 @@ func asksChanges(query string) bool {
 		}
 	}
 	return changed
+}
+
+// quotedPhrase is a phrase in quotation marks, typographic or plain, on
+// one line.
+var quotedPhrase = regexp.MustCompile(`“[^”\n]*”|"[^"\n]*"`)
+
+// onlyName reports whether a quoted phrase is the name alone, in its
+// marks.
+func onlyName(quoted, name string) bool {
+	return strings.Trim(quoted, `“”" `) == name
 }
