@@ -1,6 +1,7 @@
 package nodes
 
 import (
+	"cmp"
 	"regexp"
 	"slices"
 	"strings"
@@ -80,18 +81,21 @@ func leadingComment(block []string) int {
 const minDocWindow = 3
 
 // A docPara is a paragraph of a declaration's doc comment: its lines
-// [from, to) of the declaration, and how many of the question's stems
-// they hold.
-type docPara struct{ from, to, score int }
+// [from, to) of the declaration, and how much of the question they hold
+// (scoreParas).
+type docPara struct {
+	from, to int
+	score    float64
+}
 
 // around is the window of at most n lines of the paragraph around its
 // line holding the most of stems: a table or a long list in a doc comment
 // ("Frob kind / Go type / Const", one row a line) is cut as a long code
 // block is, to the rows about what is asked.
 func (p docPara) around(block []string, stems map[string]bool, n int) docPara {
-	best, bestScore := p.from, -1
+	best, bestScore := p.from, -1.0
 	for i := p.from; i < p.to; i++ {
-		if sc := stemsIn(block[i], stems); sc > bestScore {
+		if sc := float64(stemsIn(block[i], stems)); sc > bestScore {
 			best, bestScore = i, sc
 		}
 	}
@@ -102,7 +106,8 @@ func (p docPara) around(block []string, stems map[string]bool, n int) docPara {
 // docWindow cuts a declaration too long to quote (its doc the first doc
 // lines of block) by the doc's paragraphs rather than by lines: the first
 // paragraph (what the declaration is), then the paragraphs holding the
-// most of stems, in their order, as many as maxCodeLines allows beside
+// most of the question (scoreParas), in their order, as many as
+// maxCodeLines allows beside
 // the declaration's first code line. A paragraph of a doc comment is the
 // doc's unit of meaning; a window of lines cuts one in two (Go's
 // text/template Option lists each option as a paragraph with its values
@@ -117,12 +122,12 @@ func docWindow(block []string, doc int, stems map[string]bool) ([]string, bool) 
 		}
 		p := docPara{from: i}
 		for i < doc && strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(block[i]), "//")) != "" {
-			p.score += stemsIn(block[i], stems)
 			i++
 		}
 		p.to = i
 		paras = append(paras, p)
 	}
+	scoreParas(block, paras, stems)
 	// Room: the cap, less the code line and the "…" marks it may need.
 	room := maxCodeLines - 3
 	if len(paras) < 2 || paras[0].to-paras[0].from > room {
@@ -131,7 +136,7 @@ func docWindow(block []string, doc int, stems map[string]bool) ([]string, bool) 
 	keep := []docPara{paras[0]}
 	room -= paras[0].to - paras[0].from
 	rest := slices.Clone(paras[1:])
-	slices.SortStableFunc(rest, func(a, b docPara) int { return b.score - a.score })
+	slices.SortStableFunc(rest, func(a, b docPara) int { return cmp.Compare(b.score, a.score) })
 	for _, p := range rest {
 		if p.score == 0 {
 			continue
@@ -164,4 +169,51 @@ func docWindow(block []string, doc int, stems map[string]bool) ([]string, bool) 
 		out = append(out, "\t…")
 	}
 	return out, true
+}
+
+// scoreParas scores each paragraph of a doc comment by the question's
+// words it holds, each once, under looseStem ("released" for
+// "releasing"), a doc link's name by its last part ("[RWMutex.RLock]"
+// holds "RLock"), and each weighing one over the number of paragraphs
+// holding it: the paragraph that holds what only it says of the
+// question, not the one that repeats the word every paragraph says.
+func scoreParas(block []string, paras []docPara, stems map[string]bool) {
+	loose := make(map[string]bool, len(stems))
+	for s := range stems {
+		loose[looseStem(s)] = true
+	}
+	held := make([][]string, len(paras))
+	df := map[string]int{}
+	for i, p := range paras {
+		for _, l := range block[p.from:p.to] {
+			for _, t := range tokenize(l) {
+				w := t.Lower
+				if stopWords[w] {
+					continue
+				}
+				if _, last, ok := cutLastDot(w); ok && !loose[looseStem(w)] {
+					w = last
+				}
+				st := looseStem(w)
+				if loose[st] && !slices.Contains(held[i], st) {
+					held[i] = append(held[i], st)
+					df[st]++
+				}
+			}
+		}
+	}
+	for i := range paras {
+		for _, st := range held[i] {
+			paras[i].score += 1 / float64(df[st])
+		}
+	}
+}
+
+// cutLastDot splits a dotted word at its last dot ("rwmutex.rlock").
+func cutLastDot(w string) (before, after string, ok bool) {
+	i := strings.LastIndexByte(w, '.')
+	if i <= 0 || i == len(w)-1 {
+		return w, "", false
+	}
+	return w[:i], w[i+1:], true
 }

@@ -162,6 +162,32 @@ func TestLongDocCutByParagraphs(t *testing.T) {
 	}
 }
 
+// TestLongDocParagraphsScoredByWhatOnlyTheySay: of a long doc's
+// paragraphs, the one holding the question's words that no other holds
+// ("widened", "released", and its doc links' names) is quoted, not the one
+// that repeats the words every paragraph says.
+func TestLongDocParagraphsScoredByWhatOnlyTheySay(t *testing.T) {
+	doc := "// A Gate guards a shared quill ledger.\n// Many holders or one seizer may have it.\n//\n" +
+		"// In the ledger model, the n'th call to Seize comes before the\n" +
+		"// m'th call to Seize for any n < m, and each Seize comes before\n" +
+		"// the Hold calls after it; each Hold comes before the next Seize.\n" +
+		"// A Hold that waits on a Seize waits on every Seize before it,\n" +
+		"// and a Seize that waits on a Hold waits on every Hold before it.\n" +
+		"// The Gate keeps no count of Hold calls beyond the Seize that\n" +
+		"// ends them, and no count of Seize calls beyond the Hold that\n" +
+		"// follows them; a Gate that is never held or seized is idle.\n" +
+		"// The zero Gate is open to Hold and to Seize alike.\n//\n" +
+		"// A [Gate.Hold] cannot be widened into a [Gate.Seize]: its holder\n" +
+		"// must let it go first, and once released, call Seize anew.\n" +
+		"// Nor can a seizer narrow its Seize in place.\n//\n" +
+		"// A Gate must not be copied after first use.\n" +
+		"type Gate struct {\n\tmu sync.Mutex\n\tn  int\n}"
+	a := declAnswer(t, "/src/quill/gate.go", "quill.Gate", "type", doc, "Can a Hold on a quill Gate be widened to a Seize before it is released?")
+	if !strings.Contains(a, "cannot be widened into a [Gate.Seize]") {
+		t.Errorf("answer lacks the paragraph that answers:\n%s", a)
+	}
+}
+
 // TestLongDocTableCutAroundItsRow: a table in a long doc comment, too
 // long for the room left, is cut to the rows around the one asked about,
 // not dropped whole.
