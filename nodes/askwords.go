@@ -29,7 +29,7 @@ func namesSomeone(text string) bool {
 			return q[0] < loc[0] && loc[1] < q[1] && !onlyName(text[q[0]:q[1]], text[loc[0]:loc[1]])
 		}) {
 			// Capitals inside a longer quoted phrase are a title's
-			// ("see the “JSON Representation of Go structs” section"),
+			// ("see the “Zorp Wire Format of Frob records” section"),
 			// not a name.
 			continue
 		}

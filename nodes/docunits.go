@@ -173,8 +173,8 @@ func docWindow(block []string, doc int, stems map[string]bool) ([]string, bool) 
 
 // scoreParas scores each paragraph of a doc comment by the question's
 // words it holds, each once, under looseStem ("released" for
-// "releasing"), a doc link's name by its last part ("[RWMutex.RLock]"
-// holds "RLock"), and each weighing one over the number of paragraphs
+// "releasing"), a doc link's name by its last part ("[Gate.Hold]"
+// holds "Hold"), and each weighing one over the number of paragraphs
 // holding it: the paragraph that holds what only it says of the
 // question, not the one that repeats the word every paragraph says.
 func scoreParas(block []string, paras []docPara, stems map[string]bool) {

@@ -129,8 +129,8 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 	// about files as objects (a count, a listing, a size, a date, a folder,
 	// a name): strong local evidence may overrule it, and a procedural
 	// "how do I ..." question is about content, not files.
-	// Only the sentences that ask count: "I edited the stopword file. How
-	// do I make sessions re-read it?" tells what the asker did to a file,
+	// Only the sentences that ask count: "I edited the alias file. How do
+	// I get the filter to pick it up?" tells what the asker did to a file,
 	// and asks how to do something (see askingPart).
 	asking := askingPart(query)
 	weakFiles := pred.Best == graphrag.RouteFilesystem && !fileObjectCue(askersFileWords(asking))
