@@ -93,9 +93,9 @@ type docPara struct {
 // ("Frob kind / Go type / Const", one row a line) is cut as a long code
 // block is, to the rows about what is asked.
 func (p docPara) around(block []string, stems map[string]bool, n int) docPara {
-	best, bestScore := p.from, -1.0
+	best, bestScore := p.from, -1
 	for i := p.from; i < p.to; i++ {
-		if sc := float64(stemsIn(block[i], stems)); sc > bestScore {
+		if sc := stemsIn(block[i], stems); sc > bestScore {
 			best, bestScore = i, sc
 		}
 	}
@@ -107,13 +107,13 @@ func (p docPara) around(block []string, stems map[string]bool, n int) docPara {
 // lines of block) by the doc's paragraphs rather than by lines: the first
 // paragraph (what the declaration is), then the paragraphs holding the
 // most of the question (scoreParas), in their order, as many as
-// maxCodeLines allows beside
-// the declaration's first code line. A paragraph of a doc comment is the
-// doc's unit of meaning; a window of lines cuts one in two (Go's
-// text/template Option lists each option as a paragraph with its values
-// indented under it). A paragraph longer than the room left is cut to
-// the lines around its best one (docPara.around). It reports false when
-// the doc has one paragraph or its first paragraph alone fills the cap.
+// maxCodeLines allows beside the declaration's first code line. A
+// paragraph of a doc comment is the doc's unit of meaning; a window of
+// lines cuts one in two (Go's text/template Option lists each option as a
+// paragraph with its values indented under it). A paragraph longer than
+// the room left is cut to the lines around its best one (docPara.around).
+// It reports false when the doc has one paragraph or its first paragraph
+// alone fills the cap.
 func docWindow(block []string, doc int, stems map[string]bool) ([]string, bool) {
 	var paras []docPara
 	for i := 0; i < doc; i++ {
@@ -191,7 +191,7 @@ func scoreParas(block []string, paras []docPara, stems map[string]bool) {
 				if stopWords[w] {
 					continue
 				}
-				if _, last, ok := cutLastDot(w); ok && !loose[looseStem(w)] {
+				if last, ok := lastDotPart(w); ok && !loose[looseStem(w)] {
 					w = last
 				}
 				st := looseStem(w)
@@ -209,11 +209,12 @@ func scoreParas(block []string, paras []docPara, stems map[string]bool) {
 	}
 }
 
-// cutLastDot splits a dotted word at its last dot ("rwmutex.rlock").
-func cutLastDot(w string) (before, after string, ok bool) {
+// lastDotPart is a dotted word's part after its last dot ("hold" of
+// "gate.hold"); ok is false for a word with no dot inside it.
+func lastDotPart(w string) (last string, ok bool) {
 	i := strings.LastIndexByte(w, '.')
 	if i <= 0 || i == len(w)-1 {
-		return w, "", false
+		return "", false
 	}
-	return w[:i], w[i+1:], true
+	return w[i+1:], true
 }
