@@ -191,8 +191,8 @@ func scoreParas(block []string, paras []docPara, stems map[string]bool) {
 				if stopWords[w] {
 					continue
 				}
-				if last, ok := lastDotPart(w); ok && !loose[looseStem(w)] {
-					w = last
+				if !loose[looseStem(w)] {
+					w = lastPart(w)
 				}
 				st := looseStem(w)
 				if loose[st] && !slices.Contains(held[i], st) {
@@ -207,14 +207,4 @@ func scoreParas(block []string, paras []docPara, stems map[string]bool) {
 			paras[i].score += 1 / float64(df[st])
 		}
 	}
-}
-
-// lastDotPart is a dotted word's part after its last dot ("hold" of
-// "gate.hold"); ok is false for a word with no dot inside it.
-func lastDotPart(w string) (last string, ok bool) {
-	i := strings.LastIndexByte(w, '.')
-	if i <= 0 || i == len(w)-1 {
-		return "", false
-	}
-	return w[i+1:], true
 }
