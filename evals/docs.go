@@ -254,8 +254,8 @@ type DocsReport struct {
 // 25's validation split and is tuned on since round 26.
 // "test23" (written the same way at the start of round 26) was round 26's
 // validation split and is tuned on since round 27.
-// "test24" (written the same way at the start of round 27) is the
-// validation split: only its figure is read.
+// "test24" (written the same way at the start of round 27) was round 27's
+// validation split and is tuned on since round 28.
 // "tune1" to "tune3" (others again, written from the documents alone by
 // three writers at once, each over its own part of the collections) are
 // development data: their misses are read.
