@@ -89,6 +89,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test22", "t22"},
 	{"test23", "t23"},
 	{"test24", "t24"},
+	{"test25", "t25"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},

@@ -225,6 +225,14 @@ const (
 	// edit it.
 	DocsTest24Collections = "docs/test24.collections.json"
 	DocsTest24Questions   = "docs/test24.jsonl"
+	// DocsTest25Collections and DocsTest25Questions are a split written
+	// the same way at the start of round 28, on files no earlier set
+	// takes a gold file from (its Debian rows one per package, in
+	// packages never asked about) and PostgreSQL pages asked about twice
+	// before. Round 28's validation split: only its figure is read. Never
+	// edit it.
+	DocsTest25Collections = "docs/test25.collections.json"
+	DocsTest25Questions   = "docs/test25.jsonl"
 
 	// DocsTune1..3 are tuning sets, written from the documents alone
 	// by three writers who had not seen how graphrag answers, each over
