@@ -82,6 +82,11 @@ type Hit struct {
 	// for vector search, the RRF sum for hybrid search.
 	Score float64
 	Ranks Ranks
+	// Copies are the other documents that hold this hit's text word for
+	// word, best ranked first (Debian ships one changelog or copyright
+	// file in the folders of every package built from a source): the hit
+	// stands for them all, and a citation of it names them.
+	Copies []Source
 }
 
 // ChunkID is the id of the ordinal-th chunk of a document.

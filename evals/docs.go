@@ -105,8 +105,9 @@ type DocsResult struct {
 	// CopyCited is set on an answer with the gold string that cites,
 	// instead of the gold file, a file with the same bytes (Debian ships
 	// one copyright file or changelog in several packages'
-	// directories). It is not counted as correct; the figures report it
-	// apart (AnsweredWithCopies).
+	// directories) without naming the gold file among the citation's
+	// copies (graphrag.Hit.Copies: then the gold file is cited). It is not
+	// counted as correct; the figures report it apart (AnsweredWithCopies).
 	CopyCited bool     `json:"gold_copy_cited,omitempty"`
 	Correct   bool     `json:"correct"`
 	Answer    string   `json:"answer"`
@@ -519,21 +520,21 @@ func scoreDocs(q DocsQuestion, run Run, root string) DocsResult {
 	gold := realPath(filepath.Join(root, filepath.FromSlash(q.GoldFile)))
 	isGold := func(p string) bool { return relTo(root, p) == q.GoldFile || realPath(p) == gold }
 	goldText := normalizeDocs(q.Gold)
+	// A hit stands for its copies too (graphrag.Hit.Copies).
+	holdsGold := func(h graphrag.Hit) bool {
+		return isGold(h.Source.Path) || slices.ContainsFunc(h.Copies, func(s graphrag.Source) bool { return isGold(s.Path) })
+	}
 	answers := func(h graphrag.Hit) bool {
-		return isGold(h.Source.Path) && strings.Contains(normalizeDocs(h.Chunk.Text), goldText)
+		return holdsGold(h) && strings.Contains(normalizeDocs(h.Chunk.Text), goldText)
 	}
-	for _, h := range s.Hits {
-		if isGold(h.Source.Path) {
-			r.GoldInHits = true
-		}
-	}
+	r.GoldInHits = slices.ContainsFunc(s.Hits, holdsGold)
 	r.PassageInHits = slices.ContainsFunc(s.Hits, answers)
 	r.PassageKept = slices.ContainsFunc(s.Kept, answers)
 	if !r.Abstained {
 		r.Words = len(strings.Fields(s.Answer.Text))
 	}
 	r.GoldFound = strings.Contains(normalizeDocs(s.Answer.Text), goldText)
-	r.GoldCited = slices.ContainsFunc(s.Answer.Citations, func(c graphrag.Citation) bool { return isGold(c.Hit.Source.Path) })
+	r.GoldCited = slices.ContainsFunc(s.Answer.Citations, func(c graphrag.Citation) bool { return holdsGold(c.Hit) })
 	r.Correct = !r.Abstained && r.GoldFound && r.GoldCited
 	if !r.Abstained && r.GoldFound && !r.GoldCited {
 		r.CopyCited = slices.ContainsFunc(s.Answer.Citations, func(c graphrag.Citation) bool { return sameBytes(c.Hit.Source.Path, gold) })

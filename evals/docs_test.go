@@ -165,6 +165,16 @@ func TestScoreDocsReportsCopiesOfTheGoldFile(t *testing.T) {
 	if r := scoreDocs(q, run(other), root); r.Correct || r.CopyCited {
 		t.Errorf("other file: correct %v, copy cited %v; want false, false", r.Correct, r.CopyCited)
 	}
+	// A citation that names the gold file as a copy of its text
+	// (graphrag.Hit.Copies) cites it, and its passage holds the answer.
+	named := run(copyPath)
+	c := &named.State.Answer.Citations[0]
+	c.Hit.Chunk.Text = "License: MIT"
+	c.Hit.Copies = []graphrag.Source{{Path: filepath.Join(root, "libfoo1/copyright")}}
+	named.State.Hits, named.State.Kept = []graphrag.Hit{c.Hit}, []graphrag.Hit{c.Hit}
+	if r := scoreDocs(q, named, root); !r.Correct || !r.GoldInHits || !r.PassageKept {
+		t.Errorf("gold file named as a copy: correct %v, in hits %v, kept %v; want all true", r.Correct, r.GoldInHits, r.PassageKept)
+	}
 	f := docsFigures("all", []DocsResult{scoreDocs(q, run(copyPath), root), scoreDocs(q, run(filepath.Join(root, "libfoo1/copyright")), root)})
 	if f.Answered != 0.5 || f.AnsweredWithCopies != 1 {
 		t.Errorf("answered %v, with copies %v; want 0.5, 1", f.Answered, f.AnsweredWithCopies)

@@ -391,6 +391,7 @@ func (p *pipeline) fuse(ctx context.Context, r retrieval) (retrieval, error) {
 	res.Hits = p.withNamedFolders(ctx, &r, res.Hits)
 	res.Hits = p.withCopyrightFile(ctx, &r, res.Hits)
 	res.Hits = p.withQuotedPhrases(ctx, &r, res.Hits)
+	res.Hits = withCopies(res.Hits)
 	r.Hits, r.SearchMode, r.SearchNote = res.Hits, res.Mode, res.Note
 	return r, nil
 }
@@ -653,4 +654,33 @@ func namedAfter(toks []token, i int, prep string) bool {
 // name stands beside.
 func packageOrDocument(w string) bool {
 	return w == "package" || w == "packages" || docKinds[docKind(w)]
+}
+
+// withCopies sets each hit's Copies to the documents of the other hits
+// whose text is the same word for word, best ranked first: Debian ships a
+// source package's changelog in every binary package's folder, and two
+// manual pages may share a paragraph. Which copy ranks first is chance;
+// the citation names them all, and each copy keeps its place among the
+// hits (a copy that dropped out would leave a weaker passage in its
+// place: tried, more unanswerable questions were answered).
+func withCopies(hits []graphrag.Hit) []graphrag.Hit {
+	same := make(map[string][]int, len(hits))
+	for i, h := range hits {
+		if h.Chunk.Text != "" {
+			same[h.Chunk.Text] = append(same[h.Chunk.Text], i)
+		}
+	}
+	for _, idx := range same {
+		if len(idx) < 2 {
+			continue
+		}
+		for _, i := range idx {
+			for _, j := range idx {
+				if j != i && hits[j].Source.DocID != hits[i].Source.DocID && !slices.ContainsFunc(hits[i].Copies, func(c graphrag.Source) bool { return c.DocID == hits[j].Source.DocID }) {
+					hits[i].Copies = append(hits[i].Copies, hits[j].Source)
+				}
+			}
+		}
+	}
+	return hits
 }

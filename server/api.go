@@ -93,6 +93,9 @@ type Citation struct {
 	URL   string  `json:"url,omitempty"`
 	Score float64 `json:"score"`
 	Quote string  `json:"quote,omitempty"`
+	// Copies are the paths of the other files that hold the cited text
+	// word for word (graphrag.Hit.Copies).
+	Copies []string `json:"copies,omitempty"`
 }
 
 // Source is one retrieved hit, best first.
@@ -251,14 +254,15 @@ func response(s nodes.State, tr Trace, withText bool) QueryResponse {
 	}
 	for _, c := range a.Citations {
 		r.Citations = append(r.Citations, Citation{
-			N:     c.N,
-			ID:    c.Hit.Chunk.ID,
-			DocID: docID(c.Hit),
-			Title: c.Hit.Source.Title,
-			Path:  c.Hit.Source.Path,
-			URL:   c.Hit.Source.URL,
-			Score: c.Hit.Score,
-			Quote: c.Quote,
+			N:      c.N,
+			ID:     c.Hit.Chunk.ID,
+			DocID:  docID(c.Hit),
+			Title:  c.Hit.Source.Title,
+			Path:   c.Hit.Source.Path,
+			URL:    c.Hit.Source.URL,
+			Score:  c.Hit.Score,
+			Quote:  c.Quote,
+			Copies: copyPaths(c.Hit),
 		})
 	}
 	kept := make(map[string]bool, len(s.Kept))
@@ -314,4 +318,14 @@ func usage(m map[string]graphrag.Usage) Usage {
 		u.ByNode[node] = Count{v.Calls, v.PromptTokens, v.CompletionTokens}
 	}
 	return u
+}
+
+// copyPaths are the paths of a hit's copies (graphrag.Hit.Copies), nil
+// when it has none.
+func copyPaths(h graphrag.Hit) []string {
+	var out []string
+	for _, c := range h.Copies {
+		out = append(out, c.Path)
+	}
+	return out
 }

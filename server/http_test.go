@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -39,7 +40,7 @@ func TestQueryJSON(t *testing.T) {
 	if r.Answer != "tok0 tok1 tok2 [1]" || r.AnsweredBy != "llm" || r.Verdict != "ok" {
 		t.Errorf("answer %q by %q verdict %q", r.Answer, r.AnsweredBy, r.Verdict)
 	}
-	if len(r.Citations) != 1 || r.Citations[0] != (Citation{N: 1, ID: "/docs/a.md#0", DocID: "/docs/a.md", Title: "a.md", Path: "/docs/a.md", Score: 3.5, Quote: "due in 30 days"}) {
+	if len(r.Citations) != 1 || !reflect.DeepEqual(r.Citations[0], Citation{N: 1, ID: "/docs/a.md#0", DocID: "/docs/a.md", Title: "a.md", Path: "/docs/a.md", Score: 3.5, Quote: "due in 30 days"}) {
 		t.Errorf("citations %+v", r.Citations)
 	}
 	wantSources := []Source{

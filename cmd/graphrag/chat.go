@@ -196,7 +196,7 @@ func printSourceTexts(out io.Writer, s nodes.State) {
 		return
 	}
 	for _, c := range s.Answer.Citations {
-		fmt.Fprintf(out, "[%d] %s (score %.3g)\n", c.N, describeSource(c.Hit), c.Hit.Score)
+		fmt.Fprintf(out, "[%d] %s (score %.3g)\n", c.N, describeSource(c.Hit)+copiesNote(c.Hit), c.Hit.Score)
 		text := strings.Join(strings.Fields(c.Hit.Chunk.Text), " ")
 		fmt.Fprintf(out, "    %s\n\n", truncate(text, 600))
 	}

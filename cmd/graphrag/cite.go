@@ -102,7 +102,23 @@ func describeCitation(c graphrag.Citation, data []byte) string {
 	case h.Chunk.Heading != "":
 		where += " (" + h.Chunk.Heading + ")"
 	}
-	return where
+	return where + copiesNote(h)
+}
+
+// copiesNote names the other files that hold a hit's text word for word
+// (graphrag.Hit.Copies): "; the same text is in a/changelog.Debian.gz";
+// "" when there are none.
+func copiesNote(h graphrag.Hit) string {
+	if len(h.Copies) == 0 {
+		return ""
+	}
+	names := make([]string, len(h.Copies))
+	for i, c := range h.Copies {
+		if names[i] = displayRel(c.Path); names[i] == "" {
+			names[i] = c.Title
+		}
+	}
+	return "; the same text is in " + strings.Join(names, ", ")
 }
 
 // showCitation prints the passage the n-th citation of the answer points

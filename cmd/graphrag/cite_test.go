@@ -73,3 +73,19 @@ func TestShowCitationOfALatin1File(t *testing.T) {
 		t.Errorf("--show printed:\n%s", b.String())
 	}
 }
+
+// A citation of text that other files hold word for word names them.
+func TestDescribeCitationNamesTheCopies(t *testing.T) {
+	dir := t.TempDir()
+	hit := graphrag.Hit{Chunk: graphrag.Chunk{ID: "a#0", Text: "zorpkit (2.4-1) unstable"},
+		Source: graphrag.Source{Path: filepath.Join(dir, "zorpkit/changelog")},
+		Copies: []graphrag.Source{{Path: filepath.Join(dir, "libzorpkit3/changelog")}}}
+	d := describeCitation(graphrag.Citation{N: 1, Hit: hit}, nil)
+	if !strings.HasSuffix(d, "; the same text is in "+displayRel(filepath.Join(dir, "libzorpkit3/changelog"))) {
+		t.Errorf("described as %q", d)
+	}
+	hit.Copies = nil
+	if d := describeCitation(graphrag.Citation{N: 1, Hit: hit}, nil); strings.Contains(d, "same text") {
+		t.Errorf("no copies, described as %q", d)
+	}
+}

@@ -149,6 +149,7 @@ function openPassage(cit, result) {
   if (src.start_line) where += ":" + src.start_line + (src.end_line && src.end_line !== src.start_line ? "-" + src.end_line : "");
   const what = src.symbol || src.heading;
   if (what) where += " — " + what;
+  if ((cit.copies || []).length) where += "; the same text is in " + cit.copies.join(", ");
   $("passage-h").textContent = "Source [" + cit.n + "]: " + (cit.title || "");
   $("passage-where").textContent = where;
   $("passage-text").textContent = src.text || cit.quote || "(the server sent no text for this passage)";

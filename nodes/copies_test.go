@@ -1,0 +1,64 @@
+package nodes
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/graphrag/graphrag"
+)
+
+// TestACitationNamesTheCopiesOfItsText: two packages built from one source
+// ship the same changelog entry; which of them the search ranks first is
+// chance, so the citation of the entry names the other file too.
+func TestACitationNamesTheCopiesOfItsText(t *testing.T) {
+	entry := "zorpkit (2.4-1) unstable; urgency=medium\n\n  * Fix the frobnicator crash on empty input (Closes: #424242).\n"
+	st := docStore(t, map[string]string{
+		"/doc/zorpkit/changelog":     entry,
+		"/doc/libzorpkit3/changelog": entry,
+		"/doc/quuxd/changelog":       "quuxd (1.0-2) unstable; urgency=low\n\n  * New maintainer.\n",
+	}, nil)
+	r, err := Build(Deps{Searcher: st}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := r.Invoke(context.Background(), State{Query: "which zorpkit release fixed the frobnicator crash on empty input?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Answer.Abstained || len(s.Answer.Citations) == 0 {
+		t.Fatalf("answer %q (%s): the test needs the entry cited", s.Answer.Text, s.Measured)
+	}
+	c := s.Answer.Citations[0]
+	files := []string{c.Hit.Source.Path}
+	for _, cp := range c.Hit.Copies {
+		files = append(files, cp.Path)
+	}
+	slices.Sort(files)
+	if want := []string{"/doc/libzorpkit3/changelog", "/doc/zorpkit/changelog"}; !slices.Equal(files, want) || !strings.Contains(s.Answer.Text, "2.4-1") {
+		t.Errorf("answer %q cites %v; want the entry with both files", s.Answer.Text, files)
+	}
+}
+
+// TestWithCopiesLeavesOtherHitsAlone: a hit's own document is no copy,
+// nor is a hit of other text, and a document is named once.
+func TestWithCopiesLeavesOtherHitsAlone(t *testing.T) {
+	a, b := doc("a", "a", "same words"), doc("b", "b", "same words")
+	other := doc("c", "c", "other words")
+	again := doc("a", "a", "same words")
+	again.Chunk.ID = graphrag.ChunkID("a", 3)
+	hits := withCopies([]graphrag.Hit{a, other, b, again})
+	if len(hits) != 4 || len(hits[1].Copies) != 0 {
+		t.Fatalf("hits %+v", hits)
+	}
+	for i, want := range [][]string{{"/notes/b.md"}, nil, {"/notes/a.md"}, {"/notes/b.md"}} {
+		var got []string
+		for _, c := range hits[i].Copies {
+			got = append(got, c.Path)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("hit %d copies %v, want %v", i, got, want)
+		}
+	}
+}
