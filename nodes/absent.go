@@ -298,8 +298,8 @@ func oneEdit(a, b string) bool {
 // that ask (askingPart: those with a question mark beside statements, or
 // else the last) write as a name: with a capital inside the sentence,
 // with a digit, as code ("which Kitty version does zorpterm need", "does
-// zawk support frobsub()", "a zorp2ban rule") or before the kind of thing
-// it names. A plain word no file holds is as often the asker's own
+// zawk support frobsub()", "a zorp2ban rule"), before the kind of thing
+// it names, or as a setting's name. A plain word no file holds is as often the asker's own
 // wording ("the scratch volume" of a manual's "temporary volume"), and one
 // in a statement is the asker's context ("Flintlint says zorp.Old is
 // deprecated. What do I use instead?"), which the files need not name.
@@ -324,6 +324,12 @@ func askedIn(question string, nowhere []string) []string {
 			i+1 < len(toks) && (namedKinds[toks[i+1].Lower] || docKinds[toks[i+1].Lower]) {
 			names[t.Lower] = true
 		}
+		// Or as a setting's name: after the kind of setting it is ("the
+		// GODEBUG setting frobcache"), or before the value it is given
+		// ("frobcache = 2").
+		if i > 0 && settingKinds[toks[i-1].Lower] || strings.HasPrefix(strings.TrimLeft(last[t.End:], " "), "=") {
+			names[t.Lower] = true
+		}
 	}
 	var out []string
 	for _, w := range nowhere {
@@ -338,6 +344,10 @@ func askedIn(question string, nowhere []string) []string {
 // after its name: "the zorpd package", "the frob tool". The word before
 // one is a name however it is written.
 var namedKinds = text.NewSet(`package packages library tool program command daemon utility module plugin extension`)
+
+// settingKinds are the kinds of setting a user names one by, written
+// before its name: "the GODEBUG setting frobcache", "the option quuxmode".
+var settingKinds = text.NewSet(`setting option parameter variable flag field`)
 
 // holdsForm reports whether lower-cased text holds one of a word's forms
 // (inflections) as a word.

@@ -558,7 +558,9 @@ func TestAStatementsValuesAreTheAskers(t *testing.T) {
 // is not answered from them. A plain word no file holds may be the asker's own
 // wording, and a name in the asker's context, before the sentence that
 // asks, is not what is asked: both are answered. A word written before
-// the kind of thing it names ("the flintd package") is a name.
+// the kind of thing it names ("the flintd package") is a name, and so is
+// one after the kind of setting it is ("the GODEBUG setting flintmode") or
+// before the value it is given ("flintmode = on").
 func TestAnAskedNameNoFileHolds(t *testing.T) {
 	readme := doc("n1", "zorpterm README", "The zorpterm terminal draws true colour graphics and ligatures on the GPU. The zorpterm terminal supports mouse reporting.")
 	oldAPI := doc("n2", "zorp API", "zorp.Old is deprecated: use zorp.New instead, which takes a context.")
@@ -583,6 +585,12 @@ func TestAnAskedNameNoFileHolds(t *testing.T) {
 		// And before a kind of document a package has.
 		{"Does the flintd README say it draws true colour graphics and ligatures on the GPU?", []graphrag.Hit{readme}, RetrievalEmpty},
 		{"Does the zorpterm README say it draws true colour graphics and ligatures on the GPU?", []graphrag.Hit{readme}, RetrievalGood},
+		// And after the kind of setting it is, or before the value it is
+		// given: a setting's name.
+		{"Does the zorpterm setting flintmode draw true colour graphics and ligatures on the GPU?", []graphrag.Hit{readme}, RetrievalEmpty},
+		{"What default does the terminal setting flintmode have, for true colour graphics and ligatures in zorpterm on the GPU?", []graphrag.Hit{readme}, RetrievalEmpty},
+		{"Does zorpterm draw true colour graphics and ligatures on the GPU with flintmode = on?", []graphrag.Hit{readme}, RetrievalEmpty},
+		{"Which zorpterm option draws true colour graphics and ligatures on the GPU?", []graphrag.Hit{readme}, RetrievalGood},
 	} {
 		s, err := p.evaluate(context.Background(), State{Query: tc.question, Plan: graphrag.Plan{Route: graphrag.RouteVector}, Hits: tc.hits})
 		if err != nil || s.Retrieval != tc.want {
