@@ -108,10 +108,15 @@ type DocsResult struct {
 	// directories) without naming the gold file among the citation's
 	// copies (graphrag.Hit.Copies: then the gold file is cited). It is not
 	// counted as correct; the figures report it apart (AnsweredWithCopies).
-	CopyCited bool     `json:"gold_copy_cited,omitempty"`
-	Correct   bool     `json:"correct"`
-	Answer    string   `json:"answer"`
-	Cited     []string `json:"cited,omitempty"`
+	CopyCited bool `json:"gold_copy_cited,omitempty"`
+	// CitedAsCopy is set on a correct answer that cites the gold file only
+	// as a copy of a cited passage's text (graphrag.Hit.Copies), not as
+	// the file a citation names first: the figures report how many
+	// (AnsweredFirstNamed).
+	CitedAsCopy bool     `json:"gold_cited_as_copy,omitempty"`
+	Correct     bool     `json:"correct"`
+	Answer      string   `json:"answer"`
+	Cited       []string `json:"cited,omitempty"`
 	// Route is the run's last route, Retrieval evaluate's last judgement
 	// of the hits (good, poor, empty) and Measured what it measured to
 	// judge so ("evidence 0.52 (…), kept 5 of 10, missing …"): why a
@@ -185,6 +190,10 @@ type DocsFigures struct {
 	// byte-identical copy of the gold file (DocsResult.CopyCited) counted
 	// as correct: how much of the gap is which of two equal files is cited.
 	AnsweredWithCopies float64 `json:"answered_with_copies"`
+	// AnsweredFirstNamed is Answered without the answers that name the
+	// gold file only as a copy of a cited passage's text
+	// (DocsResult.CitedAsCopy).
+	AnsweredFirstNamed float64 `json:"answered_first_named"`
 	Unanswerable       int     `json:"unanswerable"`
 	Abstained          float64 `json:"abstained"`
 	FalseAbstains      float64 `json:"false_abstains"`
@@ -536,6 +545,7 @@ func scoreDocs(q DocsQuestion, run Run, root string) DocsResult {
 	r.GoldFound = strings.Contains(normalizeDocs(s.Answer.Text), goldText)
 	r.GoldCited = slices.ContainsFunc(s.Answer.Citations, func(c graphrag.Citation) bool { return holdsGold(c.Hit) })
 	r.Correct = !r.Abstained && r.GoldFound && r.GoldCited
+	r.CitedAsCopy = r.Correct && !slices.ContainsFunc(s.Answer.Citations, func(c graphrag.Citation) bool { return isGold(c.Hit.Source.Path) })
 	if !r.Abstained && r.GoldFound && !r.GoldCited {
 		r.CopyCited = slices.ContainsFunc(s.Answer.Citations, func(c graphrag.Citation) bool { return sameBytes(c.Hit.Source.Path, gold) })
 	}
@@ -592,7 +602,7 @@ func normalizeDocs(s string) string {
 
 func docsFigures(name string, results []DocsResult) DocsFigures {
 	f := DocsFigures{Collection: name}
-	var answered, copies, retrieved, passages, kept, abstained, falseAbstains int
+	var answered, copies, asCopy, retrieved, passages, kept, abstained, falseAbstains int
 	var words []int
 	for _, r := range results {
 		if name != "all" && r.Collection != name {
@@ -617,6 +627,9 @@ func docsFigures(name string, results []DocsResult) DocsFigures {
 		}
 		if r.CopyCited {
 			copies++
+		}
+		if r.CitedAsCopy {
+			asCopy++
 		}
 		if r.GoldInHits {
 			retrieved++
@@ -647,6 +660,7 @@ func docsFigures(name string, results []DocsResult) DocsFigures {
 		f.MedianWords = words[len(words)/2]
 	}
 	f.AnsweredWithCopies = share(answered+copies, f.Answerable)
+	f.AnsweredFirstNamed = share(answered-asCopy, f.Answerable)
 	return f
 }
 
@@ -664,6 +678,10 @@ func WriteDocsTable(w io.Writer, rep *DocsReport, all bool) error {
 	if n := len(rep.Figures); n > 0 && rep.Figures[n-1].AnsweredWithCopies > rep.Figures[n-1].Answered {
 		all := rep.Figures[n-1]
 		fmt.Fprintf(w, "(answered %.0f%% counting answers that cite a byte-identical copy of the gold file)\n", 100*all.AnsweredWithCopies)
+	}
+	if n := len(rep.Figures); n > 0 && rep.Figures[n-1].AnsweredFirstNamed < rep.Figures[n-1].Answered {
+		all := rep.Figures[n-1]
+		fmt.Fprintf(w, "(answered %.0f%% counting only the file each citation names first: the others name the gold file as a copy of the text they cite)\n", 100*all.AnsweredFirstNamed)
 	}
 	if n := len(rep.Figures); n > 0 && len(rep.Figures[n-1].Lost) > 0 {
 		fmt.Fprintln(w, "\nmissed answerable questions, by the first stage that failed them:")

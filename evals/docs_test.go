@@ -172,8 +172,12 @@ func TestScoreDocsReportsCopiesOfTheGoldFile(t *testing.T) {
 	c.Hit.Chunk.Text = "License: MIT"
 	c.Hit.Copies = []graphrag.Source{{Path: filepath.Join(root, "libfoo1/copyright")}}
 	named.State.Hits, named.State.Kept = []graphrag.Hit{c.Hit}, []graphrag.Hit{c.Hit}
-	if r := scoreDocs(q, named, root); !r.Correct || !r.GoldInHits || !r.PassageKept {
-		t.Errorf("gold file named as a copy: correct %v, in hits %v, kept %v; want all true", r.Correct, r.GoldInHits, r.PassageKept)
+	asCopy := scoreDocs(q, named, root)
+	if !asCopy.Correct || !asCopy.GoldInHits || !asCopy.PassageKept || !asCopy.CitedAsCopy {
+		t.Errorf("gold file named as a copy: correct %v, in hits %v, kept %v, cited as a copy %v; want all true", asCopy.Correct, asCopy.GoldInHits, asCopy.PassageKept, asCopy.CitedAsCopy)
+	}
+	if f := docsFigures("all", []DocsResult{asCopy, scoreDocs(q, run(filepath.Join(root, "libfoo1/copyright")), root)}); f.Answered != 1 || f.AnsweredFirstNamed != 0.5 {
+		t.Errorf("answered %v, first named %v; want 1, 0.5", f.Answered, f.AnsweredFirstNamed)
 	}
 	f := docsFigures("all", []DocsResult{scoreDocs(q, run(copyPath), root), scoreDocs(q, run(filepath.Join(root, "libfoo1/copyright")), root)})
 	if f.Answered != 0.5 || f.AnsweredWithCopies != 1 {
