@@ -664,22 +664,17 @@ func packageOrDocument(w string) bool {
 // hits (a copy that dropped out would leave a weaker passage in its
 // place: tried, more unanswerable questions were answered).
 func withCopies(hits []graphrag.Hit) []graphrag.Hit {
-	same := make(map[string][]int, len(hits))
-	for i, h := range hits {
-		if h.Chunk.Text != "" {
-			same[h.Chunk.Text] = append(same[h.Chunk.Text], i)
-		}
-	}
-	for _, idx := range same {
-		if len(idx) < 2 {
-			continue
-		}
-		for _, i := range idx {
-			for _, j := range idx {
-				if j != i && hits[j].Source.DocID != hits[i].Source.DocID && !slices.ContainsFunc(hits[i].Copies, func(c graphrag.Source) bool { return c.DocID == hits[j].Source.DocID }) {
-					hits[i].Copies = append(hits[i].Copies, hits[j].Source)
-				}
+	// Every pair is compared: the hits are one page of results, and two
+	// texts of different lengths compare at once.
+	for i := range hits {
+		h := &hits[i]
+		for j := range hits {
+			o := &hits[j]
+			if j == i || h.Chunk.Text == "" || o.Chunk.Text != h.Chunk.Text || o.Source.DocID == h.Source.DocID ||
+				slices.ContainsFunc(h.Copies, func(c graphrag.Source) bool { return c.DocID == o.Source.DocID }) {
+				continue
 			}
+			h.Copies = append(h.Copies, o.Source)
 		}
 	}
 	return hits
