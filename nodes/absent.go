@@ -299,10 +299,11 @@ func oneEdit(a, b string) bool {
 // else the last) write as a name: with a capital inside the sentence,
 // with a digit, as code ("which Kitty version does zorpterm need", "does
 // zawk support frobsub()", "a zorp2ban rule"), before the kind of thing
-// it names, or as a setting's name. A plain word no file holds is as often the asker's own
-// wording ("the scratch volume" of a manual's "temporary volume"), and one
-// in a statement is the asker's context ("Flintlint says zorp.Old is
-// deprecated. What do I use instead?"), which the files need not name.
+// it names, or as a setting's name. A plain word no file holds is as
+// often the asker's own wording ("the scratch volume" of a manual's
+// "temporary volume"), and one in a statement is the asker's context
+// ("Flintlint says zorp.Old is deprecated. What do I use instead?"),
+// which the files need not name.
 func askedIn(question string, nowhere []string) []string {
 	if len(nowhere) == 0 {
 		return nil

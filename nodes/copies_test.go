@@ -42,13 +42,18 @@ func TestACitationNamesTheCopiesOfItsText(t *testing.T) {
 }
 
 // TestWithCopiesLeavesOtherHitsAlone: a hit's own document is no copy,
-// nor is a hit of other text, and a document is named once.
+// nor is a hit of other text, and a document is named once. The hits it
+// was given (the searcher's slice) are left as they were.
 func TestWithCopiesLeavesOtherHitsAlone(t *testing.T) {
 	a, b := doc("a", "a", "same words"), doc("b", "b", "same words")
 	other := doc("c", "c", "other words")
 	again := doc("a", "a", "same words")
 	again.Chunk.ID = graphrag.ChunkID("a", 3)
-	hits := withCopies([]graphrag.Hit{a, other, b, again})
+	in := []graphrag.Hit{a, other, b, again}
+	hits := withCopies(in)
+	if slices.ContainsFunc(in, func(h graphrag.Hit) bool { return len(h.Copies) > 0 }) {
+		t.Errorf("the searcher's hits were written to: %+v", in)
+	}
 	if len(hits) != 4 || len(hits[1].Copies) != 0 {
 		t.Fatalf("hits %+v", hits)
 	}

@@ -664,18 +664,33 @@ func packageOrDocument(w string) bool {
 // hits (a copy that dropped out would leave a weaker passage in its
 // place: tried, more unanswerable questions were answered).
 func withCopies(hits []graphrag.Hit) []graphrag.Hit {
+	// The hits may be the searcher's own slice: they are copied at the
+	// first copy found, and left as they are when there is none.
+	var out []graphrag.Hit
 	// Every pair is compared: the hits are one page of results, and two
 	// texts of different lengths compare at once.
 	for i := range hits {
-		h := &hits[i]
 		for j := range hits {
-			o := &hits[j]
+			h, o := &hits[i], &hits[j]
+			if out != nil {
+				h = &out[i]
+			}
 			if j == i || h.Chunk.Text == "" || o.Chunk.Text != h.Chunk.Text || o.Source.DocID == h.Source.DocID ||
 				slices.ContainsFunc(h.Copies, func(c graphrag.Source) bool { return c.DocID == o.Source.DocID }) {
 				continue
 			}
+			if out == nil {
+				out = slices.Clone(hits)
+				for k := range out {
+					out[k].Copies = slices.Clip(out[k].Copies)
+				}
+				h = &out[i]
+			}
 			h.Copies = append(h.Copies, o.Source)
 		}
 	}
-	return hits
+	if out == nil {
+		return hits
+	}
+	return out
 }
