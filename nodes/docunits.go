@@ -191,10 +191,10 @@ func scoreParas(block []string, paras []docPara, stems map[string]bool) {
 				if stopWords[w] {
 					continue
 				}
-				if !loose[looseStem(w)] {
-					w = lastPart(w)
-				}
 				st := looseStem(w)
+				if !loose[st] {
+					st = looseStem(lastPart(w))
+				}
 				if loose[st] && !slices.Contains(held[i], st) {
 					held[i] = append(held[i], st)
 					df[st]++
