@@ -266,8 +266,8 @@ type DocsReport struct {
 // validation split and is tuned on since round 27.
 // "test24" (written the same way at the start of round 27) was round 27's
 // validation split and is tuned on since round 28.
-// "test25" (written the same way at the start of round 28) is the
-// validation split: only its figure is read.
+// "test25" (written the same way at the start of round 28) was round 28's
+// validation split and is tuned on since round 29.
 // "tune1" to "tune3" (others again, written from the documents alone by
 // three writers at once, each over its own part of the collections) are
 // development data: their misses are read.
