@@ -90,6 +90,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test23", "t23"},
 	{"test24", "t24"},
 	{"test25", "t25"},
+	{"test26", "t26"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},

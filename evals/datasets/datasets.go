@@ -233,6 +233,14 @@ const (
 	// edit it.
 	DocsTest25Collections = "docs/test25.collections.json"
 	DocsTest25Questions   = "docs/test25.jsonl"
+	// DocsTest26Collections and DocsTest26Questions are a split written
+	// the same way at the start of round 29, on files no earlier set
+	// takes a gold file from (its Debian rows one per package, in
+	// packages never asked about) and PostgreSQL pages asked about three
+	// times before. Round 29's validation split: only its figure is read.
+	// Never edit it.
+	DocsTest26Collections = "docs/test26.collections.json"
+	DocsTest26Questions   = "docs/test26.jsonl"
 
 	// DocsTune1..3 are tuning sets, written from the documents alone
 	// by three writers who had not seen how graphrag answers, each over
