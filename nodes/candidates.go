@@ -82,6 +82,10 @@ type candidate struct {
 	// names ("jq (1.6-2.1+deb12u1) …" for "which CVE does jq
 	// 1.6-2.1+deb12u1 fix"), -1 under another release's, 0 otherwise.
 	release int
+	// newest is true for the line of the newest release of a changelog
+	// whose package the question names, and for the units under it, when
+	// the question asks which release is installed (asksInstalledRelease).
+	newest bool
 }
 
 func looseSet(text string) map[string]bool {
@@ -446,6 +450,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 	otherFunc := asksUnnamedFunc(query)
 	overview := asksOverview(query)
 	asksRelated := relatedAsked.MatchString(query)
+	installed := asksInstalledRelease(query)
 	// Read only for the few units that need them: a part's stanza of a
 	// copyright file, a label under a release's heading.
 	fileWords := sync.OnceValue(func() []string { return stanzaFileWords.FindAllString(strings.ToLower(query), -1) })
@@ -544,6 +549,12 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 			}
 		}
 		test := isTestPath(h.Source.Path)
+		// The newest release of the changelog of a package the question
+		// names, asked which release is installed.
+		newestLine := ""
+		if installed && releaseNaming(query, h) != namesNone {
+			newestLine = newestReleaseLine(h)
+		}
 		pkgDoc := h.Chunk.Kind == kindPackage && slices.ContainsFunc(idents, func(a askedIdent) bool { return a.Pkg != "" && inPackage(h, a.Pkg) })
 		for j, u := range units {
 			heading := u.heading
@@ -616,6 +627,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 			if u.stanza != stanzaNone {
 				c.naming += workNaming
 			}
+			c.newest = newestLine != "" && (strings.TrimSpace(heading) == newestLine || strings.TrimSpace(sent) == newestLine)
 			if u.code {
 				// The doc comment of a declaration cut in parts (a long
 				// doc above "func Search") is of the declaration too, and

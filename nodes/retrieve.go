@@ -391,6 +391,7 @@ func (p *pipeline) fuse(ctx context.Context, r retrieval) (retrieval, error) {
 	res.Hits = p.withNamedFolders(ctx, &r, res.Hits)
 	res.Hits = p.withCopyrightFile(ctx, &r, res.Hits)
 	res.Hits = p.withQuotedPhrases(ctx, &r, res.Hits)
+	res.Hits = p.withNewestRelease(ctx, &r, res.Hits)
 	res.Hits = withCopies(res.Hits)
 	r.Hits, r.SearchMode, r.SearchNote = res.Hits, res.Mode, res.Note
 	return r, nil

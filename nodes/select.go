@@ -230,6 +230,13 @@ func (s *selection) pick(cands []candidate, limit int) {
 	// question's words ("Copyright: 2001 Ann Smith" for "zorpd was first
 	// written by whom?"): the first one, when no unit allowed first scores.
 	firstRecord := -1
+	// Asked which release is installed, by the newest release of the
+	// changelog of the package the question names, when a kept passage
+	// holds it: first, though its entry may hold none of the question's
+	// words ("* Upload to testing." under "mesa (22.3.6-1+deb12u1) …"),
+	// and the first of its units when none scores.
+	firstNewest := slices.IndexFunc(cands, func(c candidate) bool { return c.newest })
+	newest := firstNewest >= 0
 	for len(s.chosen) < limit {
 		best, bestScore, bestNeeded := -1, 0.0, 0.0
 		for i, c := range cands {
@@ -240,7 +247,7 @@ func (s *selection) pick(cands []candidate, limit int) {
 				continue // the same words from another copy of the file
 			}
 			if len(s.chosen) == 0 && (declared && !c.declares || who && !c.name || agent && !c.agent || licence && !holdsLicence(c) ||
-				wholeLicence && !wholeLicenceField(c) || record != stanzaNone && !authorshipField(c, record) || ofNamed && c.naming < s.mostNamed || part && !partAsked(c)) {
+				wholeLicence && !wholeLicenceField(c) || newest && !c.newest || record != stanzaNone && !authorshipField(c, record) || ofNamed && c.naming < s.mostNamed || part && !partAsked(c)) {
 				continue
 			}
 			if len(s.chosen) == 0 && firstRecord < 0 && record != stanzaNone {
@@ -282,6 +289,9 @@ func (s *selection) pick(cands []candidate, limit int) {
 		}
 		s.take(cands[best])
 		s.whole = s.whole || wholeLicence && wholeLicenceField(cands[best]) || record == stanzaWhole && authorshipField(cands[best], record)
+	}
+	if len(s.chosen) == 0 && firstNewest >= 0 {
+		s.chosen = append(s.chosen, cands[firstNewest])
 	}
 	if len(s.chosen) == 0 && firstRecord >= 0 {
 		s.chosen = append(s.chosen, cands[firstRecord])

@@ -21,6 +21,9 @@ type Store interface {
 	Delete(ctx context.Context, ids ...string) error
 	Manifest(ctx context.Context) ([]graphrag.DocState, error)
 	Stats(ctx context.Context) (graphrag.StoreStats, error)
+	// Openings returns the first passage (ordinal 0) of each document of
+	// ids the store holds, in the order of ids, each document once.
+	Openings(ctx context.Context, ids []string) ([]graphrag.Hit, error)
 	Close() error
 }
 
@@ -48,6 +51,7 @@ func Run(t *testing.T, open OpenFunc, reopen ReopenFunc) {
 		{"put and get via search", s.putAndGet},
 		{"ids and chunk ids stable", s.idsStable},
 		{"chunk heading, symbol, kind and lines", s.chunkPlace},
+		{"openings", s.openings},
 		{"replace by id leaves no stale chunks", s.replace},
 		{"delete", s.delete},
 		{"manifest", s.manifest},
@@ -310,6 +314,41 @@ func (s suite) chunkPlace(t *testing.T) {
 	}
 	if h := res.Hits[0].Chunk; h.Heading != "Notes" || h.Symbol != "" || h.Kind != "section" || h.StartLine != 1 || h.EndLine != 1 {
 		t.Errorf("after replace chunk = heading %q symbol %q kind %q lines %d-%d, want Notes, none, section, 1-1", h.Heading, h.Symbol, h.Kind, h.StartLine, h.EndLine)
+	}
+}
+
+func (s suite) openings(t *testing.T) {
+	st := s.fresh(t, nil)
+	ctx := context.Background()
+	if got, err := st.Openings(ctx, nil); err != nil || len(got) != 0 {
+		t.Errorf("Openings of no documents on an empty store = %v, %v; want none, no error", got, err)
+	}
+	put(t, st, filler(5)...)
+	log := doc("zorp", "changelog", "txt", t0,
+		"zorp (3.4.1-2) unstable; urgency=medium\n\n  * Fix the frob.",
+		"zorp (3.4.1-1) unstable; urgency=low\n\n  * New upstream release.")
+	log.Chunks[0].Heading, log.Chunks[0].StartLine, log.Chunks[0].EndLine = "Releases", 1, 3
+	notes := doc("quux", "notes", "md", t0, "Quux keeps one passage.")
+	put(t, st, log, notes)
+	got, err := st.Openings(ctx, []string{"quux", "missing", "zorp", "quux"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Chunk.ID != "quux#0" || got[1].Chunk.ID != "zorp#0" {
+		t.Fatalf("Openings(quux, missing, zorp, quux) = %v, want quux#0 and zorp#0 in that order", hitKeys(got))
+	}
+	h, want := got[1], log.Chunks[0]
+	if h.Chunk.Text != want.Text || h.Chunk.DocID != "zorp" || h.Chunk.Ordinal != 0 || h.Chunk.Heading != want.Heading || h.Chunk.StartLine != 1 || h.Chunk.EndLine != 3 {
+		t.Errorf("opening of zorp = %+v, want its first chunk %+v", h.Chunk, want)
+	}
+	if h.Source.DocID != "zorp" || h.Source.Path != log.Doc.Path || h.Source.Title != "changelog" || !h.Source.ModTime.Equal(t0) {
+		t.Errorf("opening of zorp's source = %+v, want the document's", h.Source)
+	}
+	if err := st.Delete(ctx, "zorp"); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := st.Openings(ctx, []string{"zorp"}); err != nil || len(got) != 0 {
+		t.Errorf("Openings of a deleted document = %v, %v; want none", hitKeys(got), err)
 	}
 }
 

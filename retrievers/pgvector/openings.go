@@ -1,0 +1,59 @@
+package pgvector
+
+import (
+	"context"
+	"time"
+
+	"github.com/graphrag/graphrag"
+	"github.com/jackc/pgx/v5"
+)
+
+// Openings returns the first passage of each document of ids the
+// collection holds, in the order of ids; a document it does not hold is
+// skipped. A file's opening says what the search may never rank first: a
+// Debian changelog's is its newest release, the one installed. Its hits
+// have no score: they were read, not ranked.
+func (s *Store) Openings(ctx context.Context, ids []string) ([]graphrag.Hit, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	c, found, err := s.collection(ctx)
+	if err != nil || !found {
+		return nil, err // nothing ingested yet: no openings
+	}
+	rows, err := s.pool.Query(ctx, `
+		SELECT c.doc_id, c.text, c.heading, c.symbol, c.kind, c.start_line, c.end_line, d.path, d.title, d.type, d.mtime
+		FROM chunks c
+		JOIN documents d ON d.collection_id = c.collection_id AND d.id = c.doc_id
+		WHERE c.collection_id = $1 AND c.ordinal = 0 AND c.doc_id = ANY($2::text[])`, c.id, ids)
+	if err != nil {
+		return nil, s.wrap(ctx, "openings", err)
+	}
+	got, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (graphrag.Hit, error) {
+		var h graphrag.Hit
+		var mtime *time.Time
+		err := r.Scan(&h.Chunk.DocID, &h.Chunk.Text, &h.Chunk.Heading, &h.Chunk.Symbol, &h.Chunk.Kind, &h.Chunk.StartLine, &h.Chunk.EndLine,
+			&h.Source.Path, &h.Source.Title, &h.Source.Type, &mtime)
+		h.Chunk.ID = graphrag.ChunkID(h.Chunk.DocID, 0)
+		h.Source.DocID = h.Chunk.DocID
+		if mtime != nil {
+			h.Source.ModTime = mtime.UTC()
+		}
+		return h, err
+	})
+	if err != nil {
+		return nil, s.wrap(ctx, "openings", err)
+	}
+	byDoc := make(map[string]graphrag.Hit, len(got))
+	for _, h := range got {
+		byDoc[h.Chunk.DocID] = h
+	}
+	hits := make([]graphrag.Hit, 0, len(got))
+	for _, id := range ids {
+		if h, ok := byDoc[id]; ok {
+			hits = append(hits, h)
+			delete(byDoc, id) // an id given twice is read once
+		}
+	}
+	return hits, nil
+}
