@@ -84,7 +84,8 @@ type candidate struct {
 	release int
 	// newest is true for the line of the newest release of a changelog
 	// whose package the question names, and for the units under it, when
-	// the question asks which release is installed (asksInstalledRelease).
+	// the question asks which release is installed or who maintains the
+	// package (asksNewestRelease).
 	newest bool
 }
 
@@ -450,7 +451,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 	otherFunc := asksUnnamedFunc(query)
 	overview := asksOverview(query)
 	asksRelated := relatedAsked.MatchString(query)
-	installed := asksInstalledRelease(query)
+	installed := asksNewestRelease(query)
 	// Read only for the few units that need them: a part's stanza of a
 	// copyright file, a label under a release's heading.
 	fileWords := sync.OnceValue(func() []string { return stanzaFileWords.FindAllString(strings.ToLower(query), -1) })
@@ -550,7 +551,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 		}
 		test := isTestPath(h.Source.Path)
 		// The newest release of the changelog of a package the question
-		// names, asked which release is installed.
+		// names, asked which release is installed or who maintains it.
 		newestLine := ""
 		if installed && releaseNaming(query, h) != namesNone {
 			newestLine = newestReleaseLine(h)

@@ -942,7 +942,7 @@ func preferHits(question string, hits, kept []graphrag.Hit, matching []int, maxK
 	words := questionNameWords(question)
 	options := optionPattern.FindAllStringSubmatch(question, -1)
 	overview, nameWords := asksOverview(question), nameWords(question)
-	installed := asksInstalledRelease(question)
+	installed := asksNewestRelease(question)
 	var qLoose map[string]bool // the question's words, read when an identifier first needs them
 	questionLoose := func() map[string]bool {
 		if qLoose == nil {
@@ -957,8 +957,9 @@ func preferHits(question string, hits, kept []graphrag.Hit, matching []int, maxK
 		// "what is pg_rewind for": the passage about pg_rewind as a whole
 		// (its Symbol names it, see symbolNamed).
 		about := overview && !isCodeHit(h) && symbolNamed(h.Chunk.Symbol, nameWords)
-		// "which zorpd version is installed": the newest release of
-		// zorpd's changelog, which retrieve read (withNewestRelease).
+		// "which zorpd version is installed", "who maintains the zorpd
+		// package": the newest release of zorpd's changelog, which
+		// retrieve read (withNewestRelease).
 		newest := installed && releaseNaming(question, h) != namesNone
 		// Or a declaration the question spells out in words ("the max
 		// frob size": MaxZorpFrobSize), not by its name.

@@ -12,9 +12,10 @@ import (
 // This file answers a question about the release of a package that is
 // installed: "which Mesa version is installed", "which upstream Maven
 // version is packaged here", "what is the newest upload in zorp's
-// changelog". A Debian changelog lists its releases newest first
-// (deb-changelog(5)), so the installed release is the first line of the
-// package's changelog; the search, weighing the question's words, seldom
+// changelog", and who maintains the package now. A Debian changelog
+// lists its releases newest first (deb-changelog(5)), so the installed
+// release is the first line of the package's changelog, and who maintains
+// it signs that entry; the search, weighing the question's words, seldom
 // ranks that passage first, since every entry of the changelog names the
 // package. retrieve reads it (withNewestRelease), and select answers with
 // it (candidate.newest).
@@ -26,8 +27,9 @@ type Openings interface {
 	Openings(ctx context.Context, ids []string) ([]graphrag.Hit, error)
 }
 
-// releaseWords name what a question about a release asks for.
-var releaseWords = toSet(`version versions release releases revision revisions upload uploads`)
+// releaseWords name what a question about a release asks for ("the
+// latest security update").
+var releaseWords = toSet(`version versions release releases revision revisions upload uploads update updates`)
 
 // presentWords, and the pairs of words presentPairs, say that the release
 // asked about is the one in use: "installed", "packaged here", "the latest
@@ -37,21 +39,54 @@ var (
 	presentPairs = [][2]string{{"most", "recent"}, {"this", "system"}, {"this", "machine"}, {"this", "computer"}, {"this", "host"}, {"i", "have"}}
 )
 
-// asksInstalledRelease reports whether a question asks about the release of
-// software in use (releaseWords and presentWords) and names no version: a
-// question that names one asks about that release (releaseScope).
+// asksInstalledRelease reports whether a question asks which or what of
+// the release of software in use (releaseWords and presentWords) and names
+// no version: a question that names one asks about that release
+// (releaseScope), and "how do I update the zorp installed here" asks for
+// steps.
 func asksInstalledRelease(query string) bool {
 	if versionPattern.MatchString(query) {
 		return false
 	}
 	toks := tokenize(query)
-	release, present := false, false
+	release, present, which := false, false, false
 	for i, t := range toks {
+		which = which || t.Lower == "which" || t.Lower == "what"
 		release = release || releaseWords[t.Lower]
 		present = present || presentWords[t.Lower] ||
 			i+1 < len(toks) && slices.Contains(presentPairs, [2]string{t.Lower, toks[i+1].Lower})
 	}
-	return release && present
+	return which && release && present
+}
+
+// maintainWords ask who maintains a package ("who maintains zorp",
+// "who is zorp's maintainer"), debianWords that the question asks about
+// Debian's package, whose maintainers sign its changelog's entries; a
+// question about the software itself, or "upstream", asks for the
+// project's maintainers, whom the changelog does not name.
+var (
+	maintainWords = toSet(`maintains maintain maintainer maintainers`)
+	debianWords   = toSet(`debian package packages`)
+)
+
+// asksPackageMaintainer reports whether a question asks who maintains a
+// Debian package now: who signs the newest entry of its changelog.
+func asksPackageMaintainer(query string) bool {
+	if !asksForName(query) || versionPattern.MatchString(query) {
+		return false
+	}
+	toks := tokenize(query)
+	has := func(words map[string]bool) bool {
+		return slices.ContainsFunc(toks, func(t token) bool { return words[t.Lower] })
+	}
+	return has(maintainWords) && has(debianWords) && !slices.ContainsFunc(toks, func(t token) bool { return t.Lower == "upstream" })
+}
+
+// asksNewestRelease reports whether a question is answered by the newest
+// release of a package's changelog: it asks which release is installed,
+// or who maintains the package.
+func asksNewestRelease(query string) bool {
+	return asksInstalledRelease(query) || asksPackageMaintainer(query)
 }
 
 // newestReleaseLine is the line that opens a Debian changelog's passage
@@ -126,7 +161,8 @@ func changelogs(hits []graphrag.Hit, docs []string) []string {
 
 // withNewestRelease adds to hits the first passage of the changelog of
 // each package the question names, when it asks for the release installed
-// (asksInstalledRelease) and no hit is that passage. The changelogs are
+// or who maintains the package (asksNewestRelease) and no hit is that
+// passage. The changelogs are
 // those among the hits and those a search of the changelogs finds; of
 // their first passages, those whose package the question names
 // (releaseNaming) join, its folder before its source, up to
@@ -136,7 +172,7 @@ func changelogs(hits []graphrag.Hit, docs []string) []string {
 func (p *pipeline) withNewestRelease(ctx context.Context, r *retrieval, hits []graphrag.Hit) []graphrag.Hit {
 	q := r.Plan.Query
 	op, ok := p.deps.Searcher.(Openings)
-	if !ok || !asksInstalledRelease(q) {
+	if !ok || !asksNewestRelease(q) {
 		return hits
 	}
 	docs := changelogs(hits, nil)

@@ -44,7 +44,7 @@ func changelogStore(t *testing.T, files map[string][]string) *sqlite.Store {
 // a question about the installed version asks with, and whose older
 // entries hold many.
 func zorpdChangelog() []string {
-	entries := []string{"zorpd (3.4.1-2) bookworm; urgency=medium\n\n  * Upload to bookworm.\n\n -- Ann Smith <ann@example.org>  Mon, 21 Nov 2022 04:51:57 -0500"}
+	entries := []string{"zorpd (3.4.1-2) bookworm; urgency=medium\n\n  * Upload to bookworm.\n\n -- Cy Young <cy@example.org>  Mon, 21 Nov 2022 04:51:57 -0500"}
 	for v := 20; v > 6; v-- {
 		entries = append(entries, fmt.Sprintf("zorpd (3.%d-1) unstable; urgency=low\n\n  * New upstream version of zorpd: the zorpd version installed now\n    checks the zorpd release it upgrades from.\n\n -- Ann Smith <ann@example.org>  Mon, 3 Jan 2022 10:00:00 +0100", v/10))
 	}
@@ -57,7 +57,7 @@ func zorpdChangelog() []string {
 // older entries that hold the question's words; a copy of the changelog
 // in another binary package's folder is named with it. The first entry of
 // a NEWS.Debian file, written in the same form, is the newest news, not
-// the release installed.
+// the release installed. Who maintains the package signs that release.
 func TestTheInstalledReleaseIsTheChangelogsFirst(t *testing.T) {
 	log := zorpdChangelog()
 	st := changelogStore(t, map[string][]string{
@@ -78,6 +78,7 @@ func TestTheInstalledReleaseIsTheChangelogsFirst(t *testing.T) {
 		"which upstream zorpd release is packaged here":                       "- zorpd (3.4.1-2)",
 		"What is the exact Debian version of the installed libzorp7 package?": "- zorpd (3.4.1-2)",
 		"Which quuxd version is installed here?":                              "- quuxd (2.0-1)",
+		"Who maintains the zorpd package in Debian?":                          "- zorpd (3.4.1-2)",
 	} {
 		s, err := r.Invoke(context.Background(), State{Query: q})
 		if err != nil {
@@ -92,8 +93,32 @@ func TestTheInstalledReleaseIsTheChangelogsFirst(t *testing.T) {
 		for _, cp := range c.Copies {
 			files = append(files, cp.Path)
 		}
+		if strings.Contains(q, "maintains") && !strings.Contains(s.Answer.Text, "Cy Young") {
+			t.Errorf("%q: answer %q, want the newest release's signer", q, s.Answer.Text)
+		}
 		if !strings.HasPrefix(s.Answer.Text, want) || c.Chunk.Ordinal != 0 || strings.Contains(want, "zorpd") && len(files) != 2 {
 			t.Errorf("%q: answer %q first cites %s#%d, copies %v; want the newest release, in both files", q, s.Answer.Text, c.Source.Path, c.Chunk.Ordinal, files)
+		}
+	}
+}
+
+func TestAsksNewestRelease(t *testing.T) {
+	for q, want := range map[string]bool{
+		"Which CVE did the latest zorpd security update fix?":       true,
+		"Who maintains the zorpd package in Debian?":                true,
+		"who is the Debian maintainer of zorpd":                     false, // "who is" asks for a role
+		"Who are zorpd's maintainers in Debian?":                    false,
+		"Who maintains zorpd upstream?":                             false, // the project's, not Debian's
+		"Who maintains zorpd?":                                      false, // the project's, or Debian's
+		"Who maintained the zorpd package in Debian before 2.0?":    false, // a release of the past
+		"Who took over maintenance of the zorpd package in Debian?": false,
+		"How do I update the zorpd package installed here?":         false, // asks for steps
+		"What's the newest zorpd upload?":                           true,
+		"Which zorpd version do I have?":                            true,
+		"Which zorpd version fixed the frob crash?":                 false,
+	} {
+		if got := asksNewestRelease(q); got != want {
+			t.Errorf("asksNewestRelease(%q) = %v, want %v", q, got, want)
 		}
 	}
 }
