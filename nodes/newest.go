@@ -2,6 +2,7 @@ package nodes
 
 import (
 	"context"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -29,7 +30,9 @@ type Openings interface {
 
 // releaseWords name what a question about a release asks for ("the
 // latest security update").
-var releaseWords = toSet(`version versions release releases revision revisions upload uploads update updates`)
+var releaseWords = toSet(releaseWordList)
+
+const releaseWordList = `version versions release releases revision revisions upload uploads update updates`
 
 // presentWords, and the pairs of words presentPairs, say that the release
 // asked about is the one in use: "installed", "packaged here", "the latest
@@ -65,9 +68,16 @@ func asksInstalledRelease(query string) bool {
 // question about the software itself, or "upstream", asks for the
 // project's maintainers, whom the changelog does not name.
 var (
-	maintainWords = toSet(`maintains maintain maintainer maintainers`)
+	maintainWords = toSet(maintainWordList)
 	debianWords   = toSet(`debian package packages`)
 )
+
+const maintainWordList = `maintains maintain maintainer maintainers`
+
+// newestWordPattern finds a word of releaseWords or maintainWords in any
+// case, so that a question with none is not tokenized (retrieve, evaluate
+// and generate ask every question).
+var newestWordPattern = regexp.MustCompile(`(?i)\b(` + strings.Join(strings.Fields(releaseWordList+" "+maintainWordList), "|") + `)\b`)
 
 // asksPackageMaintainer reports whether a question asks who maintains a
 // Debian package now: who signs the newest entry of its changelog.
@@ -86,6 +96,9 @@ func asksPackageMaintainer(query string) bool {
 // release of a package's changelog: it asks which release is installed,
 // or who maintains the package.
 func asksNewestRelease(query string) bool {
+	if !newestWordPattern.MatchString(query) {
+		return false
+	}
 	return asksInstalledRelease(query) || asksPackageMaintainer(query)
 }
 
