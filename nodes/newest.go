@@ -11,7 +11,7 @@ import (
 )
 
 // This file answers a question about the release of a package that is
-// installed: "which Mesa version is installed", "which upstream Maven
+// installed: "which zorp version is installed", "which upstream frob
 // version is packaged here", "what is the newest upload in zorp's
 // changelog", and who maintains the package now. A Debian changelog
 // lists its releases newest first (deb-changelog(5)), so the installed
@@ -104,7 +104,7 @@ func asksNewestRelease(query string) bool {
 
 // newestReleaseLine is the line that opens a Debian changelog's passage
 // when the passage is the first of its file: the newest release's
-// ("mesa (22.3.6-1+deb12u1) bookworm; urgency=medium"); "" for any other
+// ("zorp (3.4.1-2) bookworm; urgency=medium"); "" for any other
 // passage. A NEWS.Debian file is written in the same form, and its first
 // entry is the newest news, not the release installed.
 func newestReleaseLine(h graphrag.Hit) string {
@@ -123,13 +123,13 @@ func newestReleaseLine(h graphrag.Hit) string {
 // how surely (releaseNaming).
 const (
 	namesNone   = iota
-	namesSource // the source package its release line names ("elfutils")
-	namesFolder // the folder the file is in, the binary package ("libelf1")
+	namesSource // the source package its release line names ("zorp")
+	namesFolder // the folder the file is in, the binary package ("libzorp2")
 )
 
 // releaseNaming is how the question names the package whose newest
 // release h opens with (newestReleaseLine). Names compare by their
-// letters and digits alone: "Node.js" is the source "nodejs".
+// letters and digits alone: "Zorp.js" is the source "zorpjs".
 func releaseNaming(question string, h graphrag.Hit) int {
 	line := newestReleaseLine(h)
 	if line == "" {

@@ -233,7 +233,7 @@ func (s *selection) pick(cands []candidate, limit int) {
 	// Asked which release is installed, by the newest release of the
 	// changelog of the package the question names, when a kept passage
 	// holds it: first, though its entry may hold none of the question's
-	// words ("* Upload to testing." under "mesa (22.3.6-1+deb12u1) …"),
+	// words ("* Upload to testing." under "zorp (3.4.1-2) …"),
 	// and the first of its units when none scores.
 	firstNewest := slices.IndexFunc(cands, func(c candidate) bool { return c.newest })
 	newest := firstNewest >= 0
