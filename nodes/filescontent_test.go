@@ -15,23 +15,34 @@ import (
 // kindOf gives it (nil: plain text).
 func docStore(tb testing.TB, docs map[string]string, kindOf func(path, text string) string) *sqlite.Store {
 	tb.Helper()
-	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(tb.TempDir(), "docs.db"), sqlite.Options{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { st.Close() })
 	var recs []graphrag.Record
 	for path, body := range docs {
 		kind := ""
 		if kindOf != nil {
 			kind = kindOf(path, body)
 		}
-		recs = append(recs, graphrag.Record{
-			Doc:    graphrag.Document{ID: path, Path: path, Title: filepath.Base(path), Type: strings.TrimPrefix(filepath.Ext(path), "."), ModTime: time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC), Hash: path},
-			Chunks: []graphrag.Chunk{{ID: graphrag.ChunkID(path, 0), DocID: path, Text: body, Kind: kind}},
-		})
+		rec := fileRecord(path)
+		rec.Chunks = []graphrag.Chunk{{ID: graphrag.ChunkID(path, 0), DocID: path, Text: body, Kind: kind}}
+		recs = append(recs, rec)
 	}
+	return recordStore(tb, recs)
+}
+
+// fileRecord is the record of the file at path, without chunks.
+func fileRecord(path string) graphrag.Record {
+	return graphrag.Record{Doc: graphrag.Document{ID: path, Path: path, Title: filepath.Base(path), Type: strings.TrimPrefix(filepath.Ext(path), "."),
+		ModTime: time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC), Hash: path}}
+}
+
+// recordStore is an SQLite store holding recs, closed when the test ends.
+func recordStore(tb testing.TB, recs []graphrag.Record) *sqlite.Store {
+	tb.Helper()
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(tb.TempDir(), "docs.db"), sqlite.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { st.Close() })
 	if err := st.Put(ctx, recs...); err != nil {
 		tb.Fatal(err)
 	}

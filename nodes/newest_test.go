@@ -3,10 +3,8 @@ package nodes
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/graphrag/graphrag"
 	"github.com/graphrag/graphrag/retrievers/sqlite"
@@ -16,16 +14,9 @@ import (
 // cuts a long one, with their lines: each file's entries, newest first.
 func changelogStore(t *testing.T, files map[string][]string) *sqlite.Store {
 	t.Helper()
-	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "docs.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
 	var recs []graphrag.Record
 	for path, entries := range files {
-		rec := graphrag.Record{Doc: graphrag.Document{ID: path, Path: path, Title: filepath.Base(path), Type: "gz",
-			ModTime: time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC), Hash: path}}
+		rec := fileRecord(path)
 		line := 1
 		for i, e := range entries {
 			n := strings.Count(e, "\n") + 1
@@ -34,10 +25,7 @@ func changelogStore(t *testing.T, files map[string][]string) *sqlite.Store {
 		}
 		recs = append(recs, rec)
 	}
-	if err := st.Put(ctx, recs...); err != nil {
-		t.Fatal(err)
-	}
-	return st
+	return recordStore(t, recs)
 }
 
 // zorpdChangelog is a changelog whose newest entry holds none of the words
