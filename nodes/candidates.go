@@ -451,7 +451,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 	otherFunc := asksUnnamedFunc(query)
 	overview := asksOverview(query)
 	asksRelated := relatedAsked.MatchString(query)
-	installed := asksNewestRelease(query)
+	newestAsked := asksNewestRelease(query)
 	// Read only for the few units that need them: a part's stanza of a
 	// copyright file, a label under a release's heading.
 	fileWords := sync.OnceValue(func() []string { return stanzaFileWords.FindAllString(strings.ToLower(query), -1) })
@@ -553,7 +553,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 		// The newest release of the changelog of a package the question
 		// names, asked which release is installed or who maintains it.
 		newestLine := ""
-		if installed && releaseNaming(query, h) != namesNone {
+		if newestAsked && releaseNaming(query, h) != namesNone {
 			newestLine = newestReleaseLine(h)
 		}
 		pkgDoc := h.Chunk.Kind == kindPackage && slices.ContainsFunc(idents, func(a askedIdent) bool { return a.Pkg != "" && inPackage(h, a.Pkg) })

@@ -942,7 +942,7 @@ func preferHits(question string, hits, kept []graphrag.Hit, matching []int, maxK
 	words := questionNameWords(question)
 	options := optionPattern.FindAllStringSubmatch(question, -1)
 	overview, nameWords := asksOverview(question), nameWords(question)
-	installed := asksNewestRelease(question)
+	newestAsked := asksNewestRelease(question)
 	var qLoose map[string]bool // the question's words, read when an identifier first needs them
 	questionLoose := func() map[string]bool {
 		if qLoose == nil {
@@ -960,7 +960,7 @@ func preferHits(question string, hits, kept []graphrag.Hit, matching []int, maxK
 		// "which zorpd version is installed", "who maintains the zorpd
 		// package": the newest release of zorpd's changelog, which
 		// retrieve read (withNewestRelease).
-		newest := installed && releaseNaming(question, h) != namesNone
+		newest := newestAsked && releaseNaming(question, h) != namesNone
 		// Or a declaration the question spells out in words ("the max
 		// frob size": MaxZorpFrobSize), not by its name.
 		if isCodeHit(h) && spelledOut(lastPart(h.Chunk.Symbol), questionLoose) {

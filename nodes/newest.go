@@ -42,7 +42,7 @@ var (
 	presentPairs = [][2]string{{"most", "recent"}, {"this", "system"}, {"this", "machine"}, {"this", "computer"}, {"this", "host"}, {"i", "have"}}
 )
 
-// asksInstalledRelease reports whether a question asks which or what of
+// asksInstalledRelease reports whether a which or what question asks about
 // the release of software in use (releaseWords and presentWords) and names
 // no version: a question that names one asks about that release
 // (releaseScope), and "how do I update the zorp installed here" asks for

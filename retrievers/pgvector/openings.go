@@ -18,8 +18,11 @@ func (s *Store) Openings(ctx context.Context, ids []string) ([]graphrag.Hit, err
 		return nil, nil
 	}
 	c, found, err := s.collection(ctx)
-	if err != nil || !found {
-		return nil, err // nothing ingested yet: no openings
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, nil // nothing ingested yet
 	}
 	rows, err := s.pool.Query(ctx, `
 		SELECT c.doc_id, c.text, c.heading, c.symbol, c.kind, c.start_line, c.end_line, d.path, d.title, d.type, d.mtime
