@@ -203,7 +203,9 @@ func (p *pipeline) withNewestRelease(ctx context.Context, r *retrieval, hits []g
 		r.note("retrieve: reading the changelogs' newest releases failed: %v", err)
 		return hits
 	}
-	named := slices.DeleteFunc(slices.Clone(opened), func(o graphrag.Hit) bool {
+	// Each first passage names the others of the same text, whether the
+	// question names their folders or not.
+	named := slices.DeleteFunc(withCopies(opened), func(o graphrag.Hit) bool {
 		return releaseNaming(q, o) == namesNone || slices.ContainsFunc(hits, func(h graphrag.Hit) bool { return h.Chunk.ID == o.Chunk.ID })
 	})
 	slices.SortStableFunc(named, func(a, b graphrag.Hit) int { return releaseNaming(q, b) - releaseNaming(q, a) })
@@ -211,13 +213,6 @@ func (p *pipeline) withNewestRelease(ctx context.Context, r *retrieval, hits []g
 	for _, o := range named {
 		if len(newest) < namedFolderHits && !slices.ContainsFunc(newest, func(n graphrag.Hit) bool { return n.Chunk.Text == o.Chunk.Text }) {
 			newest = append(newest, o)
-		}
-	}
-	for i, n := range newest {
-		for _, o := range opened {
-			if o.Chunk.Text == n.Chunk.Text && o.Source.DocID != n.Source.DocID {
-				newest[i].Copies = append(newest[i].Copies, o.Source)
-			}
 		}
 	}
 	if len(newest) == 0 {
