@@ -268,8 +268,8 @@ type DocsReport struct {
 // validation split and is tuned on since round 28.
 // "test25" (written the same way at the start of round 28) was round 28's
 // validation split and is tuned on since round 29.
-// "test26" (written the same way at the start of round 29) is the
-// validation split: only its figure is read.
+// "test26" (written the same way at the start of round 29) was round 29's
+// validation split and is tuned on since round 30.
 // "tune1" to "tune3" (others again, written from the documents alone by
 // three writers at once, each over its own part of the collections) are
 // development data: their misses are read.
