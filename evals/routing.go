@@ -136,6 +136,11 @@ func RunRouting(ctx context.Context, cfg RoutingConfig) (*Report, error) {
 		// searcher that only the route step sees.
 		deps.Web = routeOnlyWeb{}
 	}
+	if deps.Tools == nil {
+		// So are they with the filesystem tools, which the route step
+		// reads the contents of the files for when they are off.
+		deps.Tools = routeOnlyTools{}
+	}
 	newRouter := cfg.NewRouter
 	if newRouter == nil {
 		newRouter = GraphRouter
@@ -459,6 +464,14 @@ type routeOnlyWeb struct{}
 
 func (routeOnlyWeb) SearchWeb(context.Context, string, int) ([]graphrag.Hit, error) {
 	return nil, errors.New("eval routing: the web search stand-in is not searchable")
+}
+
+// routeOnlyTools stands in for configured filesystem tools while only
+// the route step runs; it never answers.
+type routeOnlyTools struct{}
+
+func (routeOnlyTools) Answer(context.Context, graphrag.Plan) (string, []graphrag.Hit, error) {
+	return "", nil, errors.New("eval routing: the filesystem tools stand-in does not answer")
 }
 
 type routed struct {

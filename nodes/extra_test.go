@@ -26,7 +26,7 @@ func TestRoutingExtra(t *testing.T) {
 	for _, mode := range []RouterMode{RouterRules, RouterLearned} {
 		opts := DefaultOptions()
 		opts.Router = mode
-		p, err := newPipeline(Deps{Searcher: searcher, Web: &fakeWeb{}}, opts)
+		p, err := newPipeline(Deps{Searcher: searcher, Web: &fakeWeb{}, Tools: &fakeTools{}}, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -40,7 +40,7 @@ func TestRoutingExtra(t *testing.T) {
 		alone[mode] = float64(ok) / float64(len(rows))
 		t.Logf("routing.extra, router %s alone: coarse accuracy %.3f", mode, alone[mode])
 	}
-	p, err := newPipeline(Deps{Searcher: searcher, Web: &fakeWeb{}}, DefaultOptions())
+	p, err := newPipeline(Deps{Searcher: searcher, Web: &fakeWeb{}, Tools: &fakeTools{}}, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -74,7 +74,7 @@ func TestAQuestionAboutAProgramsFileReadsTheFiles(t *testing.T) {
 	if !isLocal(s.Plan.Route) || s.Answer.Abstained || !strings.Contains(s.Answer.Text, "a.out") {
 		t.Errorf("%q: route %s (%s), answer %q: want link's manual saying a.out", q, s.Plan.Route, s.Plan.Reason, s.Answer.Text)
 	}
-	p, err := newPipeline(Deps{Searcher: st}, DefaultOptions())
+	p, err := newPipeline(Deps{Searcher: st, Tools: &fakeTools{}}, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -238,6 +238,13 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 		plan.Route = graphrag.RouteVector
 		why = append(why, reasonWebOff)
 	}
+	if plan.Route == graphrag.RouteFilesystem && p.deps.Tools == nil && !fileMetadataPattern.MatchString(query) {
+		// No file tools to list the files: a question that asks no
+		// count, size or date of them ("which directory does zorpd read
+		// its profiles from") is searched for in what they say.
+		plan.Route = graphrag.RouteVector
+		why = append(why, reasonFilesOff)
+	}
 	if len(why) > 0 {
 		plan.Reason += "; " + strings.Join(why, "; ")
 	}
@@ -263,6 +270,9 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 		case llm.Route == graphrag.RouteWeb && p.deps.Web == nil:
 			notes = append(notes, fmt.Sprintf("route: planner chose web search, which is off: kept the %s decision", plan.By))
 			plan.Usage = llm.Usage
+		case llm.Route == graphrag.RouteFilesystem && p.deps.Tools == nil && plan.Route != graphrag.RouteFilesystem:
+			notes = append(notes, fmt.Sprintf("route: planner chose the filesystem tools, which are off: kept the %s decision", plan.By))
+			plan.Usage = llm.Usage
 		default:
 			plan = mergePlan(plan, llm)
 		}
@@ -277,6 +287,11 @@ const reasonLittleLocal = "your files hold little about this; a language model (
 // reasonWebOff is in a plan's reason when the router wanted the web but web
 // search is off.
 const reasonWebOff = "web search is off: searched your files instead, the answer may be out of date"
+
+// reasonFilesOff is in a plan's reason when the router wanted the
+// filesystem tools, which are off, for a question their contents may
+// answer.
+const reasonFilesOff = "the filesystem tools are off: searched what your files say"
 
 const (
 	// ruleConfidence is a guarantee's confidence: it is not learned, so not

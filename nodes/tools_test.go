@@ -3,6 +3,7 @@ package nodes
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -43,6 +44,10 @@ func TestToolRoutes(t *testing.T) {
 	}{
 		{"filesystem tools answer", Deps{Searcher: smallCorpus(), Tools: &fakeTools{}}, "how many pdfs do i have", graphrag.RouteFilesystem, "You have 2 PDF files.", false, false},
 		{"filesystem tools off", Deps{Searcher: smallCorpus()}, "how many pdfs do i have", graphrag.RouteFilesystem, "filesystem tools are not configured", true, false},
+		{"filesystem tools on: a question their contents answer", Deps{Searcher: smallCorpus(), Tools: &fakeTools{}}, "which folder holds the osprey's nest", graphrag.RouteFilesystem, "You have 2 PDF files.", false, false},
+		// Without them, a question that asks no count, size or date of
+		// the files is searched for in what they say.
+		{"filesystem tools off searches the contents", Deps{Searcher: smallCorpus()}, "which folder holds the osprey's nest", graphrag.RouteVector, "Ospreys nest near lakes", false, false},
 		{"filesystem tools not configured error", Deps{Searcher: smallCorpus(), Tools: &fakeTools{err: graphrag.ErrNotConfigured}}, "how many pdfs do i have", graphrag.RouteFilesystem, "filesystem tools are not configured", true, false},
 		{"filesystem tools fail", Deps{Searcher: smallCorpus(), Tools: &fakeTools{err: errors.New("permission denied")}}, "how many pdfs do i have", graphrag.RouteFilesystem, "", false, true},
 		{"web search answers with citations", Deps{Searcher: smallCorpus(), Web: &fakeWeb{}}, "what's the weather in Oslo tomorrow", graphrag.RouteWeb, "light rain", false, false},
@@ -148,5 +153,41 @@ func TestStoreQuestionsGoToTheFileTools(t *testing.T) {
 				t.Errorf("routed as a store question without tools that say so")
 			}
 		})
+	}
+}
+
+// filesPlanner sends every question to the filesystem tools.
+type filesPlanner struct{}
+
+func (filesPlanner) Plan(_ context.Context, q string, _ []graphrag.Turn) (graphrag.Plan, error) {
+	return graphrag.Plan{Query: q, Route: graphrag.RouteFilesystem, Reason: "about the files"}, nil
+}
+
+// A planner that picks the filesystem tools when they are off does not
+// undo the search of what the files say; for a count of the files, which
+// only the tools could give, its choice stands and says they are off.
+func TestPlannerPicksOffFileTools(t *testing.T) {
+	opts := DefaultOptions()
+	opts.PlannerBelow = 1.01 // the planner is asked of every route
+	p, err := newPipeline(Deps{Searcher: smallCorpus(), Planner: filesPlanner{}}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		query string
+		want  graphrag.Route
+		note  bool
+	}{
+		{"which folder holds the osprey's nest", graphrag.RouteVector, true},
+		{"how many pdfs do i have", graphrag.RouteFilesystem, false},
+	} {
+		plan, _, notes, err := p.plan(context.Background(), tt.query, nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		noted := slices.ContainsFunc(notes, func(n string) bool { return strings.Contains(n, "filesystem tools, which are off") })
+		if plan.Route != tt.want || noted != tt.note {
+			t.Errorf("%q: route %s, notes %q; want %s, noted %v", tt.query, plan.Route, notes, tt.want, tt.note)
+		}
 	}
 }
