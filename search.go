@@ -85,7 +85,8 @@ type Hit struct {
 	// Copies are the other documents that hold this hit's text word for
 	// word, best ranked first (Debian ships one changelog or copyright
 	// file in the folders of every package built from a source): the hit
-	// stands for them all, and a citation of it names them.
+	// stands for them all, and a citation of it names them. A citation's
+	// hit also names those whose passages hold every line it quotes.
 	Copies []Source
 }
 

@@ -67,3 +67,63 @@ func TestWithCopiesLeavesOtherHitsAlone(t *testing.T) {
 		}
 	}
 }
+
+// TestACitationNamesTheFilesThatHoldItsQuote: three packages built from
+// one source ship a changelog whose newest entry is the same and whose
+// last lines differ, so no two passages are the same text; the citation
+// of the entry names the two other files, which hold every line it
+// quotes. A file that holds only some of them does not.
+func TestACitationNamesTheFilesThatHoldItsQuote(t *testing.T) {
+	entry := "zorpkit (2.4-1) unstable; urgency=medium\n\n  * Fix the frobnicator crash on empty input (Closes: #424242).\n  * Bump the quuxlevel to 13.\n\n -- Wendla Ostrova <wendla@example.org>  Mon, 02 Jan 2023 10:00:00 +0100\n\n"
+	older := "zorpkit (2.3-1) unstable; urgency=low\n\n  * New upstream release.\n\n -- Wendla Ostrova <wendla@example.org>  Sun, 01 Jan 2023 09:00:00 +0100\n"
+	st := docStore(t, map[string]string{
+		"/doc/zorpkit/changelog.Debian":     entry + older + "\n# For older changelog entries, run 'apt-get changelog zorpkit'\n",
+		"/doc/libzorpkit3/changelog.Debian": entry + older + "\n# For older changelog entries, run 'apt-get changelog libzorpkit3'\n",
+		"/doc/zorpkit-dev/changelog.Debian": entry + older + "\n# For older changelog entries, run 'apt-get changelog zorpkit-dev'\n",
+		"/doc/quuxd/changelog.Debian":       "zorpkit (2.4-1) unstable; urgency=medium\n\n  * Fix the frobnicator crash on empty input (Closes: #424242).\n\n -- Someone Else <else@example.org>  Tue, 03 Jan 2023 11:00:00 +0100\n",
+	}, nil)
+	r, err := Build(Deps{Searcher: st}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := r.Invoke(context.Background(), State{Query: "who maintains zorpkit in debian"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Answer.Abstained || len(s.Answer.Citations) == 0 || !strings.Contains(s.Answer.Text, "Wendla Ostrova") {
+		t.Fatalf("answer %q (%s): the test needs the entry cited", s.Answer.Text, s.Measured)
+	}
+	c := s.Answer.Citations[0]
+	files := []string{c.Hit.Source.Path}
+	for _, cp := range c.Hit.Copies {
+		files = append(files, cp.Path)
+	}
+	slices.Sort(files)
+	if want := []string{"/doc/libzorpkit3/changelog.Debian", "/doc/zorpkit-dev/changelog.Debian", "/doc/zorpkit/changelog.Debian"}; !slices.Equal(files, want) {
+		t.Errorf("answer %q cites %v; want the three packages' changelogs", s.Answer.Text, files)
+	}
+}
+
+// TestAShortQuoteNamesNoCopies: a quote of fewer than minCopyWords words
+// ("Default: off.") stands in many unrelated pages, which are not named
+// as its copies; a longer one held by another passage, in other spacing
+// and punctuation, is.
+func TestAShortQuoteNamesNoCopies(t *testing.T) {
+	kept := []graphrag.Hit{
+		doc("a", "a", "Default: off. The quux spool keeps sealed stacks for thirty days, then drops them."),
+		doc("b", "b", "Default: off.\nThe quux spool keeps sealed stacks for thirty days -- then drops them!"),
+	}
+	for _, tt := range []struct {
+		quote string
+		want  int
+	}{
+		{"Default: off.", 0},
+		{"The quux spool keeps sealed stacks for thirty days, then drops them.", 1},
+	} {
+		cites := []graphrag.Citation{{N: 1, Hit: kept[0], Quote: tt.quote}}
+		got := withQuotedCopies(cites, []candidate{{text: tt.quote, hit: 0}}, kept)
+		if n := len(got[0].Hit.Copies); n != tt.want || n > 0 && got[0].Hit.Copies[0].DocID != "b" {
+			t.Errorf("%q: copies %+v, want %d", tt.quote, got[0].Hit.Copies, tt.want)
+		}
+	}
+}

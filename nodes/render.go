@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/graphrag/graphrag"
 )
@@ -12,6 +13,8 @@ import (
 // then position), each followed by [n], the number of its hit. Prose
 // sentences run on in a paragraph; a code block, a lead-in with its list or
 // block, and a list item stand on lines of their own, code fenced.
+// Each citation names as copies the files of the other kept passages that
+// hold what it quotes (withQuotedCopies).
 func render(chosen []candidate, kept []graphrag.Hit) graphrag.Answer {
 	slices.SortStableFunc(chosen, func(a, b candidate) int {
 		if a.hit != b.hit {
@@ -57,5 +60,65 @@ func render(chosen []candidate, kept []graphrag.Hit) graphrag.Answer {
 			fmt.Fprintf(&b, "%s [%d]", c.text, n)
 		}
 	}
-	return graphrag.Answer{Text: b.String(), Citations: cites, By: "extractive"}
+	return graphrag.Answer{Text: b.String(), Citations: withQuotedCopies(cites, chosen, kept), By: "extractive"}
+}
+
+// minCopyWords is the fewest words a citation's quotes must have for
+// another passage that holds them to be named as a copy: a short quote
+// ("Default: off.") stands in many unrelated pages.
+const minCopyWords = 8
+
+// withQuotedCopies names, among each citation's copies, the other kept
+// passages that hold every line the answer quotes from it, word for word
+// (case, spacing and punctuation aside), from other documents: the newest
+// entry of a changelog Debian ships in three packages' folders, whose
+// passages differ only further down, is in all three.
+func withQuotedCopies(cites []graphrag.Citation, chosen []candidate, kept []graphrag.Hit) []graphrag.Citation {
+	// By kept index, the words of each line the answer quotes: a unit may
+	// leave out lines of its passage (a changelog entry's other items).
+	quoted := map[int][]string{}
+	for _, c := range chosen {
+		for _, line := range strings.Split(c.text, "\n") {
+			if w := plainWords(line); len(w) > 0 {
+				quoted[c.hit] = append(quoted[c.hit], strings.Join(w, " "))
+			}
+		}
+	}
+	texts := make([]string, len(kept)) // kept passages' words, read when first needed
+	textOf := func(i int) string {
+		if texts[i] == "" {
+			texts[i] = " " + strings.Join(plainWords(kept[i].Chunk.Text), " ") + " "
+		}
+		return texts[i]
+	}
+	for i := range cites {
+		h := &cites[i].Hit
+		at := slices.IndexFunc(kept, func(k graphrag.Hit) bool { return k.Chunk.ID == h.Chunk.ID })
+		if at < 0 {
+			continue
+		}
+		units := quoted[at]
+		n := 0
+		for _, u := range units {
+			n += strings.Count(u, " ") + 1
+		}
+		if n < minCopyWords {
+			continue
+		}
+		for j, k := range kept {
+			if k.Source.DocID == h.Source.DocID || slices.ContainsFunc(h.Copies, func(c graphrag.Source) bool { return c.DocID == k.Source.DocID }) {
+				continue
+			}
+			if !slices.ContainsFunc(units, func(u string) bool { return !strings.Contains(textOf(j), " "+u+" ") }) {
+				h.Copies = append(slices.Clip(h.Copies), k.Source)
+			}
+		}
+	}
+	return cites
+}
+
+// plainWords are the words of a text, lower-cased: its runs of letters
+// and digits.
+func plainWords(text string) []string {
+	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
