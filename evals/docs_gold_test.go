@@ -91,6 +91,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test24", "t24"},
 	{"test25", "t25"},
 	{"test26", "t26"},
+	{"test27", "t27"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},

@@ -48,6 +48,7 @@ func TestDocsSetsLoad(t *testing.T) {
 		{"test24", 70, 22},
 		{"test25", 70, 22},
 		{"test26", 70, 22},
+		{"test27", 70, 22},
 	} {
 		t.Run(tc.set, func(t *testing.T) {
 			cols, qs, err := LoadDocsSet(tc.set)

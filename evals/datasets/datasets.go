@@ -241,6 +241,14 @@ const (
 	// Never edit it.
 	DocsTest26Collections = "docs/test26.collections.json"
 	DocsTest26Questions   = "docs/test26.jsonl"
+	// DocsTest27Collections and DocsTest27Questions are a split written
+	// the same way at the start of round 30, on files no earlier set
+	// takes a gold file from (its Debian rows one per package, in
+	// packages never asked about) and PostgreSQL pages asked about three
+	// times before. Round 30's validation split: only its figure is read.
+	// Never edit it.
+	DocsTest27Collections = "docs/test27.collections.json"
+	DocsTest27Questions   = "docs/test27.jsonl"
 
 	// DocsTune1..3 are tuning sets, written from the documents alone
 	// by three writers who had not seen how graphrag answers, each over
