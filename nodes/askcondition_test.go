@@ -177,6 +177,13 @@ func TestALimitIsStatedOrNotAnswered(t *testing.T) {
 	if a := extractive(q, page("A frob holds zorps in insertion order. A frob can hold at most 32 zorps."), 3); a.Abstained || !strings.Contains(a.Text, "at most 32") {
 		t.Errorf("want the sentence stating the limit:\n%s", a.Text)
 	}
+	// A range gives the bounds, and what is cut to a length stops there.
+	if a := extractive(q, page("A frob holds zorps in insertion order. The number of zorps a frob holds must be in the range of [1, 32]."), 3); a.Abstained || !strings.Contains(a.Text, "[1, 32]") {
+		t.Errorf("want the sentence stating the range:\n%s", a.Text)
+	}
+	if a := extractive("How long can a zorp's label be?", page("A zorp carries a label and a weight. Frobd truncates zorp labels to 16 characters when it stores them."), 3); a.Abstained || !strings.Contains(a.Text, "16 characters") {
+		t.Errorf("want the sentence stating the truncation:\n%s", a.Text)
+	}
 	if slices.ContainsFunc(askedKinds("is a zorp queue a min-heap or a max-heap?"), func(k askKind) bool { return k.name == "limit" }) {
 		t.Error("max in a compound asks for no limit")
 	}

@@ -69,11 +69,12 @@ var askKinds = []askKind{
 	// A question that asks how far something may go ("the maximum
 	// number of zorps per frob", "how many frobs can one zorp hold at
 	// most") asks for a limit: the sentence that states one ("at most
-	// 32", "up to 8 keys", "limited by FROBLEN", "shorter than 4 KB"), not
-	// one with any number. "max" in a compound ("a max-frob") is a name.
+	// 32", "up to 8 keys", "limited by FROBLEN", "shorter than 4 KB", "in
+	// the range [8, 2048]", "truncates names to 16 characters"), not one
+	// with any number. "max" in a compound ("a max-frob") is a name.
 	{name: "limit",
 		ask: regexp.MustCompile(`(?i)(^|[^\w-])(max|maximum|at most|biggest|largest|longest|upper limit|limit on|how (big|large|long) can)([^\w-]|$)`),
-		has: regexp.MustCompile(`(?i)\b(max|maximum|at most|up to|limit|limits|limited|exceeds?|unlimited|largest|longest|(more|longer|larger|bigger|greater|shorter|smaller|less|fewer) than)\b`)},
+		has: regexp.MustCompile(`(?i)\b(max|maximum|at most|up to|limit|limits|limited|exceeds?|unlimited|largest|longest|(more|longer|larger|bigger|greater|shorter|smaller|less|fewer) than|in the range|truncat(e|es|ed|ing) \w+( \w+)? to)\b`)},
 	{name: "person",
 		ask: regexp.MustCompile(`(?i)\b(who|whom)\b`),
 		has: regexp.MustCompile(`\S\s+[A-Z][a-z]+|^[A-Z][a-z]+:`)},
