@@ -171,6 +171,7 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 			s.Measured += "; no file holds " + strings.Join(asked, ", ")
 		}
 		if s.Retrieval == RetrievalGood {
+			s.Kept = p.withAskedKind(ctx, &s)
 			s.Kept = p.withAskedLines(ctx, &s)
 		}
 		return s, nil
@@ -496,3 +497,47 @@ func (p *pipeline) withAskedLines(ctx context.Context, s *State) []graphrag.Hit 
 	}
 	return out
 }
+
+// withAskedKind is the kept hits and, when the question asks for a kind of
+// answer (askedKinds) that no kept passage holds, the best passage of the
+// kept documents that holds it: "what ownership do I need to drop a cast"
+// over a manual page whose example matched best, and whose description
+// says who must own what.
+func (p *pipeline) withAskedKind(ctx context.Context, s *State) []graphrag.Hit {
+	if p.deps.Searcher == nil {
+		return s.Kept
+	}
+	kinds := askedKinds(s.question())
+	i := slices.IndexFunc(kinds, func(k askKind) bool {
+		return !k.codeLine && !answerMustState[k.name] && !slices.ContainsFunc(s.Kept, func(h graphrag.Hit) bool { return k.in(h.Chunk.Text) })
+	})
+	if i < 0 {
+		return s.Kept
+	}
+	kind := kinds[i]
+	kept := map[string]bool{}
+	var ids []string
+	for _, h := range s.Kept {
+		kept[h.Chunk.ID] = true
+		if !slices.Contains(ids, h.Chunk.DocID) {
+			ids = append(ids, h.Chunk.DocID)
+		}
+	}
+	res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: s.question(), Mode: graphrag.ModeKeyword, K: 2 * passingMentions, Filters: graphrag.Filters{DocIDs: ids}})
+	if err != nil {
+		s.note("evaluate: could not look for the asked kind of answer in the files found: %v", err)
+		return s.Kept
+	}
+	for _, h := range res.Hits {
+		if !kept[h.Chunk.ID] && slices.Contains(ids, h.Chunk.DocID) && kind.in(h.Chunk.Text) {
+			return append(slices.Clip(s.Kept), h)
+		}
+	}
+	return s.Kept
+}
+
+// answerMustState are the kinds of answer an answer must state, or
+// graphrag abstains (answersAsked): that no kept passage states one says
+// the files may not answer, and a passage of the kept pages that states
+// one of another thing is not looked for.
+var answerMustState = toSet(`version default limit person`)
