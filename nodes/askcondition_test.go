@@ -181,7 +181,7 @@ func TestALimitIsStatedOrNotAnswered(t *testing.T) {
 	if a := extractive(q, page("A frob holds zorps in insertion order. The number of zorps a frob holds must be in the range of [1, 32]."), 3); a.Abstained || !strings.Contains(a.Text, "[1, 32]") {
 		t.Errorf("want the sentence stating the range:\n%s", a.Text)
 	}
-	if a := extractive("How long can a zorp's label be?", page("A zorp carries a label and a weight. Frobd truncates zorp labels to 16 characters when it stores them."), 3); a.Abstained || !strings.Contains(a.Text, "16 characters") {
+	if a := extractive("What is the longest label a zorp may carry?", page("A zorp carries a label and a weight. Frobd truncates zorp labels to 16 characters when it stores them."), 3); a.Abstained || !strings.Contains(a.Text, "16 characters") {
 		t.Errorf("want the sentence stating the truncation:\n%s", a.Text)
 	}
 	if slices.ContainsFunc(askedKinds("is a zorp queue a min-heap or a max-heap?"), func(k askKind) bool { return k.name == "limit" }) {

@@ -500,7 +500,7 @@ func (p *pipeline) withAskedLines(ctx context.Context, s *State) []graphrag.Hit 
 
 // withAskedKind is the kept hits and, when the question asks for a kind of
 // answer (askedKinds) that no kept passage holds, the best passage of the
-// kept documents that holds it: "what ownership do I need to drop a cast"
+// kept documents that holds it: "whose say-so does retiring a zorp take"
 // over a manual page whose example matched best, and whose description
 // says who must own what.
 func (p *pipeline) withAskedKind(ctx context.Context, s *State) []graphrag.Hit {
