@@ -19,24 +19,8 @@ func TestACitationNamesTheCopiesOfItsText(t *testing.T) {
 		"/doc/libzorpkit3/changelog": entry,
 		"/doc/quuxd/changelog":       "quuxd (1.0-2) unstable; urgency=low\n\n  * New maintainer.\n",
 	}, nil)
-	r, err := Build(Deps{Searcher: st}, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := r.Invoke(context.Background(), State{Query: "which zorpkit release fixed the frobnicator crash on empty input?"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s.Answer.Abstained || len(s.Answer.Citations) == 0 {
-		t.Fatalf("answer %q (%s): the test needs the entry cited", s.Answer.Text, s.Measured)
-	}
-	c := s.Answer.Citations[0]
-	files := []string{c.Hit.Source.Path}
-	for _, cp := range c.Hit.Copies {
-		files = append(files, cp.Path)
-	}
-	slices.Sort(files)
-	if want := []string{"/doc/libzorpkit3/changelog", "/doc/zorpkit/changelog"}; !slices.Equal(files, want) || !strings.Contains(s.Answer.Text, "2.4-1") {
+	s, files := firstCitedFiles(t, st, "which zorpkit release fixed the frobnicator crash on empty input?", "2.4-1")
+	if want := []string{"/doc/libzorpkit3/changelog", "/doc/zorpkit/changelog"}; !slices.Equal(files, want) {
 		t.Errorf("answer %q cites %v; want the entry with both files", s.Answer.Text, files)
 	}
 }
@@ -82,23 +66,7 @@ func TestACitationNamesTheFilesThatHoldItsQuote(t *testing.T) {
 		"/doc/zorpkit-dev/changelog.Debian": entry + older + "\n# For older changelog entries, run 'apt-get changelog zorpkit-dev'\n",
 		"/doc/quuxd/changelog.Debian":       "zorpkit (2.4-1) unstable; urgency=medium\n\n  * Fix the frobnicator crash on empty input (Closes: #424242).\n\n -- Someone Else <else@example.org>  Tue, 03 Jan 2023 11:00:00 +0100\n",
 	}, nil)
-	r, err := Build(Deps{Searcher: st}, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := r.Invoke(context.Background(), State{Query: "who maintains zorpkit in debian"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s.Answer.Abstained || len(s.Answer.Citations) == 0 || !strings.Contains(s.Answer.Text, "Wendla Ostrova") {
-		t.Fatalf("answer %q (%s): the test needs the entry cited", s.Answer.Text, s.Measured)
-	}
-	c := s.Answer.Citations[0]
-	files := []string{c.Hit.Source.Path}
-	for _, cp := range c.Hit.Copies {
-		files = append(files, cp.Path)
-	}
-	slices.Sort(files)
+	s, files := firstCitedFiles(t, st, "who maintains zorpkit in debian", "Wendla Ostrova")
 	if want := []string{"/doc/libzorpkit3/changelog.Debian", "/doc/zorpkit-dev/changelog.Debian", "/doc/zorpkit/changelog.Debian"}; !slices.Equal(files, want) {
 		t.Errorf("answer %q cites %v; want the three packages' changelogs", s.Answer.Text, files)
 	}
@@ -126,4 +94,29 @@ func TestAShortQuoteNamesNoCopies(t *testing.T) {
 			t.Errorf("%q: copies %+v, want %d", tt.quote, got[0].Hit.Copies, tt.want)
 		}
 	}
+}
+
+// firstCitedFiles asks the question of the store and returns the run and
+// the files its first citation names, its own and its copies', sorted; it
+// stops the test unless the answer cites a passage that holds want.
+func firstCitedFiles(t *testing.T, st Searcher, question, want string) (State, []string) {
+	t.Helper()
+	r, err := Build(Deps{Searcher: st}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := r.Invoke(context.Background(), State{Query: question})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Answer.Abstained || len(s.Answer.Citations) == 0 || !strings.Contains(s.Answer.Text, want) {
+		t.Fatalf("answer %q (%s): the test needs the passage holding %q cited", s.Answer.Text, s.Measured, want)
+	}
+	c := s.Answer.Citations[0]
+	files := []string{c.Hit.Source.Path}
+	for _, cp := range c.Hit.Copies {
+		files = append(files, cp.Path)
+	}
+	slices.Sort(files)
+	return s, files
 }

@@ -444,17 +444,12 @@ func (p *pipeline) namesInHitDocuments(ctx context.Context, s *State, missing []
 	return out
 }
 
-// askedLineHits is how many passages withAskedLines adds: one, the
-// search's best.
-const askedLineHits = 1
-
 // withAskedLines is the kept hits and, when the question asks for a kind
 // of answer a line of code holds (an error's text: askKind.codeLine), the
 // best passage of the kept source files that holds a line of that kind and
 // is not kept: a function is cut into passages, and the error the
 // question describes may be in another of them than the one that matched
-// best (the "spool already held" at the end of a long zorp.Open). A failed
-// search keeps the hits as they are.
+// best (the "spool already held" at the end of a long zorp.Open).
 func (p *pipeline) withAskedLines(ctx context.Context, s *State) []graphrag.Hit {
 	if p.deps.Searcher == nil {
 		return s.Kept
@@ -470,32 +465,7 @@ func (p *pipeline) withAskedLines(ctx context.Context, s *State) []graphrag.Hit 
 		return s.Kept
 	}
 	kind := kinds[i]
-	kept := map[string]bool{}
-	var ids []string
-	for _, h := range s.Kept {
-		kept[h.Chunk.ID] = true
-		if isCodeHit(h) && !slices.Contains(ids, h.Chunk.DocID) {
-			ids = append(ids, h.Chunk.DocID)
-		}
-	}
-	if len(ids) == 0 {
-		return s.Kept
-	}
-	res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: s.question(), Mode: graphrag.ModeKeyword, K: 2 * passingMentions, Filters: graphrag.Filters{DocIDs: ids}})
-	if err != nil {
-		s.note("evaluate: could not look for the asked lines in the files found: %v", err)
-		return s.Kept
-	}
-	out := slices.Clip(s.Kept)
-	for _, h := range res.Hits {
-		if len(out) == len(s.Kept)+askedLineHits {
-			break
-		}
-		if !kept[h.Chunk.ID] && slices.Contains(ids, h.Chunk.DocID) && kind.has.MatchString(h.Chunk.Text) {
-			out = append(out, h)
-		}
-	}
-	return out
+	return p.withKeptDocumentHit(ctx, s, isCodeHit, func(h graphrag.Hit) bool { return kind.has.MatchString(h.Chunk.Text) }, "the asked lines")
 }
 
 // withAskedKind is the kept hits and, when the question asks for a kind of
@@ -515,21 +485,34 @@ func (p *pipeline) withAskedKind(ctx context.Context, s *State) []graphrag.Hit {
 		return s.Kept
 	}
 	kind := kinds[i]
+	all := func(graphrag.Hit) bool { return true }
+	return p.withKeptDocumentHit(ctx, s, all, func(h graphrag.Hit) bool { return kind.in(h.Chunk.Text) }, "the asked kind of answer")
+}
+
+// withKeptDocumentHit is the kept hits and one passage more: the best
+// ranked by a keyword search for the question within the kept documents
+// that docs admits, of those not kept that holds admits.
+// A failed search keeps the hits as they are, and a note says what was
+// looked for.
+func (p *pipeline) withKeptDocumentHit(ctx context.Context, s *State, docs, holds func(graphrag.Hit) bool, what string) []graphrag.Hit {
 	kept := map[string]bool{}
 	var ids []string
 	for _, h := range s.Kept {
 		kept[h.Chunk.ID] = true
-		if !slices.Contains(ids, h.Chunk.DocID) {
+		if docs(h) && !slices.Contains(ids, h.Chunk.DocID) {
 			ids = append(ids, h.Chunk.DocID)
 		}
 	}
+	if len(ids) == 0 {
+		return s.Kept
+	}
 	res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: s.question(), Mode: graphrag.ModeKeyword, K: 2 * passingMentions, Filters: graphrag.Filters{DocIDs: ids}})
 	if err != nil {
-		s.note("evaluate: could not look for the asked kind of answer in the files found: %v", err)
+		s.note("evaluate: could not look for %s in the files found: %v", what, err)
 		return s.Kept
 	}
 	for _, h := range res.Hits {
-		if !kept[h.Chunk.ID] && slices.Contains(ids, h.Chunk.DocID) && kind.in(h.Chunk.Text) {
+		if !kept[h.Chunk.ID] && slices.Contains(ids, h.Chunk.DocID) && holds(h) {
 			return append(slices.Clip(s.Kept), h)
 		}
 	}
