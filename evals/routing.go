@@ -137,8 +137,9 @@ func RunRouting(ctx context.Context, cfg RoutingConfig) (*Report, error) {
 		deps.Web = routeOnlyWeb{}
 	}
 	if deps.Tools == nil {
-		// So are they with the filesystem tools, which the route step
-		// reads the contents of the files for when they are off.
+		// Likewise the filesystem tools: with them off, the router sends
+		// a question that asks no count, size or date of the files to a
+		// search of what they say.
 		deps.Tools = routeOnlyTools{}
 	}
 	newRouter := cfg.NewRouter

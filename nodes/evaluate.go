@@ -489,11 +489,11 @@ func (p *pipeline) withAskedKind(ctx context.Context, s *State) []graphrag.Hit {
 	return p.withKeptDocumentHit(ctx, s, all, func(h graphrag.Hit) bool { return kind.in(h.Chunk.Text) }, "the asked kind of answer")
 }
 
-// withKeptDocumentHit is the kept hits and one passage more: the best
-// ranked by a keyword search for the question within the kept documents
-// that docs admits, of those not kept that holds admits.
-// A failed search keeps the hits as they are, and a note says what was
-// looked for.
+// withKeptDocumentHit is the kept hits and one passage more: of the
+// passages a keyword search for the question finds within the kept
+// documents that docs admits, the best ranked that is not kept and that
+// holds admits. A failed search keeps the hits as they are, and a note
+// says what was looked for.
 func (p *pipeline) withKeptDocumentHit(ctx context.Context, s *State, docs, holds func(graphrag.Hit) bool, what string) []graphrag.Hit {
 	kept := map[string]bool{}
 	var ids []string
