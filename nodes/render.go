@@ -78,16 +78,16 @@ func withQuotedCopies(cites []graphrag.Citation, chosen []candidate, kept []grap
 	// leave out lines of its passage (a changelog entry's other items).
 	quoted := map[int][]string{}
 	for _, c := range chosen {
-		for _, line := range strings.Split(c.text, "\n") {
-			if w := plainWords(line); len(w) > 0 {
-				quoted[c.hit] = append(quoted[c.hit], strings.Join(w, " "))
+		for line := range strings.SplitSeq(c.text, "\n") {
+			if w := plainWords(line); w != " " {
+				quoted[c.hit] = append(quoted[c.hit], w)
 			}
 		}
 	}
 	texts := make([]string, len(kept)) // kept passages' words, read when first needed
 	textOf := func(i int) string {
 		if texts[i] == "" {
-			texts[i] = " " + strings.Join(plainWords(kept[i].Chunk.Text), " ") + " "
+			texts[i] = plainWords(kept[i].Chunk.Text)
 		}
 		return texts[i]
 	}
@@ -100,7 +100,7 @@ func withQuotedCopies(cites []graphrag.Citation, chosen []candidate, kept []grap
 		units := quoted[at]
 		n := 0
 		for _, u := range units {
-			n += strings.Count(u, " ") + 1
+			n += strings.Count(u, " ") - 1
 		}
 		if n < minCopyWords {
 			continue
@@ -109,7 +109,7 @@ func withQuotedCopies(cites []graphrag.Citation, chosen []candidate, kept []grap
 			if k.Source.DocID == h.Source.DocID || slices.ContainsFunc(h.Copies, func(c graphrag.Source) bool { return c.DocID == k.Source.DocID }) {
 				continue
 			}
-			if !slices.ContainsFunc(units, func(u string) bool { return !strings.Contains(textOf(j), " "+u+" ") }) {
+			if !slices.ContainsFunc(units, func(u string) bool { return !strings.Contains(textOf(j), u) }) {
 				h.Copies = append(slices.Clip(h.Copies), k.Source)
 			}
 		}
@@ -117,8 +117,26 @@ func withQuotedCopies(cites []graphrag.Citation, chosen []candidate, kept []grap
 	return cites
 }
 
-// plainWords are the words of a text, lower-cased: its runs of letters
-// and digits.
-func plainWords(text string) []string {
-	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+// plainWords is the words of a text, lower-cased (its runs of letters
+// and digits), each with a space on both sides: " zorp 2 4 1 ", one
+// string, so that a line's words are in a passage's when the one string
+// holds the other. A text without words is " ".
+func plainWords(text string) string {
+	var b strings.Builder
+	b.Grow(len(text) + 2)
+	b.WriteByte(' ')
+	in := false
+	for _, r := range text {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(unicode.ToLower(r))
+			in = true
+		} else if in {
+			b.WriteByte(' ')
+			in = false
+		}
+	}
+	if in {
+		b.WriteByte(' ')
+	}
+	return b.String()
 }
