@@ -22,6 +22,8 @@ func TestRoutingExtra(t *testing.T) {
 	d := loadEval(t)
 	all := append(corpusHits(corpus), d.searcher.docs...)
 	searcher := newMemSearcher(all)
+	// The rows' labels assume web search and the file tools configured:
+	// the router sends no question to one that is off.
 	alone := map[RouterMode]float64{}
 	for _, mode := range []RouterMode{RouterRules, RouterLearned} {
 		opts := DefaultOptions()

@@ -74,6 +74,7 @@ func TestAQuestionAboutAProgramsFileReadsTheFiles(t *testing.T) {
 	if !isLocal(s.Plan.Route) || s.Answer.Abstained || !strings.Contains(s.Answer.Text, "a.out") {
 		t.Errorf("%q: route %s (%s), answer %q: want link's manual saying a.out", q, s.Plan.Route, s.Plan.Reason, s.Answer.Text)
 	}
+	// With the file tools configured, questions for files go to them.
 	p, err := newPipeline(Deps{Searcher: st, Tools: &fakeTools{}}, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
