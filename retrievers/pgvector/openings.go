@@ -2,7 +2,6 @@ package pgvector
 
 import (
 	"context"
-	"time"
 
 	"github.com/graphrag/graphrag"
 	"github.com/jackc/pgx/v5"
@@ -25,25 +24,14 @@ func (s *Store) Openings(ctx context.Context, ids []string) ([]graphrag.Hit, err
 		return nil, nil // nothing ingested yet
 	}
 	rows, err := s.pool.Query(ctx, `
-		SELECT c.doc_id, c.text, c.heading, c.symbol, c.kind, c.start_line, c.end_line, d.path, d.title, d.type, d.mtime
+		SELECT c.doc_id, c.ordinal, 0::float8, 0::bigint, 0::bigint, `+chunkColumns+`
 		FROM chunks c
 		JOIN documents d ON d.collection_id = c.collection_id AND d.id = c.doc_id
 		WHERE c.collection_id = $1 AND c.ordinal = 0 AND c.doc_id = ANY($2::text[])`, c.id, ids)
 	if err != nil {
 		return nil, s.wrap(ctx, "openings", err)
 	}
-	got, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (graphrag.Hit, error) {
-		var h graphrag.Hit
-		var mtime *time.Time
-		err := r.Scan(&h.Chunk.DocID, &h.Chunk.Text, &h.Chunk.Heading, &h.Chunk.Symbol, &h.Chunk.Kind, &h.Chunk.StartLine, &h.Chunk.EndLine,
-			&h.Source.Path, &h.Source.Title, &h.Source.Type, &mtime)
-		h.Chunk.ID = graphrag.ChunkID(h.Chunk.DocID, 0)
-		h.Source.DocID = h.Chunk.DocID
-		if mtime != nil {
-			h.Source.ModTime = mtime.UTC()
-		}
-		return h, err
-	})
+	got, err := pgx.CollectRows(rows, scanHit)
 	if err != nil {
 		return nil, s.wrap(ctx, "openings", err)
 	}

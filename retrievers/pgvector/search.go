@@ -357,10 +357,14 @@ vecr AS (
 	SELECT doc_id, ordinal, dist, row_number() OVER (ORDER BY dist, doc_id, ordinal) AS rank FROM vec
 )`
 
+// chunkColumns are a chunk's and its document's columns (c and d), as
+// scanHit reads them after doc_id, ordinal, score and the two ranks.
+const chunkColumns = `c.text, c.heading, c.symbol, c.kind, c.start_line, c.end_line, d.path, d.title, d.type, d.mtime`
+
 // The three statements return the same columns:
 // doc_id, ordinal, score, keyword rank, vector rank, then the chunk and source.
 const hitColumns = `
-SELECT r.doc_id, r.ordinal, r.score::float8, r.krank, r.vrank, c.text, c.heading, c.symbol, c.kind, c.start_line, c.end_line, d.path, d.title, d.type, d.mtime
+SELECT r.doc_id, r.ordinal, r.score::float8, r.krank, r.vrank, ` + chunkColumns + `
 FROM ranked r
 JOIN chunks c ON c.collection_id = @coll::bigint AND c.doc_id = r.doc_id AND c.ordinal = r.ordinal
 JOIN documents d ON d.collection_id = @coll::bigint AND d.id = r.doc_id
@@ -426,25 +430,29 @@ func (s *Store) run(ctx context.Context, p searchParams, sql string) ([]graphrag
 	if err != nil {
 		return nil, err
 	}
-	hits, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (graphrag.Hit, error) {
-		var h graphrag.Hit
-		var krank, vrank int64
-		var mtime *time.Time
-		err := r.Scan(&h.Chunk.DocID, &h.Chunk.Ordinal, &h.Score, &krank, &vrank,
-			&h.Chunk.Text, &h.Chunk.Heading, &h.Chunk.Symbol, &h.Chunk.Kind, &h.Chunk.StartLine, &h.Chunk.EndLine, &h.Source.Path, &h.Source.Title, &h.Source.Type, &mtime)
-		h.Chunk.ID = graphrag.ChunkID(h.Chunk.DocID, h.Chunk.Ordinal)
-		h.Source.DocID = h.Chunk.DocID
-		h.Ranks = graphrag.Ranks{Keyword: int(krank), Vector: int(vrank)}
-		if mtime != nil {
-			h.Source.ModTime = mtime.UTC()
-		}
-		if math.IsNaN(h.Score) {
-			h.Score = 0
-		}
-		return h, err
-	})
+	hits, err := pgx.CollectRows(rows, scanHit)
 	if err != nil {
 		return nil, err
 	}
 	return hits, tx.Commit(ctx)
+}
+
+// scanHit reads a row of a chunk with its document: doc_id, ordinal,
+// score, keyword rank, vector rank, then chunkColumns.
+func scanHit(r pgx.CollectableRow) (graphrag.Hit, error) {
+	var h graphrag.Hit
+	var krank, vrank int64
+	var mtime *time.Time
+	err := r.Scan(&h.Chunk.DocID, &h.Chunk.Ordinal, &h.Score, &krank, &vrank,
+		&h.Chunk.Text, &h.Chunk.Heading, &h.Chunk.Symbol, &h.Chunk.Kind, &h.Chunk.StartLine, &h.Chunk.EndLine, &h.Source.Path, &h.Source.Title, &h.Source.Type, &mtime)
+	h.Chunk.ID = graphrag.ChunkID(h.Chunk.DocID, h.Chunk.Ordinal)
+	h.Source.DocID = h.Chunk.DocID
+	h.Ranks = graphrag.Ranks{Keyword: int(krank), Vector: int(vrank)}
+	if mtime != nil {
+		h.Source.ModTime = mtime.UTC()
+	}
+	if math.IsNaN(h.Score) {
+		h.Score = 0
+	}
+	return h, err
 }
