@@ -112,11 +112,16 @@ func firstCitedFiles(t *testing.T, st Searcher, question, want string) (State, [
 	if s.Answer.Abstained || len(s.Answer.Citations) == 0 || !strings.Contains(s.Answer.Text, want) {
 		t.Fatalf("answer %q (%s): the test needs the passage holding %q cited", s.Answer.Text, s.Measured, want)
 	}
-	c := s.Answer.Citations[0]
-	files := []string{c.Hit.Source.Path}
-	for _, cp := range c.Hit.Copies {
-		files = append(files, cp.Path)
-	}
+	files := citedFiles(s.Answer.Citations[0].Hit)
 	slices.Sort(files)
 	return s, files
+}
+
+// citedFiles are the files a citation of h names: its own and its copies'.
+func citedFiles(h graphrag.Hit) []string {
+	files := []string{h.Source.Path}
+	for _, cp := range h.Copies {
+		files = append(files, cp.Path)
+	}
+	return files
 }

@@ -52,8 +52,9 @@
 //     refined query is searched alone. Asked which release of a package
 //     is installed, or who maintains it, fuse adds the first passage of
 //     its changelog, the newest release, when the Searcher also reads
-//     documents' first passages (Openings; both stores do). With Options.ConfirmWeb the web branch pauses the run before
-//     the question leaves the machine (graph.Interrupt with a
+//     documents' first passages (Openings; both stores do). With
+//     Options.ConfirmWeb the web branch pauses the run before the
+//     question leaves the machine (graph.Interrupt with a
 //     WebConfirmation); resumed with false, it searches the local files.
 //   - evaluate: corrective RAG. Keeps hits above a share of the top score
 //     (per scoring: BM25/cosine or RRF), judges retrieval good, poor or

@@ -205,10 +205,15 @@ func (p *pipeline) withNewestRelease(ctx context.Context, r *retrieval, hits []g
 	}
 	// Each first passage names the others of the same text, whether the
 	// question names their folders or not.
-	named := slices.DeleteFunc(withCopies(opened), func(o graphrag.Hit) bool {
-		return releaseNaming(q, o) == namesNone || slices.ContainsFunc(hits, func(h graphrag.Hit) bool { return h.Chunk.ID == o.Chunk.ID })
-	})
-	slices.SortStableFunc(named, func(a, b graphrag.Hit) int { return releaseNaming(q, b) - releaseNaming(q, a) })
+	naming := map[string]int{} // by chunk ID, how the question names it
+	var named []graphrag.Hit
+	for _, o := range withCopies(opened) {
+		if n := releaseNaming(q, o); n != namesNone && !slices.ContainsFunc(hits, func(h graphrag.Hit) bool { return h.Chunk.ID == o.Chunk.ID }) {
+			naming[o.Chunk.ID] = n
+			named = append(named, o)
+		}
+	}
+	slices.SortStableFunc(named, func(a, b graphrag.Hit) int { return naming[b.Chunk.ID] - naming[a.Chunk.ID] })
 	var newest []graphrag.Hit
 	for _, o := range named {
 		if len(newest) < namedFolderHits && !slices.ContainsFunc(newest, func(n graphrag.Hit) bool { return n.Chunk.Text == o.Chunk.Text }) {

@@ -77,10 +77,7 @@ func TestTheInstalledReleaseIsTheChangelogsFirst(t *testing.T) {
 			continue
 		}
 		c := s.Answer.Citations[0].Hit
-		files := []string{c.Source.Path}
-		for _, cp := range c.Copies {
-			files = append(files, cp.Path)
-		}
+		files := citedFiles(c)
 		if strings.Contains(q, "maintains") && !strings.Contains(s.Answer.Text, "Cy Young") {
 			t.Errorf("%q: answer %q, want the newest release's signer", q, s.Answer.Text)
 		}

@@ -232,9 +232,9 @@ func (s *selection) pick(cands []candidate, limit int) {
 	firstRecord := -1
 	// Asked which release is installed or who maintains the package, by
 	// the newest release of the changelog of the package the question
-	// names, when a kept passage holds it: first, though its entry may hold none of the question's
-	// words ("* Upload to testing." under "zorp (3.4.1-2) …"),
-	// and the first of its units when none scores.
+	// names, when a kept passage holds it: first, though its entry may
+	// hold none of the question's words ("* Upload to testing." under
+	// "zorp (3.4.1-2) …"), and the first of its units when none scores.
 	firstNewest := slices.IndexFunc(cands, func(c candidate) bool { return c.newest })
 	newest := firstNewest >= 0
 	for len(s.chosen) < limit {
