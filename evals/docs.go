@@ -270,8 +270,8 @@ type DocsReport struct {
 // validation split and is tuned on since round 29.
 // "test26" (written the same way at the start of round 29) was round 29's
 // validation split and is tuned on since round 30.
-// "test27" (written the same way at the start of round 30) is the
-// validation split: only its figure is read.
+// "test27" (written the same way at the start of round 30) was round 30's
+// validation split and is tuned on since round 31.
 // "tune1" to "tune3" (others again, written from the documents alone by
 // three writers at once, each over its own part of the collections) are
 // development data: their misses are read.
