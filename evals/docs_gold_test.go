@@ -92,6 +92,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test25", "t25"},
 	{"test26", "t26"},
 	{"test27", "t27"},
+	{"test28", "t28"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},

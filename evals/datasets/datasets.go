@@ -250,6 +250,15 @@ const (
 	DocsTest27Collections = "docs/test27.collections.json"
 	DocsTest27Questions   = "docs/test27.jsonl"
 
+	// DocsTest28Collections and DocsTest28Questions are a split written
+	// the same way at the start of round 31, on files no earlier set
+	// takes a gold file from (its Debian rows one per package, in
+	// packages never asked about) and PostgreSQL pages asked about three
+	// times before. Round 31's validation split: only its figure is read.
+	// Never edit it.
+	DocsTest28Collections = "docs/test28.collections.json"
+	DocsTest28Questions   = "docs/test28.jsonl"
+
 	// DocsTune1..3 are tuning sets, written from the documents alone
 	// by three writers who had not seen how graphrag answers, each over
 	// its own part of the collections, and with the rows on pages and
