@@ -47,20 +47,25 @@ var changelogTrailer = regexp.MustCompile(`(?m)^ -- ([^<\n]+?)\s*<[^>\n]*>.*$`)
 
 // withSigners adds, to each chosen entry of a Debian changelog, the line
 // that closes its release with the name of who made it, when the question
-// asks who (asksForName) and no chosen unit names anyone: asked who added
-// frob support to zorp, the entry ("* Add frob support.") says what was
-// done and its trailer who did it. An entry of the release the question
-// names gets it whoever else is named: asked who packaged zorp 3.4.1,
-// the copyright holder another quote names did not. The trailer is looked
-// up under the entry's release line in the hit; a passage cut before it
-// adds nothing.
+// asks who (asksForName) and neither the entry nor a chosen unit of
+// another kind names anyone: asked who added frob support to zorp, the
+// entry ("* Add frob support.") says what was done and its trailer who
+// did it. Another entry naming someone ("Thanks, Ann Smith!") does not
+// name this one's maker. An entry of a release several people made also
+// gets the name of the section it is in ("[ Ann Smith ]", see
+// changelogSection), in front: she made it, whoever signed the release.
+// An entry of the release the question names gets them whoever else is
+// named: asked who packaged zorp 3.4.1, the copyright holder another
+// quote names did not. Both are looked up under the entry's release line
+// in the hit; a passage cut before the trailer adds nothing.
 func withSigners(query string, chosen []candidate, kept []graphrag.Hit) {
 	if !asksForName(query) {
 		return
 	}
-	named := slices.ContainsFunc(chosen, func(c candidate) bool { return c.name })
+	entry := func(c candidate) bool { return !c.unit.code && releaseHeading(c.unit.heading) }
+	named := slices.ContainsFunc(chosen, func(c candidate) bool { return c.name && !entry(c) })
 	for k, c := range chosen {
-		if c.unit.code || !releaseHeading(c.unit.heading) || named && c.release <= 0 {
+		if !entry(c) || (named || c.name) && c.release <= 0 {
 			continue
 		}
 		text := kept[c.hit].Chunk.Text
@@ -74,7 +79,45 @@ func withSigners(query string, chosen []candidate, kept []graphrag.Hit) {
 		if m == nil {
 			continue
 		}
-		chosen[k].text = c.text + "\n" + strings.TrimSpace(text[at+m[0]:at+m[1]])
+		t := c.text
+		if who := sectionMaker(text[at:at+m[0]], c.text); who != "" {
+			t = "[ " + who + " ] " + t
+		}
+		chosen[k].text = t + "\n" + strings.TrimSpace(text[at+m[0]:at+m[1]])
 		chosen[k].name = true
 	}
+}
+
+// changelogSection finds the line that opens a part of a Debian changelog
+// release one person made, in a release several made ("  [ Ann Smith ]",
+// as dch's multi-maintainer mode writes it): the entries under it, up to
+// the next such line, are hers.
+var changelogSection = regexp.MustCompile(`(?m)^[ \t]+\[ ([^\]\n]+?) \][ \t]*$`)
+
+// sectionEntryWords is how many of an entry's first words find it in its
+// release: enough to tell it from its neighbours, few enough to stay on
+// its first line.
+const sectionEntryWords = 4
+
+// sectionMaker is the name on the last section line (changelogSection) of
+// a release's text before the entry that starts with entry's words; ""
+// when the release has none before it or the entry is not found.
+func sectionMaker(release, entry string) string {
+	words := strings.Fields(entry)
+	if len(words) == 0 {
+		return ""
+	}
+	words = words[:min(len(words), sectionEntryWords)]
+	for i, w := range words {
+		words[i] = regexp.QuoteMeta(w)
+	}
+	loc := regexp.MustCompile(strings.Join(words, `\s+`)).FindStringIndex(release)
+	if loc == nil {
+		return ""
+	}
+	ms := changelogSection.FindAllStringSubmatch(release[:loc[0]], -1)
+	if len(ms) == 0 {
+		return ""
+	}
+	return ms[len(ms)-1][1]
 }

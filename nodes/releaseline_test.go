@@ -171,3 +171,50 @@ func TestOverlinedReleaseTitle(t *testing.T) {
 		t.Errorf("answer:\n%s\nwant the entry under its release's title", a.Text)
 	}
 }
+
+// TestChangelogSectionNamesItsMaker: a release several people made puts
+// each one's entries under a line with their name ("[ Ann Smith ]"), and
+// asked who made an entry, that name answers, besides the trailer's. An
+// entry of another release that thanks someone names no maker of this one.
+func TestChangelogSectionNamesItsMaker(t *testing.T) {
+	log := fileHit("/usr/share/doc/libquux3/changelog.Debian.gz", "", "quux (4.1-2) unstable; urgency=medium\n\n"+
+		"  [ Ada Quill ]\n  * Mend the sparc64 build of the quux plugin loader.\n\n"+
+		"  [ Bo Tranter ]\n  * Refresh the manual page of quuxctl.\n\n"+
+		" -- Cy Frobisher <cy@example.org>  Thu, 06 Apr 2023 11:12:13 +0200\n\n"+
+		"quux (4.1-1) unstable; urgency=medium\n\n  * Mend the quux test run on slow buildds. Thanks, Di Halloran!\n\n"+
+		" -- Cy Frobisher <cy@example.org>  Mon, 02 Jan 2023 10:00:00 +0100\n")
+	a := extractive("who mended the sparc64 build of the quux plugin loader?", []graphrag.Hit{log}, 2)
+	if a.Abstained || !strings.Contains(a.Text, "[ Ada Quill ] Mend the sparc64") || strings.Contains(a.Text, "Bo Tranter") {
+		t.Errorf("answer (abstained %v):\n%s\nwant the entry under Ada Quill's name", a.Abstained, a.Text)
+	}
+	for entry, want := range map[string]string{
+		"Mend the sparc64 build of the quux plugin loader.": "Ada Quill",
+		"Refresh the manual page of quuxctl.":               "Bo Tranter",
+		"Mend the quux test run on slow buildds.":           "",
+	} {
+		release := log.Chunk.Text[:strings.Index(log.Chunk.Text, " -- ")]
+		if got := sectionMaker(release, entry); got != want {
+			t.Errorf("sectionMaker(%q) = %q, want %q", entry, got, want)
+		}
+	}
+}
+
+// TestSignerBesideAnotherEntrysName: an entry that thanks someone names
+// no maker of the entries beside it, which keep their trailers; the
+// thanking entry keeps its own name alone.
+func TestSignerBesideAnotherEntrysName(t *testing.T) {
+	log := fileHit("/usr/share/doc/libquux3/changelog.Debian.gz", "", "quux (4.2-1) unstable; urgency=medium\n\n"+
+		"  * Mend the quux test run on slow buildds. Thanks, Di Halloran!\n\n"+
+		" -- Cy Frobisher <cy@example.org>  Mon, 02 Jan 2023 10:00:00 +0100\n\n"+
+		"quux (4.1-1) unstable; urgency=medium\n\n  * Drop the quux test patch, merged upstream.\n\n"+
+		" -- Ed Marlow <ed@example.org>  Sun, 01 Jan 2023 10:00:00 +0100\n\n"+
+		"quux (4.0-3) unstable; urgency=medium\n\n  * Add the quux test patch for slow buildds.\n\n"+
+		" -- Fay Gunther <fay@example.org>  Sat, 31 Dec 2022 10:00:00 +0100\n")
+	a := extractive("who wrote the quux test patch for slow buildds?", []graphrag.Hit{log}, 3)
+	if a.Abstained || !strings.Contains(a.Text, "Fay Gunther") {
+		t.Errorf("answer (abstained %v):\n%s\nwant the patch's entry with its trailer", a.Abstained, a.Text)
+	}
+	if strings.Contains(a.Text, "Thanks, Di Halloran!\n  -- Cy Frobisher") {
+		t.Errorf("answer:\n%s\nwant no trailer under the entry that names someone", a.Text)
+	}
+}
