@@ -934,7 +934,8 @@ func namedHits(question string, hits []graphrag.Hit) []int {
 // constraining term (the indexes in matching), then those whose file or
 // folder the question names ("dpkg" for dpkg/copyright), then the kept
 // ones; tests, test data and vendored copies after the rest unless the
-// question is about tests. At most maxKept, and besides the search's best
+// question is about tests. For a question limited to one system Go
+// builds for, its own files come first (forAskedSystem). At most maxKept, and besides the search's best
 // hit when the order leaves it out, and the best of those holding every
 // constraining term when declarations alone fill maxKept.
 func preferHits(question string, hits, kept []graphrag.Hit, matching []int, maxKept int) []graphrag.Hit {
@@ -1026,6 +1027,7 @@ func preferHits(question string, hits, kept []graphrag.Hit, matching []int, maxK
 	order = append(order, first...)
 	order = append(order, named...)
 	order = append(order, kept...)
+	order = forAskedSystem(question, order)
 	var out, later []graphrag.Hit
 	seen := map[string]bool{}
 	for _, h := range order {

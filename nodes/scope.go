@@ -80,14 +80,83 @@ func scopeNames(question string) []string {
 }
 
 // unscoped returns the scope names of the question (see scopeNames) that
-// none of the hits holds, in its text, title or path: the spool directory
-// of a Debian README does not answer where the spool directory is on
-// another system.
+// none of the hits holds, in its text, title or path, or as a word of its
+// file's name: the spool directory of a Debian README does not answer
+// where the spool directory is on another system, and Go's
+// spool_zephyrix.go is Zephyrix's though it never says so.
 func unscoped(question string, hits []graphrag.Hit) []string {
 	var out []string
 	for _, n := range scopeNames(question) {
-		if !slices.ContainsFunc(hits, func(h graphrag.Hit) bool { return newHaystack(h).holdsWord(n) }) {
+		if !slices.ContainsFunc(hits, func(h graphrag.Hit) bool {
+			return newHaystack(h).holdsWord(n) || hasWord(strings.ToLower(fileNameWords.Replace(path.Base(h.Source.Path))), n)
+		}) {
 			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// goSystems are the operating systems Go builds for (go/build's known
+// GOOS values): a Go file named name_GOOS.go or name_GOOS_GOARCH.go is
+// built for that system only.
+var goSystems = toSet(`aix android darwin dragonfly freebsd hurd illumos ios js linux nacl netbsd openbsd plan9 solaris wasip1 windows zos`)
+
+// goArchs are the architectures Go builds for (go/build's known GOARCH
+// values), the last part of a name_GOOS_GOARCH.go file's name.
+var goArchs = toSet(`386 amd64 amd64p32 arm armbe arm64 arm64be loong64 mips mipsle mips64 mips64le mips64p32 mips64p32le ppc ppc64 ppc64le riscv riscv64 s390 s390x sparc sparc64 wasm`)
+
+// goFileSystem is the system a Go source file is built for by its name
+// alone, by go/build's rules ("_test", then a GOARCH part stripped; a
+// GOOS part after at least one other), "" for any other file.
+func goFileSystem(p string) string {
+	name, ok := strings.CutSuffix(path.Base(p), ".go")
+	if !ok {
+		return ""
+	}
+	parts := strings.Split(strings.TrimSuffix(name, "_test"), "_")
+	if n := len(parts); n > 2 && goArchs[parts[n-1]] {
+		parts = parts[:n-1]
+	}
+	if n := len(parts); n > 1 && goSystems[parts[n-1]] {
+		return parts[n-1]
+	}
+	return ""
+}
+
+// forAskedSystem orders hits for a question limited to one system Go
+// builds for ("on OpenBSD", see scopeNames): the files of a folder built
+// for that system by their name come first among the folder's hits, in
+// the place of its first, and files built for another system are left
+// out. A system's
+// own file outranks its package's general ones (spool_netbsd.go names
+// the file spool.go's loader reads there), not another package's better
+// hits: a question on zorp's spool on Linux is not about runtime's
+// os_linux_arm.go.
+func forAskedSystem(question string, hits []graphrag.Hit) []graphrag.Hit {
+	asked := ""
+	for _, n := range scopeNames(question) {
+		if goSystems[n] {
+			asked = n
+			break
+		}
+	}
+	if asked == "" {
+		return hits
+	}
+	own := map[string][]graphrag.Hit{}
+	for _, h := range hits {
+		if goFileSystem(h.Source.Path) == asked {
+			d := path.Dir(h.Source.Path)
+			own[d] = append(own[d], h)
+		}
+	}
+	out := make([]graphrag.Hit, 0, len(hits))
+	for _, h := range hits {
+		d := path.Dir(h.Source.Path)
+		out = append(out, own[d]...)
+		delete(own, d)
+		if goFileSystem(h.Source.Path) == "" {
+			out = append(out, h)
 		}
 	}
 	return out
