@@ -127,7 +127,10 @@ func goSections(src []byte, size int) (secs []Section, generated, ok bool) {
 	// Each is a section of its own, in the file's order.
 	if loose := looseComments(f); len(loose) > 0 {
 		for _, c := range loose {
-			add(c.Pos(), c.End(), oneLine(firstLine(c.Text())), pkg, KindComment)
+			for _, part := range ownParts(c) {
+				g := &ast.CommentGroup{List: part}
+				add(g.Pos(), g.End(), oneLine(firstLine(g.Text())), pkg, KindComment)
+			}
 		}
 		slices.SortStableFunc(secs, func(a, b Section) int { return a.StartLine - b.StartLine })
 	}
@@ -145,9 +148,10 @@ func goSections(src []byte, size int) (secs []Section, generated, ok bool) {
 const minNoteWords = 6
 
 // looseComments are the comments of a Go file that belong to no
-// declaration (neither its doc nor inside it), less the package doc, a
-// licence or copyright notice, build constraints, directives and a
-// generated-code marker, and those shorter than minNoteWords words.
+// declaration (neither its doc nor inside it), less the package doc,
+// build constraints, directives and a generated-code marker, and those
+// shorter than minNoteWords words. A licence or copyright notice in them
+// is left out by ownParts.
 func looseComments(f *ast.File) []*ast.CommentGroup {
 	docs := map[*ast.CommentGroup]bool{f.Doc: true}
 	type span struct{ from, to token.Pos }
@@ -170,7 +174,7 @@ func looseComments(f *ast.File) []*ast.CommentGroup {
 			continue
 		}
 		t := c.Text() // without directives (//go:build, //go:generate …)
-		if len(strings.Fields(t)) < minNoteWords || licenceHeader.MatchString(t) || strings.Contains(t, "+build ") || generatedGo.MatchString("// "+t) {
+		if len(strings.Fields(t)) < minNoteWords || strings.Contains(t, "+build ") || generatedGo.MatchString("// "+t) {
 			continue
 		}
 		out = append(out, c)
@@ -236,3 +240,57 @@ func firstLine(s string) string {
 	}
 	return s
 }
+
+// ownParts are the runs of a loose comment's lines that are the file's
+// own account, without the licence or copyright notice it holds (see
+// licenceHeader): a comment that opens with one is all notice (the
+// file's licence header); a note on where the code was ported from that
+// quotes the original's notice ("The code below is from FreeBSD's
+// e_frob.c and came with this notice: … Copyright (C) 1993 …") keeps its
+// lines before the notice's paragraph, and after it only when the notice
+// is fenced off ("=====" lines above and below it): what follows an
+// unfenced notice is the notice's. Runs shorter than minNoteWords words
+// are left out; a /* */ comment is one line, all notice when it holds
+// one.
+func ownParts(c *ast.CommentGroup) [][]*ast.Comment {
+	lines := c.List
+	text := func(l *ast.Comment) string { return strings.TrimSpace(strings.TrimPrefix(l.Text, "//")) }
+	notice := slices.IndexFunc(lines, func(l *ast.Comment) bool { return licenceHeader.MatchString(l.Text) })
+	var parts [][]*ast.Comment
+	keep := func(run []*ast.Comment) {
+		words := 0
+		for _, l := range run {
+			words += len(strings.Fields(text(l)))
+		}
+		if words >= minNoteWords {
+			parts = append(parts, run)
+		}
+	}
+	if notice < 0 {
+		keep(lines)
+		return parts
+	}
+	from := notice // the notice's paragraph starts after a blank or fence line
+	for from > 0 && text(lines[from-1]) != "" && !noticeFence.MatchString(text(lines[from-1])) {
+		from--
+	}
+	fenced := from > 0 && noticeFence.MatchString(text(lines[from-1]))
+	if fenced {
+		keep(lines[:from-1])
+	} else {
+		keep(lines[:from])
+	}
+	if fenced {
+		for to := notice + 1; to < len(lines); to++ {
+			if noticeFence.MatchString(text(lines[to])) {
+				keep(lines[to+1:])
+				break
+			}
+		}
+	}
+	return parts
+}
+
+// noticeFence finds a line that fences a notice off from the text around
+// it: "=====", "-----", "*****".
+var noticeFence = regexp.MustCompile(`^(={5,}|-{5,}|\*{5,})$`)

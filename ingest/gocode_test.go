@@ -8,8 +8,9 @@ import (
 // TestGoLooseComments: a comment of a Go file that documents no
 // declaration — the file's header, a note between declarations — is a
 // section of its own (KindComment, in the file's order), so what it says
-// can be found; a licence, a build constraint, a generated-code marker and
-// a short group marker are not.
+// can be found; a licence, a notice a comment quotes (and what follows it
+// unless it is fenced off), a build constraint, a generated-code marker
+// and a short group marker are not.
 func TestGoLooseComments(t *testing.T) {
 	src := `// Copyright 2031 The Quill Makers. A made-up licence.
 
@@ -32,6 +33,22 @@ func Fold(p []byte) {}
 // Stacks are sealed in batches of nine: a tenth page waits for the next
 // batch, so a slow printer never holds a sealed stack open.
 
+// The fold counts below are from the Quire project's folds.c and came
+// with this notice:
+//
+// ==========
+// Copyright (C) 2029 by Quire Press. Permission to use and copy this
+// software is freely granted, provided that this notice is preserved.
+// ==========
+//
+// Each count is the folds a page of that weight takes before it tears.
+
+// Seal is a simplified port of the Quire sealer; its notice follows.
+//
+// Copyright (C) 2030 by Quire Press.
+//
+// The readme of the Quire archive says the tables were typeset twice.
+
 // Seal seals a stack.
 func Seal() {}
 `
@@ -47,6 +64,9 @@ func Seal() {}
 		"comment Quill spooler (QS).",
 		"func func Fold(p []byte)",
 		"comment Stacks are sealed in batches of nine: a tenth page waits for the next",
+		"comment The fold counts below are from the Quire project's folds.c and came",
+		"comment Each count is the folds a page of that weight takes before it tears.",
+		"comment Seal is a simplified port of the Quire sealer; its notice follows.",
 		"func func Seal()",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
@@ -56,7 +76,7 @@ func Seal() {}
 		t.Errorf("header section: line %d symbol %q text %q; want line 7, symbol quill, the comment's lines", s.StartLine, s.Symbol, s.Text)
 	}
 	for _, s := range secs {
-		for _, bad := range []string{"Copyright", "go:build", "DO NOT EDIT", "Helpers."} {
+		for _, bad := range []string{"The Quill Makers", "Quire Press", "=====", "typeset twice", "go:build", "DO NOT EDIT", "Helpers."} {
 			if strings.Contains(s.Text, bad) {
 				t.Errorf("section %q holds %q", s.Heading, bad)
 			}
