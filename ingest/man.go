@@ -300,6 +300,7 @@ func roffText(src string) manPage {
 	nameSection := false
 	pendingHead := 0 // .SH with its title on the next line
 	skipUntil := ""  // end of an ignored block (.de ... ..)
+	ieHeld := -1     // whether the last .ie's condition held (1, 0), -1 when unknown
 	for i := 0; i < len(srcLines); i++ {
 		raw, no := srcLines[i], i+1
 		// Join escaped newlines ("\" at the end of a line).
@@ -316,6 +317,15 @@ func roffText(src string) manPage {
 		if raw == "" {
 			blank(no)
 			continue
+		}
+		// A conditional on the output device: its body is read as a
+		// line of its own when it holds for a terminal, skipped when not
+		// (see nroffCondition).
+		if body, ok := nroffCondition(raw, &ieHeld); ok {
+			if body == "" {
+				continue
+			}
+			raw = body
 		}
 		if raw[0] != '.' && raw[0] != '\'' {
 			l := roffInline(raw)
@@ -420,8 +430,63 @@ func roffText(src string) manPage {
 	return m
 }
 
+// deviceCondition finds a conditional request on the output device
+// (".ie n .IP "createcluster.opts" 4", ".if t .sp 0.5", ".el .IP …"), as
+// pod2man writes a term's line once for a terminal and once for a
+// typesetter: "n" holds for a terminal, "t" for a typesetter, "!"
+// negates.
+var deviceCondition = regexp.MustCompile(`^[.']\s*(ie|if|el)\b\s*(?:(!?)([nt])\s+)?(.*)$`)
+
+// nroffCondition reads a conditional on the output device as a terminal
+// does (see deviceCondition): ok is false for any other line, or a
+// condition on anything else (a number register, a string), which is left
+// to the request switch; body is the line to read in its place, "" when
+// the condition does not hold. An ".el" takes the opposite of the last
+// ".ie" read here (ieHeld: 1, 0, or -1 when that was no device
+// condition). A body that opens a block ("\{") is left alone too.
+func nroffCondition(raw string, ieHeld *int) (body string, ok bool) {
+	m := deviceCondition.FindStringSubmatch(raw)
+	if m == nil {
+		return "", false
+	}
+	req, neg, dev, rest := m[1], m[2], m[3], strings.TrimSpace(m[4])
+	if strings.HasPrefix(rest, `\{`) {
+		if req == "ie" {
+			*ieHeld = -1
+		}
+		return "", false
+	}
+	held := false
+	switch req {
+	case "el":
+		if dev != "" || *ieHeld < 0 {
+			return "", false
+		}
+		held = *ieHeld == 0
+		*ieHeld = -1
+	default:
+		if dev == "" {
+			if req == "ie" {
+				*ieHeld = -1
+			}
+			return "", false
+		}
+		held = (dev == "n") != (neg == "!")
+		if req == "ie" {
+			*ieHeld = 0
+			if held {
+				*ieHeld = 1
+			}
+		}
+	}
+	if !held || rest == "" {
+		return "", true
+	}
+	return rest, true
+}
+
 // roffRequest splits a request line into its name and its arguments
-// (double quotes group words).
+// (double quotes group words; two quotes inside them are one).
 func roffRequest(l string) (string, []string) {
 	l = strings.TrimSpace(l[1:])
 	if strings.HasPrefix(l, `\"`) {
@@ -443,13 +508,23 @@ func roffRequest(l string) (string, []string) {
 	var args []string
 	for rest = strings.TrimSpace(rest); rest != ""; rest = strings.TrimSpace(rest) {
 		if rest[0] == '"' {
-			end := strings.IndexByte(rest[1:], '"')
-			if end < 0 {
-				args = append(args, rest[1:])
-				break
+			// Inside quotes, "" is a quote (pod2man's """auto""" is
+			// "auto" in quotes).
+			var arg strings.Builder
+			i := 1
+			for ; i < len(rest); i++ {
+				if rest[i] == '"' {
+					if i+1 < len(rest) && rest[i+1] == '"' {
+						arg.WriteByte('"')
+						i++
+						continue
+					}
+					break
+				}
+				arg.WriteByte(rest[i])
 			}
-			args = append(args, rest[1:1+end])
-			rest = rest[2+end:]
+			args = append(args, arg.String())
+			rest = rest[min(i+1, len(rest)):]
 			continue
 		}
 		w, r, _ := strings.Cut(rest, " ")

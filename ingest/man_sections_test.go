@@ -105,3 +105,32 @@ func TestManPreambleIsNoText(t *testing.T) {
 		t.Errorf("page text lost its description:\n%s", l.Text)
 	}
 }
+
+// TestManDeviceConditionals: pod2man writes each item's term twice, once
+// for a terminal (".ie n .IP …") and once for a typesetter (".el .IP …"),
+// and quotes it with doubled quotes ("""spool"""); the page reads as a
+// terminal shows it: each term once, above its description, and the
+// typesetter's spacing left out.
+func TestManDeviceConditionals(t *testing.T) {
+	page := ".TH ZORPCTL 1\n.SH NAME\nzorpctl \\- frob a running quill\n.SH FILES\n" +
+		".ie n .IP \"\"\"spool\"\"\" 4\n.el .IP \"\\f(CWspool\\fR\" 4\n.IX Item \"spool\"\nWhere folded quills wait.\n" +
+		".ie n .IP \"\\*(C`quill.opts\\*(C'\" 4\n.el .IP \"\\f(CW\\*(C`quill.opts\\*(C'\\fR\" 4\nOptions handed to the folder.\n" +
+		".if t .IP \"typeset only\" 4\n.if !n .IP \"typeset too\" 4\n.if n .sp\nThe folder reads both at start.\n"
+	l, err := loadMan(t.Context(), "zorpctl.1", []byte(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"\"spool\"\nWhere folded quills wait.", "quill.opts\nOptions handed to the folder.", "Options handed to the folder.\n\nThe folder reads both at start."} {
+		if !strings.Contains(l.Text, want) {
+			t.Errorf("page text lacks %q:\n%s", want, l.Text)
+		}
+	}
+	for _, bad := range []string{"CWspool", "typeset", "\\f"} {
+		if strings.Contains(l.Text, bad) {
+			t.Errorf("page text holds %q:\n%s", bad, l.Text)
+		}
+	}
+	if n := strings.Count(l.Text, "quill.opts"); n != 1 {
+		t.Errorf("quill.opts written %d times, want once:\n%s", n, l.Text)
+	}
+}
