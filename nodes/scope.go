@@ -127,11 +127,10 @@ func goFileSystem(p string) string {
 // builds for ("on OpenBSD", see scopeNames): the files of a folder built
 // for that system by their name come first among the folder's hits, in
 // the place of its first, and files built for another system are left
-// out. A system's
-// own file outranks its package's general ones (spool_netbsd.go names
-// the file spool.go's loader reads there), not another package's better
-// hits: a question on zorp's spool on Linux is not about runtime's
-// os_linux_arm.go.
+// out. A system's own file outranks its package's general ones
+// (spool_netbsd.go names the file spool.go's loader reads there), not
+// another package's better hits: a question on zorp's spool on Linux is
+// not about runtime's os_linux_arm.go.
 func forAskedSystem(question string, hits []graphrag.Hit) []graphrag.Hit {
 	asked := ""
 	for _, n := range scopeNames(question) {
@@ -143,19 +142,21 @@ func forAskedSystem(question string, hits []graphrag.Hit) []graphrag.Hit {
 	if asked == "" {
 		return hits
 	}
+	systems := make([]string, len(hits))
 	own := map[string][]graphrag.Hit{}
-	for _, h := range hits {
-		if goFileSystem(h.Source.Path) == asked {
+	for i, h := range hits {
+		systems[i] = goFileSystem(h.Source.Path)
+		if systems[i] == asked {
 			d := path.Dir(h.Source.Path)
 			own[d] = append(own[d], h)
 		}
 	}
 	out := make([]graphrag.Hit, 0, len(hits))
-	for _, h := range hits {
+	for i, h := range hits {
 		d := path.Dir(h.Source.Path)
 		out = append(out, own[d]...)
 		delete(own, d)
-		if goFileSystem(h.Source.Path) == "" {
+		if systems[i] == "" {
 			out = append(out, h)
 		}
 	}
