@@ -174,8 +174,8 @@ func TestOverlinedReleaseTitle(t *testing.T) {
 
 // TestChangelogSectionNamesItsMaker: a release several people made puts
 // each one's entries under a line with their name ("[ Ann Smith ]"), and
-// asked who made an entry, that name answers, besides the trailer's. An
-// entry of another release that thanks someone names no maker of this one.
+// asked who made an entry, that name answers, besides the trailer's; an
+// entry not in the release's text has no section.
 func TestChangelogSectionNamesItsMaker(t *testing.T) {
 	log := fileHit("/usr/share/doc/libquux3/changelog.Debian.gz", "", "quux (4.1-2) unstable; urgency=medium\n\n"+
 		"  [ Ada Quill ]\n  * Mend the sparc64 build of the quux plugin loader.\n\n"+
