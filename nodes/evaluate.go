@@ -170,9 +170,10 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 			s.Retrieval = RetrievalEmpty
 			s.Measured += "; no file holds " + strings.Join(asked, ", ")
 		}
-		if s.Retrieval == RetrievalGood {
-			s.Kept = p.withAskedKind(ctx, &s)
-			s.Kept = p.withAskedLines(ctx, &s)
+		if s.Retrieval == RetrievalGood && p.deps.Searcher != nil {
+			kinds := askedKinds(s.question())
+			s.Kept = p.withAskedKind(ctx, &s, kinds)
+			s.Kept = p.withAskedLines(ctx, &s, kinds)
 		}
 		return s, nil
 	}
@@ -449,17 +450,9 @@ func (p *pipeline) namesInHitDocuments(ctx context.Context, s *State, missing []
 // best passage of the kept source files that holds a line of that kind and
 // is not kept: a function is cut into passages, and the error the
 // question describes may be in another of them than the one that matched
-// best (the "spool already held" at the end of a long zorp.Open).
-func (p *pipeline) withAskedLines(ctx context.Context, s *State) []graphrag.Hit {
-	if p.deps.Searcher == nil {
-		return s.Kept
-	}
-	if !slices.ContainsFunc(askKinds, func(k askKind) bool {
-		return k.codeLine && (k.ask.MatchString(s.question()) || k.search != nil && k.search.MatchString(s.question()))
-	}) {
-		return s.Kept // no sentence of the question asks for one: askedKinds need not look
-	}
-	kinds := askedKinds(s.question())
+// best (the "spool already held" at the end of a long zorp.Open). kinds
+// are the question's (askedKinds).
+func (p *pipeline) withAskedLines(ctx context.Context, s *State, kinds []askKind) []graphrag.Hit {
 	i := slices.IndexFunc(kinds, func(k askKind) bool { return k.codeLine })
 	if i < 0 {
 		return s.Kept
@@ -472,12 +465,8 @@ func (p *pipeline) withAskedLines(ctx context.Context, s *State) []graphrag.Hit 
 // answer (askedKinds) that no kept passage holds, the best passage of the
 // kept documents that holds it: "whose say-so does retiring a zorp take"
 // over a manual page whose example matched best, and whose description
-// says who must own what.
-func (p *pipeline) withAskedKind(ctx context.Context, s *State) []graphrag.Hit {
-	if p.deps.Searcher == nil {
-		return s.Kept
-	}
-	kinds := askedKinds(s.question())
+// says who must own what. kinds are the question's (askedKinds).
+func (p *pipeline) withAskedKind(ctx context.Context, s *State, kinds []askKind) []graphrag.Hit {
 	i := slices.IndexFunc(kinds, func(k askKind) bool {
 		return !k.codeLine && !answerMustState[k.name] && !slices.ContainsFunc(s.Kept, func(h graphrag.Hit) bool { return k.in(h.Chunk.Text) })
 	})
@@ -492,8 +481,8 @@ func (p *pipeline) withAskedKind(ctx context.Context, s *State) []graphrag.Hit {
 // withKeptDocumentHit is the kept hits and one passage more: of the
 // passages a keyword search for the question finds within the kept
 // documents that docs admits, the best ranked that is not kept and that
-// holds admits. A failed search keeps the hits as they are, and a note
-// says what was looked for.
+// holds admits. The pipeline must have a Searcher. A failed search keeps
+// the hits as they are, and a note says what was looked for.
 func (p *pipeline) withKeptDocumentHit(ctx context.Context, s *State, docs, holds func(graphrag.Hit) bool, what string) []graphrag.Hit {
 	kept := map[string]bool{}
 	var ids []string

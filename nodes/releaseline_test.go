@@ -187,12 +187,12 @@ func TestChangelogSectionNamesItsMaker(t *testing.T) {
 	if a.Abstained || !strings.Contains(a.Text, "[ Ada Quill ] Mend the sparc64") || strings.Contains(a.Text, "Bo Tranter") {
 		t.Errorf("answer (abstained %v):\n%s\nwant the entry under Ada Quill's name", a.Abstained, a.Text)
 	}
+	release := log.Chunk.Text[:strings.Index(log.Chunk.Text, " -- ")]
 	for entry, want := range map[string]string{
 		"Mend the sparc64 build of the quux plugin loader.": "Ada Quill",
 		"Refresh the manual page of quuxctl.":               "Bo Tranter",
 		"Mend the quux test run on slow buildds.":           "",
 	} {
-		release := log.Chunk.Text[:strings.Index(log.Chunk.Text, " -- ")]
 		if got := sectionMaker(release, entry); got != want {
 			t.Errorf("sectionMaker(%q) = %q, want %q", entry, got, want)
 		}
