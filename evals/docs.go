@@ -272,8 +272,8 @@ type DocsReport struct {
 // validation split and is tuned on since round 30.
 // "test27" (written the same way at the start of round 30) was round 30's
 // validation split and is tuned on since round 31.
-// "test28" (written the same way at the start of round 31) is the
-// validation split: only its figure is read.
+// "test28" (written the same way at the start of round 31) was round 31's
+// validation split and is tuned on since round 32.
 // "tune1" to "tune3" (others again, written from the documents alone by
 // three writers at once, each over its own part of the collections) are
 // development data: their misses are read.

@@ -254,7 +254,7 @@ const (
 	// the same way at the start of round 31, on files no earlier set
 	// takes a gold file from (its Debian rows one per package, in
 	// packages never asked about) and PostgreSQL pages asked about three
-	// times before. Round 31's validation split: only its figure is read.
+	// times before. Round 31's validation split, tuned on since round 32.
 	// Never edit it.
 	DocsTest28Collections = "docs/test28.collections.json"
 	DocsTest28Questions   = "docs/test28.jsonl"
