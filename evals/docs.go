@@ -274,6 +274,8 @@ type DocsReport struct {
 // validation split and is tuned on since round 31.
 // "test28" (written the same way at the start of round 31) was round 31's
 // validation split and is tuned on since round 32.
+// "test29" (written the same way at the start of round 32) is the
+// validation split: only its figure is read.
 // "tune1" to "tune3" (others again, written from the documents alone by
 // three writers at once, each over its own part of the collections) are
 // development data: their misses are read.
@@ -308,6 +310,7 @@ var docsSets = map[string]struct{ collections, questions string }{
 	"test26":  {datasets.DocsTest26Collections, datasets.DocsTest26Questions},
 	"test27":  {datasets.DocsTest27Collections, datasets.DocsTest27Questions},
 	"test28":  {datasets.DocsTest28Collections, datasets.DocsTest28Questions},
+	"test29":  {datasets.DocsTest29Collections, datasets.DocsTest29Questions},
 	"tune1":   {datasets.DocsTune1Collections, datasets.DocsTune1Questions},
 	"tune2":   {datasets.DocsTune2Collections, datasets.DocsTune2Questions},
 	"tune3":   {datasets.DocsTune3Collections, datasets.DocsTune3Questions},

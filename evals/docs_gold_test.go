@@ -93,6 +93,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test26", "t26"},
 	{"test27", "t27"},
 	{"test28", "t28"},
+	{"test29", "t29"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},
