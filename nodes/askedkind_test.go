@@ -2,6 +2,7 @@ package nodes
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -39,5 +40,69 @@ func TestTheAskedKindIsLookedForInTheKeptPages(t *testing.T) {
 	}
 	if s.Answer.Abstained || !strings.Contains(s.Answer.Text, "a role must own the input or the output data type") {
 		t.Errorf("answer %q (%s): want what one must own", s.Answer.Text, s.Measured)
+	}
+}
+
+// TestTheAskedDefaultIsLookedForInTheKeptPages: asked which mode a
+// command takes when the mode is left out, the page's examples and notes
+// match best; the passage whose sentence states the default mode is on
+// the same page and is read besides. The default of another parameter,
+// stated in a sentence that names none of the question's words, is not.
+func TestTheAskedDefaultIsLookedForInTheKeptPages(t *testing.T) {
+	page := "/man/man7/HALT_FROB.7"
+	rec := fileRecord(page)
+	for i, sec := range [][2]string{
+		{"NAME", "HALT FROB - halt a frob"},
+		{"SYNOPSIS", "HALT FROB name [ IN haltmode MODE ] [ WAIT seconds ]"},
+		{"DESCRIPTION", "HALT FROB halts a running frob and keeps it halted until the end of the session."},
+		{"WAIT", "seconds\n\nHow long HALT FROB waits for the frob. The default is 30 seconds."},
+		{"HALTMODE", "haltmode\n\nThe halt mode says how the frob stops. If no halt mode is specified, then SOFT, the gentlest mode, is used."},
+		{"EXAMPLES", "Halt the frob quux in the HARD mode before a reload, with the IN ... MODE clause:\n\nHALT FROB quux IN HARD MODE;"},
+		{"EXAMPLES", "Halt the frob zint in the FAST mode with the IN ... MODE clause:\n\nHALT FROB zint IN FAST MODE;"},
+		{"NOTES", "HALT FROB in the HARD mode drops the frob's pending zorps; the IN ... MODE clause names the mode."},
+		{"NOTES", "A frob halted by HALT FROB in the FAST mode keeps its zorps; the mode clause comes before WAIT."},
+		{"NOTES", "HALT FROB in the HARD mode or the FAST mode needs the IN ... MODE clause and a frob that runs."},
+		{"COMPATIBILITY", "The IN ... MODE clause of HALT FROB is a Zorpbase extension, and so is the HARD mode."},
+	} {
+		rec.Chunks = append(rec.Chunks, graphrag.Chunk{ID: graphrag.ChunkID(page, i), DocID: page, Ordinal: i, Heading: sec[0], Text: sec[1]})
+	}
+	other := fileRecord("/man/man7/MAKE_FROB.7")
+	other.Chunks = []graphrag.Chunk{{ID: graphrag.ChunkID(other.Doc.ID, 0), DocID: other.Doc.ID, Heading: "DESCRIPTION",
+		Text: "MAKE FROB makes a new frob. A frob turns values of one kind into another."}}
+	r, err := Build(Deps{Searcher: recordStore(t, []graphrag.Record{rec, other})}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := r.Invoke(context.Background(), State{Query: "Which mode does HALT FROB halt in if I leave out the IN ... MODE clause?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	for _, h := range s.Kept {
+		kept = append(kept, h.Chunk.Text)
+	}
+	all := strings.Join(kept, "\n")
+	if !strings.Contains(all, "If no halt mode is specified") || strings.Contains(all, "The default is 30 seconds") {
+		t.Errorf("kept %q (%s): want the passage that states the default mode, and not the default wait", kept, s.Measured)
+	}
+}
+
+// A sentence states the default asked about when it names what the
+// question asks the default of; the default of another parameter in the
+// same passage does not.
+func TestStatesDefaultOf(t *testing.T) {
+	kind := askKinds[slices.IndexFunc(askKinds, func(k askKind) bool { return k.name == "default" })]
+	terms := contentTerms("Which mode does HALT FROB halt in if I leave out the IN ... MODE clause?")
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"The halt mode says how the frob stops. If no halt mode is specified, then SOFT is used.", true},
+		{"How long HALT FROB waits for the frob in any mode. The default is 30 seconds.", false},
+		{"HALT FROB halts the frob in the HARD mode.", false},
+	} {
+		if got := statesDefaultOf(kind, tc.text, terms); got != tc.want {
+			t.Errorf("statesDefaultOf(%q) = %v, want %v", tc.text, got, tc.want)
+		}
 	}
 }

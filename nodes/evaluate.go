@@ -465,17 +465,54 @@ func (p *pipeline) withAskedLines(ctx context.Context, s *State, kinds []askKind
 // answer (askedKinds) that no kept passage holds, the best passage of the
 // kept documents that holds it: "whose say-so does retiring a zorp take"
 // over a manual page whose example matched best, and whose description
-// says who must own what. kinds are the question's (askedKinds).
+// says who must own what. Of the kinds an answer must state
+// (answerMustState), only a default is looked for, in a sentence that
+// names what the question asks the default of (statesDefaultOf): "If no
+// spool mode is given, frob uses LAZY" for "which spool mode does frob
+// take if I name none", not the default of another option on the page.
+// kinds are the question's (askedKinds).
 func (p *pipeline) withAskedKind(ctx context.Context, s *State, kinds []askKind) []graphrag.Hit {
 	i := slices.IndexFunc(kinds, func(k askKind) bool {
-		return !k.codeLine && !answerMustState[k.name] && !slices.ContainsFunc(s.Kept, func(h graphrag.Hit) bool { return k.in(h.Chunk.Text) })
+		return !k.codeLine && (!answerMustState[k.name] || k.name == "default") && !slices.ContainsFunc(s.Kept, func(h graphrag.Hit) bool { return k.in(h.Chunk.Text) })
 	})
 	if i < 0 {
 		return s.Kept
 	}
 	kind := kinds[i]
+	holds := func(h graphrag.Hit) bool { return kind.in(h.Chunk.Text) }
+	if kind.name == "default" {
+		terms := contentTerms(s.question())
+		holds = func(h graphrag.Hit) bool { return statesDefaultOf(kind, h.Chunk.Text, terms) }
+	}
 	all := func(graphrag.Hit) bool { return true }
-	return p.withKeptDocumentHit(ctx, s, all, func(h graphrag.Hit) bool { return kind.in(h.Chunk.Text) }, "the asked kind of answer")
+	return p.withKeptDocumentHit(ctx, s, all, holds, "the asked kind of answer")
+}
+
+// minDefaultTerms is how many of the question's words (not everyday
+// ones) a sentence that states a default must hold to state the one
+// asked about: "spool" and "mode" of "If no spool mode is given"; one
+// word, the program's name, is shared by the defaults of all its options.
+const minDefaultTerms = 2
+
+// statesDefaultOf reports whether a sentence of text states a default
+// (kind is the default askKind) and holds minDefaultTerms of the
+// question's terms.
+func statesDefaultOf(kind askKind, text string, terms []term) bool {
+	for _, sent := range splitSentences(text) {
+		if !kind.in(sent) {
+			continue
+		}
+		stems, n := stemSet(sent), 0
+		for _, t := range terms {
+			if t.Weight >= 1 && stems[t.Stem] {
+				n++
+			}
+		}
+		if n >= minDefaultTerms {
+			return true
+		}
+	}
+	return false
 }
 
 // withKeptDocumentHit is the kept hits and one passage more: of the
@@ -511,5 +548,6 @@ func (p *pipeline) withKeptDocumentHit(ctx context.Context, s *State, docs, hold
 // answerMustState are the kinds of answer an answer must state, or
 // graphrag abstains (answersAsked): that no kept passage states one says
 // the files may not answer, and a passage of the kept pages that states
-// one of another thing is not looked for.
+// one of another thing is not looked for (a default is, where it names
+// what is asked: see withAskedKind).
 var answerMustState = toSet(`version default limit person`)
