@@ -154,6 +154,17 @@ var askKinds = []askKind{
 		// An instruction opens with its verb, quotes a command, or names
 		// the option to use ("… fails unless you use the FORCE option").
 		has: regexp.MustCompile("(?i)^(run|use|open|click|copy|mount|select|type|enter|install|restart|start|stop|check|go|set|add|remove|edit|create|delete)\\b|`[^`]+`|\\b(use|pass|give|add|specify) (the |a )?[\\w-]+ (option|flag|switch)\\b")},
+	// A question that asks which file ("which C source file did it come
+	// from", "what file does it write", "which file paths does it read")
+	// is answered by the unit that names one: a file name with an
+	// extension files are given ("e_frob.c", "frob.conf", "go.mod") or a
+	// path ("/etc/frob/rules"). "What does the file have to import" asks
+	// about a file, not for one, and "file system" or "file mode" is no
+	// file.
+	{name: "file",
+		ask:      regexp.MustCompile(`(?i)\b(which|what) (\w+ ){0,2}(files?|headers?|filename|file name|path)\b`),
+		has:      regexp.MustCompile(`(?i)\b[\w+-]+\.(c|h|cc|go|py|pl|rb|js|json|xml|html?|txt|conf|cfg|ini|toml|ya?ml|md|sh|patch|diff|so|pem|crt|db|gz|xz|bz2|zip|tar|tgz|deb|pdf|ps|png|jpe?g|gif|svg|service|socket|timer|pc|csv|sql)\b|\bgo\.(mod|sum|work)\b|(^|[\s"'(=\x60])/[\w.-]+/[\w./-]+`),
+		compound: regexp.MustCompile(`(?i)\bfile (systems?|descriptors?|modes?|permissions?|sizes?)\b|\b(what|which) (does|do|did|is|are|was|were|has|have|can|could|should|must|would|will) (the |a |an |my |this |that |its |each |every )?(files?|headers?|path)\b`)},
 }
 
 // permissionKind is the kind of answer that says who may do something.
