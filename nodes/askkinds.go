@@ -123,13 +123,19 @@ var askKinds = []askKind{
 		has: regexp.MustCompile(`(?i)\b(will|would|may|can) (cause|raise|fail|abort|result in|be (ignored|skipped|rejected|discarded|lost|raised|reported))\b|\b(causes|caused|results in|is raised|fails|is (ignored|skipped|rejected|discarded|lost|reported))\b|\bnothing (is done|happens)\b|\bno (effect|harm)\b|\b(will|would|may|can) (provoke|trigger|emit|lead to|produce)\b|\b(provokes|triggers|emits|leads to)\b|\b(errors?|violations?|warnings?)\b`)},
 	// A question that asks what an error or a panic says ("what error
 	// string does frob.Open return", "what does it panic with", "the
-	// exact panic message") is answered by the line of code that makes
-	// the error: a literal string handed to a call that builds an error,
-	// panics or fails (errors.New, fmt.Errorf, panic, log.Fatalf). "Which
-	// error type" or "error code" asks for a name or a number instead.
+	// exact panic message"), or what a program prints or logs ("what
+	// message does zorpd log while it waits", "what does the warning
+	// say", "under what condition does the tool report that") is
+	// answered by the line of code that makes the message: a literal
+	// string handed to a call that builds an error, panics or fails
+	// (errors.New, fmt.Errorf, panic, log.Fatalf), prints (print,
+	// fmt.Printf), logs (log.Printf) or warns. "Which error type" or
+	// "error code" asks for a name or a number instead.
 	{name: "message",
-		ask:      regexp.MustCompile(`(?i)\b(what|which)('s|\s+is|\s+was)?(\s+\w+){0,3}?\s+(errors?|panics?|warnings?)\b|\bpanics?\s+with\b|\b(error|panic|warning|failure)\s+(message|string|text)s?\b`),
-		has:      regexp.MustCompile("(?i)\\b\\w*(err|panic|throw|fatal|fail)\\w*(\\.\\w+)?\\s*\\(([^()\"`]*\\()*[^()\"`]*[\"`]"),
+		ask: regexp.MustCompile(`(?i)\b(what|which)('s|\s+is|\s+was)?(\s+\w+){0,3}?\s+(errors?|panics?|warnings?)\b|\bpanics?\s+with\b|\b(error|panic|warning|failure)\s+(message|string|text)s?\b` +
+			`|\b(what|which) (\w+ )?messages?\b|\bwhat does (the|that|this|it) (message|warning|error) say\b|\b(what|which) (\w+ ){0,3}(does|do) (it|the \w+( \w+)?) (log|print|say|report)\b`),
+		has: regexp.MustCompile("(?i)\\b\\w*(err|panic|throw|fatal|fail)\\w*(\\.\\w+)?\\s*\\(([^()\"`]*\\()*[^()\"`]*[\"`]" +
+			"|\\b(print|println|\\w*[Pp]rintf|\\w*[Pp]rintln|\\w*[Ww]arn\\w*|log\\.\\w+)\\s*\\(([^()\"`]*\\()*[^()\"`]*[\"`]"),
 		compound: regexp.MustCompile(`(?i)\berror (types?|codes?|class(es)?|handling)\b`),
 		search:   regexp.MustCompile(`(?i)\b(error|panic)s?\s+(when|if|on|after|for|while)\b`),
 		codeLine: true},

@@ -23,6 +23,11 @@ func TestAsksForAnErrorsText(t *testing.T) {
 		"I get an error when I open the spool. How do I fix it?":              false,
 		"Which error type tells me which frob failed?":                        false,
 		"How does zorp.Open lock the spool?":                                  false,
+		// What a program prints or logs.
+		"What message does zorpd log while it waits for the spool?":                                  true,
+		"zorpd prints a warning when the spool is full. What does the message say?":                  true,
+		"zorpd fails saying the spool is gone. Under what condition does the zorp tool report that?": true,
+		"How does zorpd log its messages to the journal?":                                            false,
 	} {
 		got := slices.ContainsFunc(askedKinds(q), func(k askKind) bool { return k.name == "message" })
 		if got != want {
@@ -48,6 +53,28 @@ func TestErrorTextWindow(t *testing.T) {
 	a := extractive("What error string does Quill.Wind return when the spool is sealed?", []graphrag.Hit{h}, 2)
 	if !strings.Contains(a.Text, "is sealed\"") {
 		t.Errorf("the answer misses the line that makes the error:\n%s", a.Text)
+	}
+}
+
+// Asked what a program logs or prints, the answer quotes the window of
+// the function's body around the line that logs or prints, as it does
+// around an error's.
+func TestPrintedTextWindow(t *testing.T) {
+	for _, call := range []string{`log.Printf("# still waiting for spool %v ...", q.id)`, `print("quill: cannot wind until the spool is free\n")`} {
+		lines := []string{"// Wait waits for the spool of q to come free, and reports how long it took.", "func (q *Quill) Wait() time.Duration {"}
+		for i := 1; i <= 14; i++ {
+			lines = append(lines, fmt.Sprintf("\tq.weigh(%d)", i))
+		}
+		lines = append(lines, "\tfor !q.free() {", "\t\t"+call, "\t}")
+		for i := 1; i <= 4; i++ {
+			lines = append(lines, fmt.Sprintf("\tq.step(%d)", i))
+		}
+		lines = append(lines, "\treturn q.took()", "}")
+		h := codeHit("/src/quill/wait.go", 0, "quill.Quill.Wait", "method", strings.Join(lines, "\n"))
+		a := extractive("My quill takes a while to wind. What message does Quill.Wait print while it waits for the spool?", []graphrag.Hit{h}, 2)
+		if !strings.Contains(a.Text, call) {
+			t.Errorf("the answer misses the line that prints %s:\n%s", call, a.Text)
+		}
 	}
 }
 
