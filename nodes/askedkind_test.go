@@ -44,7 +44,7 @@ func TestTheAskedKindIsLookedForInTheKeptPages(t *testing.T) {
 }
 
 // TestTheAskedDefaultIsLookedForInTheKeptPages: asked which mode a
-// command takes when the mode is left out, the page's examples and notes
+// command takes when no mode is given, the page's examples and notes
 // match best; the passage whose sentence states the default mode is on
 // the same page and is read besides. The default of another parameter,
 // stated in a sentence that names none of the question's words, is not.
@@ -57,12 +57,12 @@ func TestTheAskedDefaultIsLookedForInTheKeptPages(t *testing.T) {
 		{"DESCRIPTION", "HALT FROB halts a running frob and keeps it halted until the end of the session."},
 		{"WAIT", "seconds\n\nHow long HALT FROB waits for the frob. The default is 30 seconds."},
 		{"HALTMODE", "haltmode\n\nThe halt mode says how the frob stops. If no halt mode is specified, then SOFT, the gentlest mode, is used."},
-		{"EXAMPLES", "Halt the frob quux in the HARD mode before a reload, with the IN ... MODE clause:\n\nHALT FROB quux IN HARD MODE;"},
-		{"EXAMPLES", "Halt the frob zint in the FAST mode with the IN ... MODE clause:\n\nHALT FROB zint IN FAST MODE;"},
-		{"NOTES", "HALT FROB in the HARD mode drops the frob's pending zorps; the IN ... MODE clause names the mode."},
+		{"EXAMPLES", "Halt the frob quux in the HARD mode before a reload, with the IN ... MODE part:\n\nHALT FROB quux IN HARD MODE;"},
+		{"EXAMPLES", "Halt the frob zint in the FAST mode with the IN ... MODE part:\n\nHALT FROB zint IN FAST MODE;"},
+		{"NOTES", "HALT FROB in the HARD mode drops the frob's pending zorps; the IN ... MODE part names the mode."},
 		{"NOTES", "A frob halted by HALT FROB in the FAST mode keeps its zorps; the mode clause comes before WAIT."},
-		{"NOTES", "HALT FROB in the HARD mode or the FAST mode needs the IN ... MODE clause and a frob that runs."},
-		{"COMPATIBILITY", "The IN ... MODE clause of HALT FROB is a Zorpbase extension, and so is the HARD mode."},
+		{"NOTES", "HALT FROB in the HARD mode or the FAST mode needs the IN ... MODE part and a frob that runs."},
+		{"COMPATIBILITY", "The IN ... MODE part of HALT FROB is a Zorpbase extension, and so is the HARD mode."},
 	} {
 		rec.Chunks = append(rec.Chunks, graphrag.Chunk{ID: graphrag.ChunkID(page, i), DocID: page, Ordinal: i, Heading: sec[0], Text: sec[1]})
 	}
@@ -73,7 +73,7 @@ func TestTheAskedDefaultIsLookedForInTheKeptPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := r.Invoke(context.Background(), State{Query: "Which mode does HALT FROB halt in if I leave out the IN ... MODE clause?"})
+	s, err := r.Invoke(context.Background(), State{Query: "Which mode does HALT FROB use if I omit the IN ... MODE part?"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestTheAskedDefaultIsLookedForInTheKeptPages(t *testing.T) {
 // same passage does not.
 func TestStatesDefaultOf(t *testing.T) {
 	kind := askKinds[slices.IndexFunc(askKinds, func(k askKind) bool { return k.name == "default" })]
-	terms := contentTerms("Which mode does HALT FROB halt in if I leave out the IN ... MODE clause?")
+	terms := contentTerms("Which mode does HALT FROB use if I omit the IN ... MODE part?")
 	for _, tc := range []struct {
 		text string
 		want bool

@@ -123,9 +123,9 @@ var askKinds = []askKind{
 		has: regexp.MustCompile(`(?i)\b(will|would|may|can) (cause|raise|fail|abort|result in|be (ignored|skipped|rejected|discarded|lost|raised|reported))\b|\b(causes|caused|results in|is raised|fails|is (ignored|skipped|rejected|discarded|lost|reported))\b|\bnothing (is done|happens)\b|\bno (effect|harm)\b|\b(will|would|may|can) (provoke|trigger|emit|lead to|produce)\b|\b(provokes|triggers|emits|leads to)\b|\b(errors?|violations?|warnings?)\b`)},
 	// A question that asks what an error or a panic says ("what error
 	// string does frob.Open return", "what does it panic with", "the
-	// exact panic message"), or what a program prints or logs ("what
-	// message does zorpd log while it waits", "what does the warning
-	// say", "under what condition does the tool report that") is
+	// exact panic message"), or what a program prints or logs ("which
+	// message does zorpd log as long as the spool is busy", "what does
+	// that warning say", "in which case does the frob tool report it") is
 	// answered by the line of code that makes the message: a literal
 	// string handed to a call that builds an error, panics or fails
 	// (errors.New, fmt.Errorf, panic, log.Fatalf), prints (print,
@@ -160,13 +160,13 @@ var askKinds = []askKind{
 		// An instruction opens with its verb, quotes a command, or names
 		// the option to use ("… fails unless you use the FORCE option").
 		has: regexp.MustCompile("(?i)^(run|use|open|click|copy|mount|select|type|enter|install|restart|start|stop|check|go|set|add|remove|edit|create|delete)\\b|`[^`]+`|\\b(use|pass|give|add|specify) (the |a )?[\\w-]+ (option|flag|switch)\\b")},
-	// A question that asks which file ("which C source file did it come
-	// from", "what file does it write", "which file paths does it read")
-	// is answered by the unit that names one: a file name with an
-	// extension files are given ("e_frob.c", "frob.conf", "go.mod") or a
-	// path ("/etc/frob/rules"). "What does the file have to import" asks
-	// about a file, not for one, and "file system" or "file mode" is no
-	// file.
+	// A question that asks which file ("which header was the port based
+	// on", "what file does frobctl save its report to", "which paths does
+	// the loader try for it") is answered by the unit that names one: a
+	// file name with an extension files are given ("e_frob.c",
+	// "frob.conf", "go.mod") or a path ("/etc/frob/rules"). "What must
+	// the file declare" asks about a file, not for one, and "file system"
+	// or "file mode" is no file.
 	{name: "file",
 		ask:      regexp.MustCompile(`(?i)\b(which|what) (\w+ ){0,2}(files?|headers?|filename|file name|path)\b`),
 		has:      regexp.MustCompile(`(?i)\b[\w+-]+\.(c|h|cc|go|py|pl|rb|js|json|xml|html?|txt|conf|cfg|ini|toml|ya?ml|md|sh|patch|diff|so|pem|crt|db|gz|xz|bz2|zip|tar|tgz|deb|pdf|ps|png|jpe?g|gif|svg|service|socket|timer|pc|csv|sql)\b|\bgo\.(mod|sum|work)\b|(^|[\s"'(=\x60])/[\w.-]+/[\w./-]+`),

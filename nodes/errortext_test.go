@@ -24,10 +24,10 @@ func TestAsksForAnErrorsText(t *testing.T) {
 		"Which error type tells me which frob failed?":                        false,
 		"How does zorp.Open lock the spool?":                                  false,
 		// What a program prints or logs.
-		"What message does zorpd log while it waits for the spool?":                                  true,
-		"zorpd prints a warning when the spool is full. What does the message say?":                  true,
-		"zorpd fails saying the spool is gone. Under what condition does the zorp tool report that?": true,
-		"How does zorpd log its messages to the journal?":                                            false,
+		"Which message does zorpd log as long as the spool stays busy?":                       true,
+		"zorpd prints a warning when the spool is full. What does that warning say?":          true,
+		"zorpd fails saying the spool is gone. In which case does the zorp tool report that?": true,
+		"How does zorpd log its messages to the journal?":                                     false,
 	} {
 		got := slices.ContainsFunc(askedKinds(q), func(k askKind) bool { return k.name == "message" })
 		if got != want {
@@ -71,7 +71,7 @@ func TestPrintedTextWindow(t *testing.T) {
 		}
 		lines = append(lines, "\treturn q.took()", "}")
 		h := codeHit("/src/quill/wait.go", 0, "quill.Quill.Wait", "method", strings.Join(lines, "\n"))
-		a := extractive("My quill takes a while to wind. What message does Quill.Wait print while it waits for the spool?", []graphrag.Hit{h}, 2)
+		a := extractive("Winding my quill is slow. Which message does Quill.Wait print until the spool is free?", []graphrag.Hit{h}, 2)
 		if !strings.Contains(a.Text, call) {
 			t.Errorf("the answer misses the line that prints %s:\n%s", call, a.Text)
 		}

@@ -16,12 +16,12 @@ func TestFileKindAsked(t *testing.T) {
 		question string
 		want     bool
 	}{
-		{"Which C source file was frob.Sqrt ported from?", true},
+		{"Which header was frob.Sqrt based on?", true},
 		{"what file does zorp write its report to if no browser opens?", true},
-		{"On Frobix, which file paths does the zone package read?", true},
-		{"What does the file have to import for the directive to be allowed?", false},
+		{"On Frobix, which file paths are read by the zone package?", true},
+		{"What must the file declare before the directive is accepted?", false},
 		{"Which file system does zorpd need for its spool?", false},
-		{"How do I rotate the zorpd log?", false},
+		{"Can zorpd rotate its own log?", false},
 	} {
 		got := slices.ContainsFunc(askedKinds(tc.question), func(k askKind) bool { return k.name == "file" })
 		if got != tc.want {
