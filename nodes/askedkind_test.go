@@ -15,29 +15,14 @@ import (
 // on the same page, and is read besides because no kept passage states a
 // requirement.
 func TestTheAskedKindIsLookedForInTheKeptPages(t *testing.T) {
-	page := "/man/man7/RETIRE_FROB.7"
-	rec := fileRecord(page)
-	for i, sec := range [][2]string{
+	s := askFrobPages(t, "/man/man7/RETIRE_FROB.7", [][2]string{
 		{"NAME", "RETIRE FROB - retire a frob"},
 		{"SYNOPSIS", "RETIRE FROB [ QUIETLY ] (input_type AS output_type) [ WITH ZORPS | ALONE ]"},
 		{"DESCRIPTION", "RETIRE FROB retires a previously made frob.\n\nTo retire one, a role must own the input or the output data type. These are the same privileges that making one calls for."},
 		{"PARAMETERS", "QUIETLY\n\nDo not complain when the frob is already retired. A notice is shown instead.\n\ninput_type\n\nThe name of the data type the frob reads."},
 		{"EXAMPLES", "To retire the frob from type quux to type zint:\n\nRETIRE FROB (quux AS zint);"},
 		{"COMPATIBILITY", "RETIRE FROB is a Zorpbase extension."},
-	} {
-		rec.Chunks = append(rec.Chunks, graphrag.Chunk{ID: graphrag.ChunkID(page, i), DocID: page, Ordinal: i, Heading: sec[0], Text: sec[1]})
-	}
-	other := fileRecord("/man/man7/MAKE_FROB.7")
-	other.Chunks = []graphrag.Chunk{{ID: graphrag.ChunkID(other.Doc.ID, 0), DocID: other.Doc.ID, Heading: "DESCRIPTION",
-		Text: "MAKE FROB makes a new frob. A frob turns values of one kind into another."}}
-	r, err := Build(Deps{Searcher: recordStore(t, []graphrag.Record{rec, other})}, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := r.Invoke(context.Background(), State{Query: "Which ownership is needed for retiring a frob such as (quux AS zint)?"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	}, "Which ownership is needed for retiring a frob such as (quux AS zint)?")
 	if s.Answer.Abstained || !strings.Contains(s.Answer.Text, "a role must own the input or the output data type") {
 		t.Errorf("answer %q (%s): want what one must own", s.Answer.Text, s.Measured)
 	}
@@ -49,9 +34,7 @@ func TestTheAskedKindIsLookedForInTheKeptPages(t *testing.T) {
 // the same page and is read besides. The default of another parameter,
 // stated in a sentence that names none of the question's words, is not.
 func TestTheAskedDefaultIsLookedForInTheKeptPages(t *testing.T) {
-	page := "/man/man7/HALT_FROB.7"
-	rec := fileRecord(page)
-	for i, sec := range [][2]string{
+	s := askFrobPages(t, "/man/man7/HALT_FROB.7", [][2]string{
 		{"NAME", "HALT FROB - halt a frob"},
 		{"SYNOPSIS", "HALT FROB name [ IN haltmode MODE ] [ WAIT seconds ]"},
 		{"DESCRIPTION", "HALT FROB halts a running frob and keeps it halted until the end of the session."},
@@ -63,20 +46,7 @@ func TestTheAskedDefaultIsLookedForInTheKeptPages(t *testing.T) {
 		{"NOTES", "A frob halted by HALT FROB in the FAST mode keeps its zorps; the mode clause comes before WAIT."},
 		{"NOTES", "HALT FROB in the HARD mode or the FAST mode needs the IN ... MODE part and a frob that runs."},
 		{"COMPATIBILITY", "The IN ... MODE part of HALT FROB is a Zorpbase extension, and so is the HARD mode."},
-	} {
-		rec.Chunks = append(rec.Chunks, graphrag.Chunk{ID: graphrag.ChunkID(page, i), DocID: page, Ordinal: i, Heading: sec[0], Text: sec[1]})
-	}
-	other := fileRecord("/man/man7/MAKE_FROB.7")
-	other.Chunks = []graphrag.Chunk{{ID: graphrag.ChunkID(other.Doc.ID, 0), DocID: other.Doc.ID, Heading: "DESCRIPTION",
-		Text: "MAKE FROB makes a new frob. A frob turns values of one kind into another."}}
-	r, err := Build(Deps{Searcher: recordStore(t, []graphrag.Record{rec, other})}, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := r.Invoke(context.Background(), State{Query: "Which mode does HALT FROB use if I omit the IN ... MODE part?"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	}, "Which mode does HALT FROB use if I omit the IN ... MODE part?")
 	var kept []string
 	for _, h := range s.Kept {
 		kept = append(kept, h.Chunk.Text)
@@ -105,4 +75,27 @@ func TestStatesDefaultOf(t *testing.T) {
 			t.Errorf("statesDefaultOf(%q) = %v, want %v", tc.text, got, tc.want)
 		}
 	}
+}
+
+// askFrobPages asks question of a store holding a manual page of the
+// given sections (heading and text, one passage each) and another page,
+// MAKE_FROB.7, about something else.
+func askFrobPages(t *testing.T, page string, sections [][2]string, question string) State {
+	t.Helper()
+	rec := fileRecord(page)
+	for i, sec := range sections {
+		rec.Chunks = append(rec.Chunks, graphrag.Chunk{ID: graphrag.ChunkID(page, i), DocID: page, Ordinal: i, Heading: sec[0], Text: sec[1]})
+	}
+	other := fileRecord("/man/man7/MAKE_FROB.7")
+	other.Chunks = []graphrag.Chunk{{ID: graphrag.ChunkID(other.Doc.ID, 0), DocID: other.Doc.ID, Heading: "DESCRIPTION",
+		Text: "MAKE FROB makes a new frob. A frob turns values of one kind into another."}}
+	r, err := Build(Deps{Searcher: recordStore(t, []graphrag.Record{rec, other})}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := r.Invoke(context.Background(), State{Query: question})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
