@@ -134,8 +134,7 @@ var askKinds = []askKind{
 	{name: "message",
 		ask: regexp.MustCompile(`(?i)\b(what|which)('s|\s+is|\s+was)?(\s+\w+){0,3}?\s+(errors?|panics?|warnings?)\b|\bpanics?\s+with\b|\b(error|panic|warning|failure)\s+(message|string|text)s?\b` +
 			`|\b(what|which) (\w+ )?messages?\b|\bwhat does (the|that|this|it) (message|warning|error) say\b|\b(what|which) (\w+ ){0,3}(does|do) (it|the \w+( \w+)?) (log|print|say|report)\b`),
-		has: regexp.MustCompile("(?i)\\b\\w*(err|panic|throw|fatal|fail)\\w*(\\.\\w+)?\\s*\\(([^()\"`]*\\()*[^()\"`]*[\"`]" +
-			"|\\b(print|println|\\w*[Pp]rintf|\\w*[Pp]rintln|\\w*[Ww]arn\\w*|log\\.\\w+)\\s*\\(([^()\"`]*\\()*[^()\"`]*[\"`]"),
+		has:      regexp.MustCompile("(?i)\\b(\\w*(err|panic|throw|fatal|fail)\\w*(\\.\\w+)?|print|\\w*printf|\\w*println|\\w*warn\\w*|log\\.\\w+)\\s*\\(([^()\"`]*\\()*[^()\"`]*[\"`]"),
 		compound: regexp.MustCompile(`(?i)\berror (types?|codes?|class(es)?|handling)\b`),
 		search:   regexp.MustCompile(`(?i)\b(error|panic)s?\s+(when|if|on|after|for|while)\b`),
 		codeLine: true},

@@ -504,7 +504,7 @@ func statesDefaultOf(kind askKind, text string, terms []term) bool {
 		}
 		stems, n := stemSet(sent), 0
 		for _, t := range terms {
-			if t.Weight >= 1 && stems[t.Stem] {
+			if t.specific() && stems[t.Stem] {
 				n++
 			}
 		}
