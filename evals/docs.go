@@ -274,8 +274,8 @@ type DocsReport struct {
 // validation split and is tuned on since round 31.
 // "test28" (written the same way at the start of round 31) was round 31's
 // validation split and is tuned on since round 32.
-// "test29" (written the same way at the start of round 32) is the
-// validation split: only its figure is read.
+// "test29" (written the same way at the start of round 32) was round 32's
+// validation split and is tuned on since round 33.
 // "tune1" to "tune3" (others again, written from the documents alone by
 // three writers at once, each over its own part of the collections) are
 // development data: their misses are read.
