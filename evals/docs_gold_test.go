@@ -94,6 +94,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test27", "t27"},
 	{"test28", "t28"},
 	{"test29", "t29"},
+	{"test30", "t30"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},

@@ -51,6 +51,7 @@ func TestDocsSetsLoad(t *testing.T) {
 		{"test27", 70, 22},
 		{"test28", 70, 22},
 		{"test29", 70, 22},
+		{"test30", 70, 22},
 	} {
 		t.Run(tc.set, func(t *testing.T) {
 			cols, qs, err := LoadDocsSet(tc.set)

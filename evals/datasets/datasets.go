@@ -268,6 +268,15 @@ const (
 	DocsTest29Collections = "docs/test29.collections.json"
 	DocsTest29Questions   = "docs/test29.jsonl"
 
+	// DocsTest30Collections and DocsTest30Questions are a split written
+	// the same way at the start of round 33, on files no earlier set
+	// takes a gold file from (its Debian rows one per package, in
+	// packages never asked about) and PostgreSQL pages asked about three
+	// times before. Round 33's validation split: only its figure is read.
+	// Never edit it.
+	DocsTest30Collections = "docs/test30.collections.json"
+	DocsTest30Questions   = "docs/test30.jsonl"
+
 	// DocsTune1..3 are tuning sets, written from the documents alone
 	// by three writers who had not seen how graphrag answers, each over
 	// its own part of the collections, and with the rows on pages and
