@@ -142,7 +142,8 @@ func holds(c candidate, h graphrag.Hit, w string) bool {
 // about zorps that state none do not say how many a frob may hold, nor
 // does the limit of another count. A question for a version ("which
 // release added frob mode") has one that states a version
-// (statesVersion), or a date when it asks "when", and that speaks of the
+// (statesVersion), or a date when it asks "when", or a default when it
+// asks what is taken if none is named (kindAnswers), and that speaks of the
 // settings or code names the question names, if any (speaksOf); a
 // judgement between two named things has one that makes it (comparedIn);
 // the default or the limit of a named setting is stated by a passage that
@@ -174,7 +175,7 @@ func answersAsked(query string, kinds []askKind, chosen []candidate, kept []grap
 	code := qualifiedNames(asking)
 	for _, k := range kinds {
 		if k.name == "version" && !slices.ContainsFunc(chosen, func(c candidate) bool {
-			return (statesVersion(k, c, kept[c.hit]) || timeAnswers(kinds, c)) && speaksOf(kept[c.hit], settings, code)
+			return (statesVersion(k, c, kept[c.hit]) || kindAnswers(kinds, "time", c) || kindAnswers(kinds, "default", c)) && speaksOf(kept[c.hit], settings, code)
 		}) {
 			return false, "the question asks for a version, and no passage quoted about what it names states one"
 		}
@@ -218,11 +219,14 @@ func statesVersion(k askKind, c candidate, h graphrag.Hit) bool {
 	return k.in(c.text) || k.in(c.unit.heading) || k.in(c.unit.scope) || k.in(h.Chunk.Heading) || k.in(path.Base(h.Source.Path))
 }
 
-// timeAnswers reports whether a question asked with "when" ("when was the
-// album released") is answered by a unit that states a time: a date
-// answers it as a release number would.
-func timeAnswers(kinds []askKind, c candidate) bool {
-	i := slices.IndexFunc(kinds, func(k askKind) bool { return k.name == "time" })
+// kindAnswers reports whether a question for a version that also asks for
+// the kind named ("when was the album released": a time; "which release
+// does it fetch if I name none": a default) is answered by a unit that
+// states that kind: a date answers it as a release number would, and so
+// does the sentence that says which release is taken when none is named
+// ("… the default version in the zorp's manifest").
+func kindAnswers(kinds []askKind, name string, c candidate) bool {
+	i := slices.IndexFunc(kinds, func(k askKind) bool { return k.name == name })
 	return i >= 0 && kinds[i].in(c.masked)
 }
 

@@ -100,9 +100,10 @@ var askKinds = []askKind{
 	// specified, …"), not one that only shares the subject's words. "Does
 	// it do X automatically" asks the same: whether X is done unasked, as
 	// does "what if I never close it": a thing left undone is done by
-	// default, and the answer's "If you do not close it, …" says how.
+	// default, and the answer's "If you do not close it, …" says how. So
+	// does "without giving a mode": what is used when none is given.
 	{name: "default",
-		ask:    regexp.MustCompile(`(?i)\bdefaults?\b|\bautomatic(ally)?\b|\bwithout (a|an|any)\b|\bif (i|you|we|one) (don't|do not|didn't|did not|never) (\w+ly )?\w+\b|\bif (i|you|we|one) (omit|leave out|leave off)\b`),
+		ask:    regexp.MustCompile(`(?i)\bdefaults?\b|\bautomatic(ally)?\b|\bwithout (\w+ing )?(a|an|any)\b|\bif (i|you|we|one) (don't|do not|didn't|did not|never) (\w+ly )?\w+\b|\bif (i|you|we|one) (omit|leave out|leave off)\b`),
 		has:    regexp.MustCompile(`(?i)\b(default|defaults|by default)\b|\bif (no|none)\b|\bif (it is |they are )?(not|never) (specified|given|set|supplied|provided)\b|\bif (you|one|we) (do not|don't|never) \w+|\b(if|when|is) omitted\b|\botherwise\b`),
 		prefer: toSet(`default defaults`)},
 	// A question that asks what something needs asks for a condition:

@@ -86,6 +86,18 @@ func TestVersionQuestionNeedsAVersion(t *testing.T) {
 	if a := extractive("when was the compact format of zorpd released?", []graphrag.Hit{news}, 3); a.Abstained {
 		t.Errorf("abstained (%s); the NEWS file dates the release", a.Text)
 	}
+	// Asked which release is taken when the asker names none, the
+	// sentence that says which one is taken then answers, though it
+	// states no number; one that says neither does not.
+	const taken = "Which schema release does zorpctl migrate to if I start it without giving a target?"
+	manual := fileHit("/man/man1/zorpctl.1.gz", "man", "zorpctl migrate moves a zorp's schema forward. If no target is given, zorpctl migrates to the default release recorded in the zorp's manifest.")
+	if a := extractive(taken, []graphrag.Hit{manual}, 3); a.Abstained || !strings.Contains(a.Text, "default release recorded") {
+		t.Errorf("answer %q (abstained %v); the manual says which release is taken", a.Text, a.Abstained)
+	}
+	other := fileHit("/man/man1/zorpctl.1.gz", "man", "zorpctl migrate moves a zorp's schema forward, one release at a time, and keeps a copy of the old one.")
+	if a := extractive(taken, []graphrag.Hit{other}, 3); !a.Abstained {
+		t.Errorf("answered %q; no passage says which release is taken", a.Text)
+	}
 }
 
 // The release that added a named identifier is stated by a passage that
