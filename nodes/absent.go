@@ -299,7 +299,8 @@ func oneEdit(a, b string) bool {
 // else the last) write as a name: with a capital inside the sentence,
 // with a digit, as code ("which Kitty version does zorpterm need", "does
 // zawk support frobsub()", "a zorp2ban rule"), before the kind of thing
-// it names, or as a setting's name. A plain word no file holds is as
+// it names, or as a setting's name ("the frobcache setting", "the
+// frobcache GODEBUG setting"). A plain word no file holds is as
 // often the asker's own wording ("the scratch volume" of a manual's
 // "temporary volume"), and one in a statement is the asker's context
 // ("Flintlint says zorp.Old is deprecated. What do I use instead?"),
@@ -326,9 +327,12 @@ func askedIn(question string, nowhere []string) []string {
 			names[t.Lower] = true
 		}
 		// Or as a setting's name: after the kind of setting it is ("the
-		// GODEBUG setting frobcache"), or before the value it is given
+		// GODEBUG setting frobcache"), before it ("the frobcache
+		// setting", "the frobcache GODEBUG setting": the kind may be
+		// named by its own name first), or before the value it is given
 		// ("frobcache = 2").
-		if i > 0 && settingKinds[toks[i-1].Lower] || strings.HasPrefix(strings.TrimLeft(last[t.End:], " "), "=") {
+		if i > 0 && settingKinds[toks[i-1].Lower] || strings.HasPrefix(strings.TrimLeft(last[t.End:], " "), "=") ||
+			i+1 < len(toks) && settingKinds[toks[i+1].Lower] || i+2 < len(toks) && toks[i+1].Capital && settingKinds[toks[i+2].Lower] {
 			names[t.Lower] = true
 		}
 	}
@@ -374,6 +378,37 @@ func (p *pipeline) heldNowhere(ctx context.Context, s *State, words []string) []
 		if !slices.ContainsFunc(res.Hits, func(h graphrag.Hit) bool {
 			return holdsForm(hitText(h), forms)
 		}) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// unheldCompounds returns the hyphenated words of words (skip left out)
+// that no passage of the whole store holds (heldNowhere), as written or
+// without their hyphens ("SHA-256" written "SHA256"), and that have a part
+// no passage holds either: "redis" of "redis-server" over files that
+// never say redis. Such a word names a thing the files do not cover,
+// however the question writes it ("what changed in the last upload of
+// redis-server"): a compound of words ("read-only", "per-table") has
+// parts the files use. A word with a dot is a qualified name or a
+// version, matchConstraints' concern.
+func (p *pipeline) unheldCompounds(ctx context.Context, s *State, words, skip []string) []string {
+	if p.deps.Searcher == nil || !isLocal(s.Plan.Route) {
+		return nil
+	}
+	var out []string
+	for _, w := range words {
+		if !strings.Contains(w, "-") || strings.Contains(w, ".") || slices.Contains(skip, w) || slices.Contains(out, w) {
+			continue
+		}
+		var parts []string
+		for _, part := range strings.Split(w, "-") {
+			if len(part) > 1 && !stopWords[part] {
+				parts = append(parts, part)
+			}
+		}
+		if len(p.heldNowhere(ctx, s, parts)) > 0 && len(p.heldNowhere(ctx, s, []string{w, strings.ReplaceAll(w, "-", "")})) == 2 {
 			out = append(out, w)
 		}
 	}
@@ -557,4 +592,15 @@ func (p *pipeline) pathHolds(ctx context.Context, s *State, name string) (bool, 
 		}
 	}
 	return false, nil
+}
+
+// askedNowhere returns the words of a well-matched question that no file
+// anywhere holds and that it asks about: of the words nowhere in its
+// scope (unheldWords), those the sentence that asks writes as names
+// (askedIn) and no passage of the store holds, and the compounds of
+// missing (the words no best hit holds) with a part no file holds
+// (unheldCompounds).
+func (p *pipeline) askedNowhere(ctx context.Context, s *State, missing, nowhere []string) []string {
+	asked := p.heldNowhere(ctx, s, askedIn(s.question(), nowhere))
+	return append(asked, p.unheldCompounds(ctx, s, missing, asked)...)
 }

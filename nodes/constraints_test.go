@@ -559,7 +559,8 @@ func TestAStatementsValuesAreTheAskers(t *testing.T) {
 // wording, and a name in the asker's context, before the sentence that
 // asks, is not what is asked: both are answered. A word written before
 // the kind of thing it names ("the flintd package") is a name, and so is
-// one after the kind of setting it is ("the GODEBUG setting flintmode") or
+// one after the kind of setting it is ("the GODEBUG setting flintmode"),
+// before it ("the flintmode setting", "the flintmode GODEBUG setting") or
 // before the value it is given ("flintmode = on").
 func TestAnAskedNameNoFileHolds(t *testing.T) {
 	readme := doc("n1", "zorpterm README", "The zorpterm terminal draws true colour graphics and ligatures on the GPU. The zorpterm terminal supports mouse reporting.")
@@ -590,6 +591,9 @@ func TestAnAskedNameNoFileHolds(t *testing.T) {
 		{"Does the zorpterm setting flintmode draw true colour graphics and ligatures on the GPU?", []graphrag.Hit{readme}, RetrievalEmpty},
 		{"What default does the terminal setting flintmode have, for true colour graphics and ligatures in zorpterm on the GPU?", []graphrag.Hit{readme}, RetrievalEmpty},
 		{"Does zorpterm draw true colour graphics and ligatures on the GPU with flintmode = on?", []graphrag.Hit{readme}, RetrievalEmpty},
+		// Or before the kind of setting, itself named first or not.
+		{"Does the zorpterm flintmode setting draw true colour graphics and ligatures on the GPU?", []graphrag.Hit{readme}, RetrievalEmpty},
+		{"What does the flintmode GPU setting do to true colour graphics and ligatures of the zorpterm terminal?", []graphrag.Hit{readme}, RetrievalEmpty},
 		{"Which zorpterm option draws true colour graphics and ligatures on the GPU?", []graphrag.Hit{readme}, RetrievalGood},
 	} {
 		s, err := p.evaluate(context.Background(), State{Query: tc.question, Plan: graphrag.Plan{Route: graphrag.RouteVector}, Hits: tc.hits})

@@ -159,10 +159,11 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 		if len(passing) > 0 {
 			s.Retrieval = RetrievalEmpty
 			s.Measured += "; the files name " + strings.Join(passing, ", ") + " only in passing"
-		} else if asked := p.heldNowhere(ctx, &s, askedIn(s.question(), nowhere)); len(asked) > 0 {
+		} else if asked := p.askedNowhere(ctx, &s, ev.MissingSpecific, nowhere); len(asked) > 0 {
 			// Nor about a thing no file anywhere names, written as a name
 			// in the sentence that asks ("does zorpterm draw graphics
-			// through Kitty" over a README that never says Kitty): the
+			// through Kitty" over a README that never says Kitty), or a
+			// compound with a part no file holds (unheldCompounds): the
 			// question's other words match, what it asks about is not
 			// there. Not a misspelling of a word the best hits hold
 			// (nearMiss), nor a plain word or the asker's context
@@ -184,11 +185,16 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 		// a refined query adds words of those hits, not the missing name.
 		return s, nil
 	}
-	if absent := p.absentWords(ctx, &s, ev.MissingSpecific, s.Hits[:min(len(s.Hits), evidenceHits)]); len(absent) > 0 {
+	absent := p.absentWords(ctx, &s, ev.MissingSpecific, s.Hits[:min(len(s.Hits), evidenceHits)])
+	if len(absent) == 0 {
+		absent = p.unheldCompounds(ctx, &s, ev.MissingSpecific, nil)
+	}
+	if len(absent) > 0 {
 		// What the question is about is nowhere in the files (the default
-		// port of redis over files that never say redis): the best hits
-		// are about something else, and a refined query (the question
-		// plus their words) cannot find it.
+		// port of redis over files that never say redis, or of
+		// redis-server: unheldCompounds): the best hits are about
+		// something else, and a refined query (the question plus their
+		// words) cannot find it.
 		s.Retrieval = RetrievalEmpty
 		s.Measured += "; no file holds " + strings.Join(absent, ", ")
 		return s, nil
