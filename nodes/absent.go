@@ -387,10 +387,10 @@ func (p *pipeline) heldNowhere(ctx context.Context, s *State, words []string) []
 // unheldCompounds returns the hyphenated words of words (skip left out)
 // that no passage of the whole store holds (heldNowhere), as written or
 // without their hyphens ("SHA-256" written "SHA256"), and that have a part
-// no passage holds either: "redis" of "redis-server" over files that
-// never say redis. Such a word names a thing the files do not cover,
-// however the question writes it ("what changed in the last upload of
-// redis-server"): a compound of words ("read-only", "per-table") has
+// no passage holds either: "zorpd" of "zorpd-frobber" over files that
+// never say zorpd. Such a word names a thing the files do not cover,
+// however the question writes it ("which fixes came with the newest
+// zorpd-frobber"): a compound of words ("read-only", "per-table") has
 // parts the files use. A word with a dot is a qualified name or a
 // version, matchConstraints' concern.
 func (p *pipeline) unheldCompounds(ctx context.Context, s *State, words, skip []string) []string {

@@ -192,7 +192,7 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 	if len(absent) > 0 {
 		// What the question is about is nowhere in the files (the default
 		// port of redis over files that never say redis, or of
-		// redis-server: unheldCompounds): the best hits are about
+		// zorpd-frobber: unheldCompounds): the best hits are about
 		// something else, and a refined query (the question plus their
 		// words) cannot find it.
 		s.Retrieval = RetrievalEmpty
