@@ -39,11 +39,7 @@ func TestACompoundWithAPartNoFileHolds(t *testing.T) {
 		hits = append(hits, doc("s"+string(rune('a'+i)), "server notes", text))
 	}
 	p, _ := newPipeline(Deps{Searcher: partsSearcher{newMemSearcher(hits)}}, DefaultOptions())
-	for _, tc := range []struct {
-		question string
-		hits     []graphrag.Hit
-		want     string
-	}{
+	checkRetrievals(t, p, []retrievalCase{
 		// The other words match the README well.
 		{"Does the zorpterm terminal draw true colour graphics and ligatures on the GPU for flint-server?", []graphrag.Hit{readme}, RetrievalEmpty},
 		{"Does the zorpterm terminal draw true-colour graphics and ligatures on the GPU?", []graphrag.Hit{readme}, RetrievalGood},
@@ -52,7 +48,22 @@ func TestACompoundWithAPartNoFileHolds(t *testing.T) {
 		// They match nothing well.
 		{"Why did the spool of flint-server grow after a restart?", hits[2:4], RetrievalEmpty},
 		{"Why did the spool of the zorp server grow after a restart?", hits[2:4], RetrievalGood},
-	} {
+	})
+}
+
+// A retrievalCase is a question evaluate grades over hits, and the
+// judgement of them it should reach.
+type retrievalCase struct {
+	question string
+	hits     []graphrag.Hit
+	want     string
+}
+
+// checkRetrievals runs evaluate on each case, as the first retrieval of a
+// local route.
+func checkRetrievals(t *testing.T, p *pipeline, cases []retrievalCase) {
+	t.Helper()
+	for _, tc := range cases {
 		s, err := p.evaluate(context.Background(), State{Query: tc.question, Plan: graphrag.Plan{Route: graphrag.RouteVector}, Hits: tc.hits})
 		if err != nil || s.Retrieval != tc.want {
 			t.Errorf("%q: retrieval %s (%s), err %v: want %s", tc.question, s.Retrieval, s.Measured, err, tc.want)

@@ -567,11 +567,7 @@ func TestAnAskedNameNoFileHolds(t *testing.T) {
 	oldAPI := doc("n2", "zorp API", "zorp.Old is deprecated: use zorp.New instead, which takes a context.")
 	c := newMemSearcher([]graphrag.Hit{readme, oldAPI})
 	p, _ := newPipeline(Deps{Searcher: c}, DefaultOptions())
-	for _, tc := range []struct {
-		question string
-		hits     []graphrag.Hit
-		want     string
-	}{
+	checkRetrievals(t, p, []retrievalCase{
 		{"Does the zorpterm terminal draw true colour graphics on the GPU through Kitty?", []graphrag.Hit{readme}, RetrievalEmpty},
 		// The sentence that asks is the one with the question mark,
 		// not the statement after it.
@@ -595,12 +591,7 @@ func TestAnAskedNameNoFileHolds(t *testing.T) {
 		{"Does the zorpterm flintmode setting draw true colour graphics and ligatures on the GPU?", []graphrag.Hit{readme}, RetrievalEmpty},
 		{"What does the flintmode GPU setting do to true colour graphics and ligatures of the zorpterm terminal?", []graphrag.Hit{readme}, RetrievalEmpty},
 		{"Which zorpterm option draws true colour graphics and ligatures on the GPU?", []graphrag.Hit{readme}, RetrievalGood},
-	} {
-		s, err := p.evaluate(context.Background(), State{Query: tc.question, Plan: graphrag.Plan{Route: graphrag.RouteVector}, Hits: tc.hits})
-		if err != nil || s.Retrieval != tc.want {
-			t.Errorf("%q: retrieval %s (%s), err %v: want %s", tc.question, s.Retrieval, s.Measured, err, tc.want)
-		}
-	}
+	})
 }
 
 // TestAnOptionIsItsCommandsOwn: an option asked about with the command
