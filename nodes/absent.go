@@ -408,7 +408,10 @@ func (p *pipeline) unheldCompounds(ctx context.Context, s *State, words, skip []
 				parts = append(parts, part)
 			}
 		}
-		if len(p.heldNowhere(ctx, s, parts)) > 0 && len(p.heldNowhere(ctx, s, []string{w, strings.ReplaceAll(w, "-", "")})) == 2 {
+		if len(p.heldNowhere(ctx, s, parts)) == 0 {
+			continue
+		}
+		if written := []string{w, strings.ReplaceAll(w, "-", "")}; len(p.heldNowhere(ctx, s, written)) == len(written) {
 			out = append(out, w)
 		}
 	}
