@@ -314,7 +314,7 @@ func matchConstraints(question string, hits []graphrag.Hit) constraintMatch {
 		}
 		if an.apply() && an.ofSubject(h, hay, all) {
 			for _, n := range an.names {
-				if hay.holdsName(n) {
+				if hay.holdsName(n) || an.acronyms[n] && hay.spellsOut(n) {
 					named[n] = true
 				}
 			}
@@ -482,6 +482,50 @@ func startsWord(text, w string) bool {
 	}
 }
 
+// The length of the acronyms a passage may spell out (acronymsIn), set by
+// reasoning, not tuned: two letters ("OK", "IO") are spelled by chance by
+// any two words in a row, and an abbreviation of more than five capitals
+// is rarely one word per letter.
+const (
+	minAcronym = 3
+	maxAcronym = 5
+)
+
+// acronymsIn returns the words text writes in capitals only, minAcronym
+// to maxAcronym letters long, lower-cased: "WAL" and "RLS", not "Go" or
+// "AVX512".
+func acronymsIn(text string) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range tokenize(text) {
+		w := text[t.Start:t.End]
+		if len(w) >= minAcronym && len(w) <= maxAcronym && !strings.ContainsFunc(w, func(r rune) bool { return r < 'A' || r > 'Z' }) {
+			out[t.Lower] = true
+		}
+	}
+	return out
+}
+
+// spellsOut reports whether the hit spells out an acronym (lower-cased):
+// it holds words in a row whose first letters are the acronym's, a
+// hyphenated word counting as its parts. A manual says "write-ahead log"
+// where the asker writes WAL, and "row-level security" for RLS.
+func (hs *haystack) spellsOut(acronym string) bool {
+	words := strings.FieldsFunc(hs.text, func(r rune) bool { return r < 'a' || r > 'z' })
+	for i := 0; i+len(acronym) <= len(words); i++ {
+		spelled := true
+		for j := range len(acronym) {
+			if words[i+j][0] != acronym[j] {
+				spelled = false
+				break
+			}
+		}
+		if spelled {
+			return true
+		}
+	}
+	return false
+}
+
 // holdsWord is holds for a word of a name: a whole word, so that "Go" is
 // not found in "good".
 func (hs *haystack) holdsWord(w string) bool {
@@ -513,6 +557,10 @@ type anchors struct {
 	names []string // proper names and the options of a named command, lower-cased
 	named []string // words naming a hit's file or folder
 	terms bool     // the question has constraining terms
+	// acronyms are the names written in capitals only ("WAL", "FAQ"),
+	// lower-cased: a passage that spells one out ("write-ahead log")
+	// holds it (haystack.spellsOut).
+	acronyms map[string]bool
 }
 
 func questionAnchors(question string, hits []graphrag.Hit) anchors {
@@ -531,6 +579,7 @@ func questionAnchors(question string, hits []graphrag.Hit) anchors {
 				a.names = append(a.names, n)
 			}
 		}
+		a.acronyms = acronymsIn(asking)
 	}
 	var options []string
 	for _, m := range optionPattern.FindAllStringSubmatch(question, -1) {

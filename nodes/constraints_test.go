@@ -977,3 +977,25 @@ func TestPackagedAs(t *testing.T) {
 		}
 	}
 }
+
+// An acronym the question writes in capitals is held by a passage that
+// spells it out ("frob spool log" for FSL), a hyphenated word counting as
+// its parts; a name written otherwise ("Fsl") is not, nor is an acronym
+// whose letters the passage's words do not begin.
+func TestAnAcronymSpelledOut(t *testing.T) {
+	page := fileHit("/usr/share/man/man1/zorpctl.1.gz", "gz", "--sync\n    Write the frob spool log before each frob, and the write-ahead zorp list after it.")
+	hits := []graphrag.Hit{page}
+	for _, tc := range []struct {
+		question string
+		want     string
+	}{
+		{"Does zorpctl --sync write the FSL before each frob?", RetrievalGood},
+		{"Does zorpctl --sync write the WAZL after each frob?", RetrievalGood},
+		{"Does zorpctl --sync write the Fsl before each frob?", RetrievalEmpty},
+		{"Does zorpctl --sync write the FSJ before each frob?", RetrievalEmpty},
+	} {
+		if _, r, why := gradeByConstraints(tc.question, hits, hits, RetrievalGood, 5); r != tc.want {
+			t.Errorf("%q: retrieval %s (%s), want %s", tc.question, r, why, tc.want)
+		}
+	}
+}
