@@ -493,12 +493,15 @@ const (
 
 // acronymsIn returns the words text writes in capitals only, minAcronym
 // to maxAcronym letters long, lower-cased: "WAL" and "RLS", not "Go" or
-// "AVX512".
+// "AVX512". Nil when it writes none.
 func acronymsIn(text string) map[string]bool {
-	out := map[string]bool{}
+	var out map[string]bool
 	for _, t := range tokenize(text) {
 		w := text[t.Start:t.End]
 		if len(w) >= minAcronym && len(w) <= maxAcronym && !strings.ContainsFunc(w, func(r rune) bool { return r < 'A' || r > 'Z' }) {
+			if out == nil {
+				out = map[string]bool{}
+			}
 			out[t.Lower] = true
 		}
 	}
@@ -579,7 +582,6 @@ func questionAnchors(question string, hits []graphrag.Hit) anchors {
 				a.names = append(a.names, n)
 			}
 		}
-		a.acronyms = acronymsIn(asking)
 	}
 	var options []string
 	for _, m := range optionPattern.FindAllStringSubmatch(question, -1) {
@@ -611,6 +613,9 @@ func questionAnchors(question string, hits []graphrag.Hit) anchors {
 		qualifiers = append(qualifiers, options...)
 	}
 	a.names = qualifiers
+	if a.apply() {
+		a.acronyms = acronymsIn(asking)
+	}
 	return a
 }
 
