@@ -25,11 +25,16 @@ import (
 // passages that hold it hold none of the question's other words and none
 // is about it (titled or named by it): "which licence covers fooserver"
 // over files that name fooserver once, in a code comment about a bug,
-// say nothing of what the question asks about it.
-// A failed search says nothing is absent.
+// say nothing of what the question asks about it. When no word is absent
+// so, a hyphenated one with a part no file holds is (unheldCompounds):
+// the search finds it held through its other part. A failed search says
+// nothing is absent.
 func (p *pipeline) absentWords(ctx context.Context, s *State, words []string, best []graphrag.Hit) []string {
 	nowhere, passing := p.unheldWords(ctx, s, words, best)
-	return append(nowhere, passing...)
+	if absent := append(nowhere, passing...); len(absent) > 0 {
+		return absent
+	}
+	return p.unheldCompounds(ctx, s, words, nil)
 }
 
 // unheldWords is absentWords with the words no passage holds (nowhere)

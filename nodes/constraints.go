@@ -491,14 +491,15 @@ const (
 	maxAcronym = 5
 )
 
-// acronymsIn returns the words text writes in capitals only, minAcronym
-// to maxAcronym letters long, lower-cased: "WAL" and "RLS", not "Go" or
-// "AVX512". Nil when it writes none.
+// acronymsIn returns the words text writes in capitals only
+// (writtenInCapitals), without digits, minAcronym to maxAcronym letters
+// long, lower-cased: "WAL" and "RLS", not "Go" or "AVX512". Nil when it
+// writes none.
 func acronymsIn(text string) map[string]bool {
 	var out map[string]bool
 	for _, t := range tokenize(text) {
 		w := text[t.Start:t.End]
-		if len(w) >= minAcronym && len(w) <= maxAcronym && !strings.ContainsFunc(w, func(r rune) bool { return r < 'A' || r > 'Z' }) {
+		if len(w) >= minAcronym && len(w) <= maxAcronym && !t.Digit && writtenInCapitals(w) {
 			if out == nil {
 				out = map[string]bool{}
 			}

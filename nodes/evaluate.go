@@ -185,11 +185,7 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 		// a refined query adds words of those hits, not the missing name.
 		return s, nil
 	}
-	absent := p.absentWords(ctx, &s, ev.MissingSpecific, s.Hits[:min(len(s.Hits), evidenceHits)])
-	if len(absent) == 0 {
-		absent = p.unheldCompounds(ctx, &s, ev.MissingSpecific, nil)
-	}
-	if len(absent) > 0 {
+	if absent := p.absentWords(ctx, &s, ev.MissingSpecific, s.Hits[:min(len(s.Hits), evidenceHits)]); len(absent) > 0 {
 		// What the question is about is nowhere in the files (the default
 		// port of redis over files that never say redis, or of
 		// zorpd-frobber: unheldCompounds): the best hits are about
