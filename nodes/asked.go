@@ -232,9 +232,14 @@ func kindAnswers(kinds []askKind, name string, c candidate) bool {
 
 // namedSettings are the settings and options the sentences that ask
 // (askingPart, which the caller passes) name as code does:
-// "zorp_max_frobs", "--frob-limit".
+// "zorp_max_frobs", "--frob-limit": an option without the space before
+// it, which optionPattern matches to find where the option starts.
 func namedSettings(asking string) []string {
-	return append(snakeCase.FindAllString(asking, -1), optionPattern.FindAllString(asking, -1)...)
+	out := snakeCase.FindAllString(asking, -1)
+	for _, m := range optionPattern.FindAllStringSubmatch(asking, -1) {
+		out = append(out, m[1])
+	}
+	return out
 }
 
 // statesOfSettings reports whether a quoted unit states the default or
