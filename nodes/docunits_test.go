@@ -2,6 +2,7 @@ package nodes
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -384,5 +385,33 @@ func TestCodeWindowFindsTheValue(t *testing.T) {
 	got := strings.Join(codeWindow(lines, stemSet("Which zorp frob constant has the value 27?"), nil), "\n")
 	if !strings.Contains(got, "FrobGeneral = 27") {
 		t.Errorf("window misses the entry of the value asked about:\n%s", got)
+	}
+}
+
+// TestAnnouncedExample: a sentence that announces the example after it
+// ("The following example command …") is quoted with that example, though
+// it ends in a full stop and a one-line example reads as prose; one that
+// announces other things ("The following settings …") is not joined with
+// the paragraph after it.
+func TestAnnouncedExample(t *testing.T) {
+	text := "EXAMPLES\n\nThe following example command renames the quill of a frob.\n\nRETUNE FROB my_frob ( quill = zint );\n\n" +
+		"The following example command reloads the frob's spool without altering anything.\n\nRETUNE FROB my_frob ( nudge );\n\n" +
+		"The following settings of zorpd matter here.\n\nSpool depth bounds how many frobs wait."
+	units := answerUnits(text)
+	var got []string
+	for _, u := range units {
+		got = append(got, u.text)
+	}
+	want := []string{"EXAMPLES",
+		"The following example command renames the quill of a frob.\nRETUNE FROB my_frob ( quill = zint );",
+		"The following example command reloads the frob's spool without altering anything.\nRETUNE FROB my_frob ( nudge );",
+		"The following settings of zorpd matter here.", "Spool depth bounds how many frobs wait."}
+	if !slices.Equal(got, want) {
+		t.Errorf("units = %q\nwant %q", got, want)
+	}
+	man := fileHit("/man/man7/RETUNE_FROB.7", "7", text)
+	a := extractive("how can zorpd reload a frob's spool without altering any of it", []graphrag.Hit{man}, 3)
+	if !strings.Contains(a.Text, "( nudge )") {
+		t.Errorf("answer:\n%s\nwant the announced example", a.Text)
 	}
 }

@@ -522,13 +522,15 @@ const maxTermWords = 8
 // "Setting a logger as the default with", a manual's "zorp_body The body
 // of a frob. This should be a block") is a lead-in too, and the
 // sentence's end after the block ("will cause …", in lower case) is
-// joined with them.
+// joined with them. So is a sentence that announces the example after it
+// ("The following example command … without changing anything."), whatever
+// it ends with: the example is what it describes.
 func joinLeadIns(units []quoteUnit, blockOf []int) []quoteUnit {
 	var out []quoteUnit
 	for i := 0; i < len(units); i++ {
 		u := units[i]
 		if u.code || i+1 >= len(units) || units[i+1].section != u.section || blockOf[i+1] != blockOf[i]+1 ||
-			!strings.HasSuffix(u.text, ":") && !(units[i+1].code && !u.item && unfinished(u.text)) {
+			!strings.HasSuffix(u.text, ":") && !(units[i+1].code && !u.item && unfinished(u.text)) && !(!u.item && announcesExample.MatchString(u.text)) {
 			out = append(out, u)
 			continue
 		}
@@ -576,6 +578,13 @@ func joinLeadIns(units []quoteUnit, blockOf []int) []quoteUnit {
 	}
 	return out
 }
+
+// announcesExample finds a sentence that announces the example after it,
+// as manuals write one before each example of a command: "The following
+// example command …", "the following statements …". A sentence that
+// announces other things ("the following environment variables") leads
+// in to paragraphs that are each an answer of their own.
+var announcesExample = regexp.MustCompile(`(?i)\bthe following (?:examples?|commands?|statements?)\b`)
 
 // unfinished reports whether a unit of prose stops mid-sentence: it ends
 // in a letter, a digit or a comma rather than a full stop, a question
