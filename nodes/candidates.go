@@ -106,8 +106,13 @@ func looseSet(text string) map[string]bool {
 }
 
 var (
-	auxiliaries  = toSet(`is are was were be been being am has have had do does did will would shall should can could may might must isn't aren't wasn't weren't won't can't don't doesn't didn't stays stay keeps keep goes go runs run takes take uses use owns own needs need means mean`)
-	imperativeRe = regexp.MustCompile(`(?i)^(run|use|open|click|copy|mount|select|type|enter|install|restart|start|stop|check|set|add|remove|edit|create|delete|make|put|see|ask|call|send|keep|move|write|read)\b`)
+	auxiliaries = toSet(`is are was were be been being am has have had do does did will would shall should can could may might must isn't aren't wasn't weren't won't can't don't doesn't didn't stays stay keeps keep goes go runs run takes take uses use owns own needs need means mean`)
+	// imperativeRe finds a sentence that opens with an imperative: an
+	// instruction ("Run …", "Set …") or, as changelogs write each entry,
+	// what a release did ("Fix the spool path …", "Drop support for …",
+	// "Bump …").
+	imperativeRe = regexp.MustCompile(`(?i)^(run|use|open|click|copy|mount|select|type|enter|install|restart|start|stop|check|set|add|remove|edit|create|delete|make|put|see|ask|call|send|keep|move|write|read|` +
+		`fix|update|bump|drop|switch|rename|replace|restore|disable|enable|avoid|allow|ensure|build|include|exclude|mark|document|improve|apply|upgrade|change|merge|split|skip|handle|reword|refresh|rebuild|revert|import)\b`)
 )
 
 // isProse reports whether a sentence reads as a statement rather than a

@@ -44,3 +44,27 @@ func TestWhatChangedQuotesTheReleaseNotes(t *testing.T) {
 		t.Errorf("answer quotes the 2.31 notes:\n%s", a.Text)
 	}
 }
+
+// TestChangelogEntriesAreProse: a changelog writes each entry as an
+// imperative ("Fix …", "Drop …", "Bump …"), a statement of what the
+// release did, not a label; asked in which revision something was fixed,
+// the short entry that says so is quoted with its release line, not a long
+// entry that only shares the package's name.
+func TestChangelogEntriesAreProse(t *testing.T) {
+	for _, s := range []string{"Fix zorpd spool path (closes: #123456).", "Drop support for quill 2.", "Bump debhelper compat to 13."} {
+		if !isProse(s) {
+			t.Errorf("isProse(%q) = false, want true: an entry says what the release did", s)
+		}
+	}
+	log := fileHit("/usr/share/doc/zorpd/changelog.Debian.gz", "", "zorpd (2.1-3) unstable; urgency=medium\n\n"+
+		"  * Refresh the frob patches.\n  * Fix zorpd spool path (closes: #123456).\n\n"+
+		" -- Ann Quill <ann@example.org>  Mon, 01 Jan 2024 10:00:00 +0000\n\n"+
+		"zorpd (2.1-2) unstable; urgency=medium\n\n"+
+		"  * debian/zorpd.postinst:\n    - Stop the zorpd daemon before its spool files move to the new path, so that nothing writes the old spool\n"+
+		"    - Keep the zorpd daemon's spool files when the package is removed (closes: #111111).\n\n"+
+		" -- Ann Quill <ann@example.org>  Sun, 01 Oct 2023 10:00:00 +0000\n")
+	a := extractive("In which zorpd revision was the spool path fixed?", []graphrag.Hit{log}, 1)
+	if !strings.Contains(a.Text, "2.1-3") {
+		t.Errorf("answer:\n%s\nwant the entry that fixes the spool path, with its release", a.Text)
+	}
+}
