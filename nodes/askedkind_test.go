@@ -100,17 +100,17 @@ func askFrobPages(t *testing.T, page string, sections [][2]string, question stri
 	return s
 }
 
-// An option the question names mid-sentence ("if I don't pass -base") is
+// An option the question names mid-sentence ("if I omit -base") is
 // the option itself, not the space before it: the passage whose usage line
 // names -base and whose next sentence states the default answers.
 func TestTheDefaultOfAnOptionNamedMidSentence(t *testing.T) {
-	if got := namedSettings("Which directory does zorpscan scan if I don't pass -base or zorp_dir?"); !slices.Equal(got, []string{"zorp_dir", "-base"}) {
+	if got := namedSettings("Which folder does zorpscan read if I omit -base or zorp_dir?"); !slices.Equal(got, []string{"zorp_dir", "-base"}) {
 		t.Errorf("namedSettings = %q, want [zorp_dir -base]", got)
 	}
 	s := askFrobPages(t, "/man/man1/zorpscan.1", [][2]string{
 		{"NAME", "zorpscan - print the headings of frob files"},
 		{"DESCRIPTION", "Usage: zorpscan [-base base_directory]\n\nBy default, the /srv/zorp directory is scanned."},
-	}, "Which directory does zorpscan scan if I don't pass -base?")
+	}, "Which folder does zorpscan read if I omit -base?")
 	if s.Answer.Abstained || !strings.Contains(s.Answer.Text, "/srv/zorp") {
 		t.Errorf("answer %q (%s): want the default directory", s.Answer.Text, s.Measured)
 	}
