@@ -523,14 +523,13 @@ const maxTermWords = 8
 // of a frob. This should be a block") is a lead-in too, and the
 // sentence's end after the block ("will cause …", in lower case) is
 // joined with them. So is a sentence that announces the example after it
-// ("The following example command … without changing anything."), whatever
-// it ends with: the example is what it describes.
+// ("The following example command renames the quill."), whatever it ends
+// with: the example is what it describes.
 func joinLeadIns(units []quoteUnit, blockOf []int) []quoteUnit {
 	var out []quoteUnit
 	for i := 0; i < len(units); i++ {
 		u := units[i]
-		if u.code || i+1 >= len(units) || units[i+1].section != u.section || blockOf[i+1] != blockOf[i]+1 ||
-			!strings.HasSuffix(u.text, ":") && !(units[i+1].code && !u.item && unfinished(u.text)) && !(!u.item && announcesExample.MatchString(u.text)) {
+		if u.code || i+1 >= len(units) || units[i+1].section != u.section || blockOf[i+1] != blockOf[i]+1 || !leadsIn(u, units[i+1]) {
 			out = append(out, u)
 			continue
 		}
@@ -577,6 +576,12 @@ func joinLeadIns(units []quoteUnit, blockOf []int) []quoteUnit {
 		out = append(out, u)
 	}
 	return out
+}
+
+// leadsIn reports whether u leads in to next, the unit of the block after
+// it (see joinLeadIns).
+func leadsIn(u, next quoteUnit) bool {
+	return strings.HasSuffix(u.text, ":") || next.code && !u.item && unfinished(u.text) || !u.item && announcesExample.MatchString(u.text)
 }
 
 // announcesExample finds a sentence that announces the example after it,
