@@ -391,6 +391,9 @@ type haystack struct {
 	text     string
 	squashed string // text without hyphens, made when first needed
 	path     string // the hit's file, whose name's words holdsName reads
+	// words are text's runs of letters, made when spellsOut first needs
+	// them: a question may write several acronyms.
+	words []string
 }
 
 func newHaystack(h graphrag.Hit) *haystack {
@@ -514,7 +517,10 @@ func acronymsIn(text string) map[string]bool {
 // hyphenated word counting as its parts. A manual says "write-ahead log"
 // where the asker writes WAL, and "row-level security" for RLS.
 func (hs *haystack) spellsOut(acronym string) bool {
-	words := strings.FieldsFunc(hs.text, func(r rune) bool { return r < 'a' || r > 'z' })
+	if hs.words == nil {
+		hs.words = strings.FieldsFunc(hs.text, func(r rune) bool { return r < 'a' || r > 'z' })
+	}
+	words := hs.words
 	for i := 0; i+len(acronym) <= len(words); i++ {
 		spelled := true
 		for j := range len(acronym) {
