@@ -278,8 +278,8 @@ type DocsReport struct {
 // validation split and is tuned on since round 33.
 // "test30" (written the same way at the start of round 33) was round 33's
 // validation split and is tuned on since round 34.
-// "test31" (written the same way at the start of round 34) is the
-// validation split: only its figure is read.
+// "test31" (written the same way at the start of round 34) was round 34's
+// validation split and is tuned on since round 35.
 // "tune1" to "tune3" (others again, written from the documents alone by
 // three writers at once, each over its own part of the collections) are
 // development data: their misses are read.
