@@ -280,6 +280,8 @@ type DocsReport struct {
 // validation split and is tuned on since round 34.
 // "test31" (written the same way at the start of round 34) was round 34's
 // validation split and is tuned on since round 35.
+// "test32" (written the same way at the start of round 35) is the
+// validation split: only its figure is read.
 // "tune1" to "tune3" (others again, written from the documents alone by
 // three writers at once, each over its own part of the collections) are
 // development data: their misses are read.
@@ -317,6 +319,7 @@ var docsSets = map[string]struct{ collections, questions string }{
 	"test29":  {datasets.DocsTest29Collections, datasets.DocsTest29Questions},
 	"test30":  {datasets.DocsTest30Collections, datasets.DocsTest30Questions},
 	"test31":  {datasets.DocsTest31Collections, datasets.DocsTest31Questions},
+	"test32":  {datasets.DocsTest32Collections, datasets.DocsTest32Questions},
 	"tune1":   {datasets.DocsTune1Collections, datasets.DocsTune1Questions},
 	"tune2":   {datasets.DocsTune2Collections, datasets.DocsTune2Questions},
 	"tune3":   {datasets.DocsTune3Collections, datasets.DocsTune3Questions},

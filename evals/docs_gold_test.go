@@ -96,6 +96,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test29", "t29"},
 	{"test30", "t30"},
 	{"test31", "t31"},
+	{"test32", "t32"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},

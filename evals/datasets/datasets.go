@@ -286,6 +286,15 @@ const (
 	DocsTest31Collections = "docs/test31.collections.json"
 	DocsTest31Questions   = "docs/test31.jsonl"
 
+	// DocsTest32Collections and DocsTest32Questions are a split written
+	// the same way at the start of round 35, on files no earlier set
+	// takes a gold file from (its Debian rows one per package, in
+	// packages never asked about) and PostgreSQL pages asked about three
+	// times before. Round 35's validation split: only its figure is read.
+	// Never edit it.
+	DocsTest32Collections = "docs/test32.collections.json"
+	DocsTest32Questions   = "docs/test32.jsonl"
+
 	// DocsTune1..3 are tuning sets, written from the documents alone
 	// by three writers who had not seen how graphrag answers, each over
 	// its own part of the collections, and with the rows on pages and
