@@ -173,7 +173,7 @@ type Ingester struct {
 // loaders, section splitting and chunker). Raise it with any change that
 // alters what is stored for an unchanged file: the next ingest then reads
 // every file again instead of keeping what an older graphrag made of it.
-const extractVersion = 5
+const extractVersion = 6
 
 // stamp is the hash stored for a document: its content's hash, with the
 // extraction version and the chunk settings it was read with. A file is
@@ -787,7 +787,9 @@ func fileMetadata(f file, l Loaded) map[string]string {
 // headings, or the whole text).
 func (in *Ingester) recordSections(doc graphrag.Document, name, ext string, l Loaded) graphrag.Record {
 	secs := l.Sections
+	changelog := false
 	if secs == nil {
+		changelog = isDebianChangelog(l.Text)
 		var meta map[string]string
 		secs, meta = sectionsOf(name, ext, l.Text, in.opts.ChunkSize)
 		for k, v := range meta {
@@ -799,7 +801,11 @@ func (in *Ingester) recordSections(doc graphrag.Document, name, ext string, l Lo
 			}
 		}
 	}
-	return graphrag.Record{Doc: doc, Chunks: chunkSections(doc.ID, secs, in.opts.ChunkSize, in.opts.ChunkOverlap)}
+	chunks := chunkSections(doc.ID, secs, in.opts.ChunkSize, in.opts.ChunkOverlap)
+	if changelog {
+		headChangelogChunks(l.Text, chunks)
+	}
+	return graphrag.Record{Doc: doc, Chunks: chunks}
 }
 
 func (in *Ingester) record(doc graphrag.Document, text string) graphrag.Record {
