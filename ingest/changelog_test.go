@@ -9,7 +9,7 @@ import (
 )
 
 // TestChangelogChunksNameTheirRelease: a chunk of a Debian changelog cut
-// from the middle of a long entry is headed by that entry's release line,
+// inside a long entry is headed by that entry's release line,
 // so that it still says which release its fixes are in; a chunk that
 // writes a release line keeps no heading (its text names its releases);
 // a text that only quotes a release line further down is not a changelog.
