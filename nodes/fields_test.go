@@ -268,3 +268,20 @@ func TestChangelogEntriesAreOfTheirSourcePackage(t *testing.T) {
 		t.Errorf("answer:\n%s\nwant the README's option", a.Text)
 	}
 }
+
+// A copyright file's Format field names the specification the file
+// follows, nothing of the work: it is no unit, and an answer about the
+// packaging quotes the fields that name it, not the specification's URL
+// (whose words, "packaging" among them, are the question's).
+func TestTheFormatFieldIsNoUnit(t *testing.T) {
+	const header = "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\nUpstream-Name: zorpkit-lite\nSource: https://example.org/zorpkit-lite\n"
+	for _, u := range fieldUnits(header) {
+		if u.field == "Format" {
+			t.Errorf("unit %q: the Format field is no unit", u.text)
+		}
+	}
+	h := stanzaHit("/usr/share/doc/zorpkit/copyright", "zorpkit-lite", "zorpkit-lite", header+"\nFiles: *\nCopyright: 2010 Ann Quill\nLicense: MIT", 0)
+	if a := extractive("Which upstream work is Debian's zorpkit packaging made from?", []graphrag.Hit{h}, 2); strings.Contains(a.Text, "copyright-format") || !strings.Contains(a.Text, "zorpkit-lite") {
+		t.Errorf("answer:\n%s\nwant the Upstream-Name and not the Format field", a.Text)
+	}
+}

@@ -867,7 +867,7 @@ const maxFieldLines = maxLeadItems
 // field whose value runs on in paragraphs (continuation lines of a lone
 // "." between them: a licence's text) is its first line alone, and its
 // paragraphs are prose under the field's name. Stanzas (blank lines) are
-// sections.
+// sections. A copyright header's Format field is no unit.
 func fieldUnits(text string) []quoteUnit {
 	var units []quoteUnit
 	section, secPos := 1, 0
@@ -891,6 +891,13 @@ func fieldUnits(text string) []quoteUnit {
 		for i+1 < len(lines) && (strings.HasPrefix(lines[i+1], " ") || strings.HasPrefix(lines[i+1], "\t")) {
 			i++
 			rest = append(rest, strings.TrimSpace(lines[i]))
+		}
+		if strings.EqualFold(name, "Format") {
+			// A copyright file's header names the specification it is
+			// written to ("Format: https://www.debian.org/doc/…/
+			// copyright-format/1.0/"): it says nothing of the work, and
+			// its URL's words ("packaging") are no answer's.
+			continue
 		}
 		if !slices.Contains(rest, ".") {
 			if len(rest) > maxFieldLines {
