@@ -1,10 +1,10 @@
 package ingest
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/graphrag/graphrag"
+	"github.com/graphrag/graphrag/internal/text"
 )
 
 // This file reads Debian's changelogs (deb-changelog(5)):
@@ -18,36 +18,32 @@ import (
 // 3.4.1-2. Such a chunk is headed by the release line of the entry its
 // first line is in, as a chunk of a Markdown file is by the heading above
 // it. A chunk that writes a release line has its releases in its text and
-// is left as it is: there the units after each line are that release's
-// (see the nodes package's release headings).
+// is left as it is: the pipeline reads each release line in a passage as
+// the heading of the entries after it.
 
-// changelogEntry matches the line that opens an entry of a Debian
-// changelog: "package (version) distribution(s); urgency=…".
-var changelogEntry = regexp.MustCompile(`^[a-z0-9][a-z0-9+.-]* \([^()\s]+\) [^;]+; *urgency=\w+`)
-
-// isDebianChangelog reports whether text is a Debian changelog: its first
+// isDebianChangelog reports whether body is a Debian changelog: its first
 // non-blank line opens an entry.
-func isDebianChangelog(text string) bool {
-	for len(text) > 0 {
-		line, rest, _ := strings.Cut(text, "\n")
+func isDebianChangelog(body string) bool {
+	for len(body) > 0 {
+		line, rest, _ := strings.Cut(body, "\n")
 		if strings.TrimSpace(line) != "" {
-			return changelogEntry.MatchString(line)
+			return text.ChangelogRelease.MatchString(line)
 		}
-		text = rest
+		body = rest
 	}
 	return false
 }
 
-// headChangelogChunks heads each chunk of a Debian changelog's text that
+// headChangelogChunks heads each chunk of a Debian changelog (body) that
 // writes no release line by the release line of the entry its first line
 // (StartLine) is in. A chunk without a line number keeps its heading.
-func headChangelogChunks(text string, chunks []graphrag.Chunk) {
-	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+func headChangelogChunks(body string, chunks []graphrag.Chunk) {
+	lines := strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n")
 	// release[i] is the release line in force at line i (0-based).
 	release := make([]string, len(lines))
 	current := ""
 	for i, l := range lines {
-		if changelogEntry.MatchString(l) {
+		if text.ChangelogRelease.MatchString(l) {
 			current = strings.TrimSpace(l)
 		}
 		release[i] = current
@@ -61,9 +57,9 @@ func headChangelogChunks(text string, chunks []graphrag.Chunk) {
 
 // writesRelease reports whether a chunk's text holds a line that opens an
 // entry.
-func writesRelease(text string) bool {
-	for l := range strings.SplitSeq(text, "\n") {
-		if changelogEntry.MatchString(l) {
+func writesRelease(chunk string) bool {
+	for l := range strings.SplitSeq(chunk, "\n") {
+		if text.ChangelogRelease.MatchString(l) {
 			return true
 		}
 	}

@@ -721,7 +721,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 		most = max(most, c.naming)
 	}
 	for k := range cands {
-		cands[k].naming = min(cands[k].naming+cands[k].sourceNaming, max(most, cands[k].naming))
+		cands[k].naming = min(cands[k].naming+cands[k].sourceNaming, most)
 	}
 	return cands, df
 }
@@ -733,7 +733,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 // as its copyright file is of the work its header names. 0 for a unit
 // under no release line.
 func sourceNaming(heading, path string, named []string, weights map[string]int) int {
-	m := debianReleaseLine.FindString(heading)
+	m := text.ChangelogRelease.FindString(heading)
 	if m == "" {
 		return 0
 	}

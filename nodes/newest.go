@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/graphrag/graphrag"
+	"github.com/graphrag/graphrag/internal/text"
 )
 
 // This file answers a question about the release of a package that is
@@ -113,7 +114,7 @@ func newestReleaseLine(h graphrag.Hit) string {
 	}
 	first, _, _ := strings.Cut(h.Chunk.Text, "\n")
 	first = strings.TrimSpace(first)
-	if !debianReleaseLine.MatchString(first) {
+	if !text.ChangelogRelease.MatchString(first) {
 		return ""
 	}
 	return first

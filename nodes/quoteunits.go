@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/graphrag/graphrag"
+	"github.com/graphrag/graphrag/internal/text"
 )
 
 // This file splits a passage into the units an extractive answer may quote
@@ -397,18 +398,12 @@ var releaseVersion = regexp.MustCompile(`\b\d+(?:\.\d+)+`)
 // (2022-09-02) [stable]".
 const releaseHeadingMaxWords = 12
 
-// debianReleaseLine finds the line that opens an entry of a Debian
-// changelog (deb-changelog(5)): "package (version) distribution;
-// urgency=…". Its version is whatever the parentheses hold, dotted or not
-// ("0+git20190715-1", "20-3").
-var debianReleaseLine = regexp.MustCompile(`^[a-z0-9][a-z0-9+.-]* \(([^()\s]+)\) [^;]+; *urgency=\w+`)
-
 // releaseHeading reports whether a one-line paragraph that is not indented
 // heads the notes of one release in a changelog or NEWS file: it names a
 // version, is short and is no sentence, or it opens an entry of a Debian
 // changelog. The entries under it are its section (see releaseScope).
 func releaseHeading(line string) bool {
-	if debianReleaseLine.MatchString(line) {
+	if text.ChangelogRelease.MatchString(line) {
 		return true
 	}
 	t := strings.TrimSpace(strings.TrimLeft(line, "*#= "))
@@ -422,7 +417,7 @@ func releaseHeading(line string) bool {
 // entry's, or the first dotted number of any other; "" for a heading that
 // names none.
 func releaseOf(heading string) string {
-	if m := debianReleaseLine.FindStringSubmatch(heading); m != nil {
+	if m := text.ChangelogRelease.FindStringSubmatch(heading); m != nil {
 		return m[1]
 	}
 	return releaseVersion.FindString(heading)
@@ -892,11 +887,12 @@ func fieldUnits(text string) []quoteUnit {
 			i++
 			rest = append(rest, strings.TrimSpace(lines[i]))
 		}
-		if strings.EqualFold(name, "Format") {
+		if strings.EqualFold(name, "Format") || strings.EqualFold(name, "Format-Specification") {
 			// A copyright file's header names the specification it is
 			// written to ("Format: https://www.debian.org/doc/…/
-			// copyright-format/1.0/"): it says nothing of the work, and
-			// its URL's words ("packaging") are no answer's.
+			// copyright-format/1.0/"; the draft's Format-Specification):
+			// it says nothing of the work, and its URL's words
+			// ("packaging") are no answer's.
 			continue
 		}
 		if !slices.Contains(rest, ".") {

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/graphrag/graphrag"
+	"github.com/graphrag/graphrag/internal/text"
 )
 
 // versionMeetsName reports whether a hit writes version as the version of
@@ -53,7 +54,7 @@ func versionMeetsName(h graphrag.Hit, name, version string) bool {
 // the changelog in name's folder is name's, and so is an entry whose
 // source package holds name as a word ("zorp" of "zorp-libraries").
 func packageEntry(file, line, owner, name string) bool {
-	if !debianReleaseLine.MatchString(line) {
+	if !text.ChangelogRelease.MatchString(line) {
 		return false
 	}
 	return path.Base(path.Dir(file)) == name || hasWord(strings.ToLower(owner), name)
