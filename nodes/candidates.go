@@ -59,10 +59,6 @@ type candidate struct {
 	// naming is how many of the question's words name the unit's file or
 	// folder ("gzip" and "copyright" name gzip/copyright).
 	naming int
-	// sourceNaming is how many more name the source package of the
-	// changelog entry the unit is (see sourceNaming): added to naming,
-	// up to the most any unit has.
-	sourceNaming int
 	// pkgDoc is true for a unit of the doc comment of the package a name
 	// the question asks about is in (os/exec's package doc for
 	// "exec.Command"): what the declaration's own doc leaves to it.
@@ -637,9 +633,6 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 			if u.stanza != stanzaNone {
 				c.naming += workNaming
 			}
-			if !u.code {
-				c.sourceNaming = sourceNaming(heading, h.Source.Path, named, nameWeights)
-			}
 			c.newest = newestLine != "" && (strings.TrimSpace(heading) == newestLine || strings.TrimSpace(sent) == newestLine)
 			if u.code {
 				// The doc comment of a declaration cut in parts (a long
@@ -712,36 +705,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 			cands = append(cands, c)
 		}
 	}
-	// A changelog entry named through its source package is named as well
-	// as the best-named unit, never better: the name brings it level with
-	// the work's copyright file, whose header names the work too
-	// (workNaming), not above the file the question names by its path.
-	most := 0
-	for _, c := range cands {
-		most = max(most, c.naming)
-	}
-	for k := range cands {
-		cands[k].naming = min(cands[k].naming+cands[k].sourceNaming, most)
-	}
 	return cands, df
-}
-
-// sourceNaming is how much of the question names the source package of a
-// Debian changelog's entry, by its release line (heading: "freeglut
-// (3.4.0-1) unstable; …"), when the folder it is filed under does not: a
-// binary package's changelog (freeglut3-dev's) is its source package's,
-// as its copyright file is of the work its header names. 0 for a unit
-// under no release line.
-func sourceNaming(heading, path string, named []string, weights map[string]int) int {
-	m := text.ChangelogRelease.FindString(heading)
-	if m == "" {
-		return 0
-	}
-	src, _, _ := strings.Cut(m, " ")
-	if slices.Contains(named, src) && !pathNamed(path, map[string]bool{src: true}) {
-		return weights[src]
-	}
-	return 0
 }
 
 // termAsked reports whether the question names a defined term that is not

@@ -232,43 +232,6 @@ func TestFieldNamedAsAProgram(t *testing.T) {
 	}
 }
 
-// A Debian changelog's entries are of the source package its release
-// lines name, which may not be the binary package's folder it is filed
-// under: asked in which quill upload quill-dev returned, the entry under
-// "quill (4.1-1~exp2)" in quill-dev's changelog answers, not the
-// copyright file of quill-dev, whose header names the work quill too. The
-// source package's name brings its entries level with the copyright
-// file, not above a file the question names otherwise: asked which line
-// makes a Zorpssh server accept frob requests, zorpssh-client's
-// README.Debian still answers before the news of zorpssh's releases.
-func TestChangelogEntriesAreOfTheirSourcePackage(t *testing.T) {
-	log := fileHit("/usr/share/doc/quill-dev/changelog.Debian.gz", "",
-		"quill (4.1-1) unstable; urgency=medium\n\n  * Upload into unstable.\n    Closes: #120001, #120002\n\n"+
-			" -- Ora Venn <ora@example.org>  Sat, 05 Nov 2022 21:59:02 +0100\n\n"+
-			"quill (4.1-1~exp2) experimental; urgency=medium\n\n  * [17a8bc6] Reintroduce quill-dev: a transitional package again.\n\n"+
-			" -- Ora Venn <ora@example.org>  Fri, 04 Nov 2022 07:15:18 +0100\n")
-	cr := stanzaHit("/usr/share/doc/quill-dev/copyright", "quill library", "quill library",
-		"Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\nUpstream-Name: quill library\n"+
-			"Source: http://quill.example.net/\n\nFiles: *\nCopyright: 1999-2000 Ann Smith\nLicense: X11", 0)
-	other := fileHit("/usr/share/doc/fonts-zorp/changelog.Debian.gz", "",
-		"fonts-zorp (2.00.1-2) unstable; urgency=medium\n\n  * Add back transitional ttf-zorp dummy package (Closes: #725646).\n\n"+
-			" -- Lea Frobisher <lea@example.org>  Mon, 02 Mar 2020 10:00:00 +0100\n")
-	if a := extractive("Which quill upload made quill-dev a transitional package again?", []graphrag.Hit{log, cr, other}, 3); !strings.Contains(a.Text, "4.1-1~exp2") {
-		t.Errorf("answer:\n%s\nwant the release that reintroduced quill-dev", a.Text)
-	}
-
-	readme := fileHit("/usr/share/doc/zorpssh-client/README.Debian.gz", "",
-		"How to use Zorpssh-based frob relays\n------------------------------------\n\n"+
-			"Zorpssh can relay frob requests between hosts over its own channel.\n\n"+
-			"For the server to accept frob requests from the client, add this option to the server's\nconfiguration file (/etc/zorpssh/zorpd_config):\n\n\tPermitFrob yes\n")
-	news := fileHit("/usr/share/doc/zorpssh-client/NEWS.Debian.gz", "",
-		"zorpssh (1:5.4p1-2) unstable; urgency=low\n\n  The zorpd server no longer takes frob requests from clients it has not\n"+
-			"  seen before; the server reads its configuration again on SIGHUP.\n\n -- Ora Venn <ora@example.org>  Sat, 10 Apr 2010 01:08:59 +0100\n")
-	if a := extractive("Setting up a Zorpssh frob relay: which zorpd_config line makes the server accept frob requests?", []graphrag.Hit{readme, news}, 1); !strings.Contains(a.Text, "PermitFrob yes") {
-		t.Errorf("answer:\n%s\nwant the README's option", a.Text)
-	}
-}
-
 // A copyright file's Format field names the specification the file
 // follows, nothing of the work: it is no unit, and an answer about the
 // packaging quotes the fields that name it, not the specification's URL
