@@ -36,32 +36,28 @@ func isDebianChangelog(body string) bool {
 
 // headChangelogChunks heads each chunk of a Debian changelog (body) that
 // writes no release line by the release line of the entry its first line
-// (StartLine) is in. A chunk without a line number keeps its heading.
+// (StartLine) is in. A chunk without line numbers keeps its heading.
 func headChangelogChunks(body string, chunks []graphrag.Chunk) {
 	lines := strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n")
-	// release[i] is the release line in force at line i (0-based).
-	release := make([]string, len(lines))
-	current := ""
+	// opened[i] is the last line at or before line i (0-based) that opens
+	// an entry; -1 before the first.
+	opened := make([]int, len(lines))
+	last := -1
 	for i, l := range lines {
 		if text.ChangelogRelease.MatchString(l) {
-			current = strings.TrimSpace(l)
+			last = i
 		}
-		release[i] = current
+		opened[i] = last
 	}
 	for k, c := range chunks {
-		if at := c.StartLine - 1; at >= 0 && at < len(release) && release[at] != "" && !writesRelease(c.Text) {
-			chunks[k].Heading = release[at]
+		first, end := c.StartLine-1, c.EndLine-1
+		if first < 0 || end < first || end >= len(lines) {
+			continue
+		}
+		// The entry the chunk starts in, when no other opens inside it
+		// (the chunk writes no release line of its own).
+		if at := opened[first]; at >= 0 && at < first && opened[end] == at {
+			chunks[k].Heading = strings.TrimSpace(lines[at])
 		}
 	}
-}
-
-// writesRelease reports whether a chunk's text holds a line that opens an
-// entry.
-func writesRelease(chunk string) bool {
-	for l := range strings.SplitSeq(chunk, "\n") {
-		if text.ChangelogRelease.MatchString(l) {
-			return true
-		}
-	}
-	return false
 }

@@ -36,7 +36,9 @@ func TestChangelogChunksNameTheirRelease(t *testing.T) {
 		strings.Repeat("The spool keeps one frob per widget and mends it on the next start.\n", 20)
 	write("NOTES", notes)
 	st, _ := ingestDir(t, dir, Options{ChunkSize: 400, ChunkOverlap: 50})
+	stored := map[string]bool{}
 	for _, r := range st.recs {
+		stored[filepath.Base(r.Doc.Path)] = true
 		switch filepath.Base(r.Doc.Path) {
 		case "changelog.Debian":
 			if len(r.Chunks) < 4 {
@@ -61,5 +63,8 @@ func TestChangelogChunksNameTheirRelease(t *testing.T) {
 				}
 			}
 		}
+	}
+	if !stored["changelog.Debian"] || !stored["NOTES"] {
+		t.Errorf("stored %v, want changelog.Debian and NOTES", stored)
 	}
 }
