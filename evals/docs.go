@@ -282,6 +282,8 @@ type DocsReport struct {
 // validation split and is tuned on since round 35.
 // "test32" (written the same way at the start of round 35) was round 35's
 // validation split and is tuned on since round 36.
+// "test33" (written the same way at the start of round 36) is the
+// validation split: only its figure is read.
 // "tune1" to "tune3" (others again, written from the documents alone by
 // three writers at once, each over its own part of the collections) are
 // development data: their misses are read.
@@ -320,6 +322,7 @@ var docsSets = map[string]struct{ collections, questions string }{
 	"test30":  {datasets.DocsTest30Collections, datasets.DocsTest30Questions},
 	"test31":  {datasets.DocsTest31Collections, datasets.DocsTest31Questions},
 	"test32":  {datasets.DocsTest32Collections, datasets.DocsTest32Questions},
+	"test33":  {datasets.DocsTest33Collections, datasets.DocsTest33Questions},
 	"tune1":   {datasets.DocsTune1Collections, datasets.DocsTune1Questions},
 	"tune2":   {datasets.DocsTune2Collections, datasets.DocsTune2Questions},
 	"tune3":   {datasets.DocsTune3Collections, datasets.DocsTune3Questions},

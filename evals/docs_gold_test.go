@@ -97,6 +97,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test30", "t30"},
 	{"test31", "t31"},
 	{"test32", "t32"},
+	{"test33", "t33"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},

@@ -54,6 +54,7 @@ func TestDocsSetsLoad(t *testing.T) {
 		{"test30", 70, 22},
 		{"test31", 70, 22},
 		{"test32", 70, 22},
+		{"test33", 70, 22},
 	} {
 		t.Run(tc.set, func(t *testing.T) {
 			cols, qs, err := LoadDocsSet(tc.set)

@@ -295,6 +295,15 @@ const (
 	DocsTest32Collections = "docs/test32.collections.json"
 	DocsTest32Questions   = "docs/test32.jsonl"
 
+	// DocsTest33Collections and DocsTest33Questions are a split written
+	// the same way at the start of round 36, on files no earlier set
+	// takes a gold file from (its Debian rows one per package, in
+	// packages never asked about) and PostgreSQL pages asked about three
+	// times before. Round 36's validation split: only its figure is read.
+	// Never edit it.
+	DocsTest33Collections = "docs/test33.collections.json"
+	DocsTest33Questions   = "docs/test33.jsonl"
+
 	// DocsTune1..3 are tuning sets, written from the documents alone
 	// by three writers who had not seen how graphrag answers, each over
 	// its own part of the collections, and with the rows on pages and
