@@ -213,7 +213,7 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 		}
 	}
 	plan.Route, plan.Confidence, plan.By, plan.Reason = p.combine(query, pred, ev, probed, weakFiles && !filesAsObjects, owned || identifier, filesAsObjects)
-	if plan.Route == graphrag.RouteFilesystem && !asksForFiles(query) && !fileMetadataPattern.MatchString(query) && p.deps.Searcher != nil && p.opts.ProbeK > 0 {
+	if plan.Route == graphrag.RouteFilesystem && !asksForFiles(query) && (!fileMetadataPattern.MatchString(query) || p.deps.Tools == nil) && p.deps.Searcher != nil && p.opts.ProbeK > 0 {
 		if !probed {
 			if res, err := p.probe(ctx, query, plan); err == nil {
 				probeHits = res.Hits
@@ -224,8 +224,9 @@ func (p *pipeline) plan(ctx context.Context, query string, history []graphrag.Tu
 			// base directory configured": the words beside those for files
 			// are what one passage says, names and rare words included. The
 			// file tools would list files; the passage answers. Not when it
-			// asks for files (asksForFiles) or for what only the file tools
-			// know (a count, a size, a date: fileMetadataPattern).
+			// asks for files (asksForFiles) or, when there are file tools,
+			// for what only they know (a count, a size, a date:
+			// fileMetadataPattern); without them nothing else would answer.
 			plan.Route, plan.Confidence, plan.By = graphrag.RouteVector, content.Strength(), "probe"
 			plan.Reason = fmt.Sprintf("asks what your files say of it: its words besides those for files are in them: evidence %.2f (specific %.1f); %s", content.Strength(), content.Specific, plan.Reason)
 			pred = pred.toward(graphrag.RouteVector, classLocal)
