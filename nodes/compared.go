@@ -70,7 +70,7 @@ func comparedIn(asking string) (comparison, bool) {
 	}
 	judged := slices.ContainsFunc(toks, func(t token) bool { return judgementWords[t.Lower] })
 	for i, t := range toks {
-		if t.Lower == "or" && judged && named(i-1) && named(i+1) && !inCondition(asking, toks, i) {
+		if t.Lower == "or" && judged && named(i-1) && named(i+1) && !inCondition(asking, toks, i) && !actionsOfAWay(toks, i) {
 			return comparison{a: toks[i-1].Lower, b: toks[i+1].Lower}, true
 		}
 	}
@@ -133,4 +133,15 @@ func inCondition(s string, toks []token, i int) bool {
 		}
 	}
 	return false
+}
+
+// mannerNouns name a way of doing something: "the recommended way to pin
+// or unpin a frob" asks for the way, and the words around "or" are what
+// it does, not two things to choose between.
+var mannerNouns = toSet(`way ways method methods approach means`)
+
+// actionsOfAWay reports whether the "or" at toks[i] joins what a way
+// does: "<way> to <a> or <b>".
+func actionsOfAWay(toks []token, i int) bool {
+	return i >= 3 && toks[i-2].Lower == "to" && mannerNouns[toks[i-3].Lower]
 }

@@ -28,6 +28,9 @@ func TestComparedIn(t *testing.T) {
 		{"zorpd README: if I'm cross-building or building offline, which file should I read?", "", "", false},
 		{"When frobbing or zorping a tile, which flag should I pass?", "", "", false},
 		{"If the tiles are stale, should I run zorpd or frobd?", "zorpd", "frobd", true},
+		// What a way does, not two things to choose between.
+		{"what's the recommended way to pin or unpin a frob in zorpd?", "", "", false},
+		{"Is the better method to pin zorps or frobs?", "zorps", "frobs", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.question, func(t *testing.T) {
