@@ -35,6 +35,20 @@ func TestAskedWordFoundAsItsSameMeaning(t *testing.T) {
 	}
 }
 
+// TestSeveralFoundAsMultiple: a question says "several" where the page
+// says "multiple"; the sentence that answers is quoted, not the page's
+// other sentences about the same subject.
+func TestSeveralFoundAsMultiple(t *testing.T) {
+	page := fileHit("/man/man1/zorpmerge.1", "man", "NOTES\n\n"+
+		"A quill named twice on the command line is an error.\n\n"+
+		"zorpmerge cannot merge a quill while its frob is locked by another host.\n\n"+
+		"If multiple quills carry one label, zorpmerge keeps the newest and drops the others.")
+	a := extractive("when several quills share a label, which one does zorpmerge merge?", []graphrag.Hit{page}, 1)
+	if !strings.Contains(a.Text, "keeps the newest") {
+		t.Errorf("answer lacks the sentence about multiple quills:\n%s", a.Text)
+	}
+}
+
 // TestDeclaredThenItsNeighbourThatAnswers: the option the question names
 // is quoted first; a sentence of the same page that holds a word of the
 // question the option's entry leaves out is more of the answer.

@@ -24,6 +24,7 @@ var sameMeaning = [][]string{
 	{"show", "display"},
 	{"maximum", "max"},
 	{"minimum", "min"},
+	{"several", "multiple"},
 }
 
 // meaningGroup maps the loose stem of each sameMeaning word to its
