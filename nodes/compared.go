@@ -135,8 +135,8 @@ func inCondition(s string, toks []token, i int) bool {
 	return false
 }
 
-// mannerNouns name a way of doing something: "the recommended way to pin
-// or unpin a frob" asks for the way, and the words around "or" are what
+// mannerNouns name a way of doing something: "the best means to pin or
+// unpin a frob" asks for the means, and the words around "or" are what
 // it does, not two things to choose between.
 var mannerNouns = toSet(`way ways method methods approach means`)
 

@@ -29,7 +29,7 @@ func TestComparedIn(t *testing.T) {
 		{"When frobbing or zorping a tile, which flag should I pass?", "", "", false},
 		{"If the tiles are stale, should I run zorpd or frobd?", "zorpd", "frobd", true},
 		// What a way does, not two things to choose between.
-		{"what's the recommended way to pin or unpin a frob in zorpd?", "", "", false},
+		{"zorpd docs: best means to pin or unpin a frob?", "", "", false},
 		{"Is the better method to pin zorps or frobs?", "zorps", "frobs", true},
 	}
 	for _, tt := range tests {
