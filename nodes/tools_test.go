@@ -50,8 +50,8 @@ func TestToolRoutes(t *testing.T) {
 		{"filesystem tools off searches the contents", Deps{Searcher: smallCorpus()}, "which folder holds the osprey's nest", graphrag.RouteVector, "Ospreys nest near lakes", false, false},
 		// A word for a date ("saved") asks what only the file tools know
 		// when there are some; without them, what the files say answers.
-		{"filesystem tools off: a date word the contents answer", Deps{Searcher: reportCorpus()}, "which report file gets saved by zorp when the frob upload differs?", graphrag.RouteVector, "zorp-local.json", false, false},
-		{"filesystem tools on: a date word", Deps{Searcher: reportCorpus(), Tools: &fakeTools{}}, "which report file gets saved by zorp when the frob upload differs?", graphrag.RouteFilesystem, "You have 2 PDF files.", false, false},
+		{"filesystem tools off: a date word the contents answer", Deps{Searcher: reportCorpus()}, "which summary file gets saved by zorp whenever a frob sync fails?", graphrag.RouteVector, "zorp-local.json", false, false},
+		{"filesystem tools on: a date word", Deps{Searcher: reportCorpus(), Tools: &fakeTools{}}, "which summary file gets saved by zorp whenever a frob sync fails?", graphrag.RouteFilesystem, "You have 2 PDF files.", false, false},
 		{"filesystem tools not configured error", Deps{Searcher: smallCorpus(), Tools: &fakeTools{err: graphrag.ErrNotConfigured}}, "how many pdfs do i have", graphrag.RouteFilesystem, "filesystem tools are not configured", true, false},
 		{"filesystem tools fail", Deps{Searcher: smallCorpus(), Tools: &fakeTools{err: errors.New("permission denied")}}, "how many pdfs do i have", graphrag.RouteFilesystem, "", false, true},
 		{"web search answers with citations", Deps{Searcher: smallCorpus(), Web: &fakeWeb{}}, "what's the weather in Oslo tomorrow", graphrag.RouteWeb, "light rain", false, false},
@@ -196,10 +196,10 @@ func TestPlannerPicksOffFileTools(t *testing.T) {
 	}
 }
 
-// reportCorpus holds a passage about where a program saves a file.
+// reportCorpus holds a passage about the file a program writes.
 func reportCorpus() *memSearcher {
 	return newMemSearcher([]graphrag.Hit{
-		doc("zorp", "Zorp uploads", "When the frob upload differs from the zorp report, the zorp report is saved under the file name zorp-local.json."),
+		doc("zorp", "Zorp sync", "Whenever a frob sync fails, zorp writes its nightly summary to zorp-local.json beside the quill."),
 		doc("osprey", "Osprey", "The osprey is a fish-eating bird of prey. Ospreys nest near lakes and rivers across Scandinavia."),
 	})
 }
