@@ -284,6 +284,8 @@ type DocsReport struct {
 // validation split and is tuned on since round 36.
 // "test33" (written the same way at the start of round 36) was round 36's
 // validation split and is tuned on since round 37.
+// "test34" (written the same way at the start of round 37) is the
+// validation split: only its figure is read.
 // "tune1" to "tune3" (others again, written from the documents alone by
 // three writers at once, each over its own part of the collections) are
 // development data: their misses are read.
@@ -323,6 +325,7 @@ var docsSets = map[string]struct{ collections, questions string }{
 	"test31":  {datasets.DocsTest31Collections, datasets.DocsTest31Questions},
 	"test32":  {datasets.DocsTest32Collections, datasets.DocsTest32Questions},
 	"test33":  {datasets.DocsTest33Collections, datasets.DocsTest33Questions},
+	"test34":  {datasets.DocsTest34Collections, datasets.DocsTest34Questions},
 	"tune1":   {datasets.DocsTune1Collections, datasets.DocsTune1Questions},
 	"tune2":   {datasets.DocsTune2Collections, datasets.DocsTune2Questions},
 	"tune3":   {datasets.DocsTune3Collections, datasets.DocsTune3Questions},

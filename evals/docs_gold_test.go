@@ -98,6 +98,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test31", "t31"},
 	{"test32", "t32"},
 	{"test33", "t33"},
+	{"test34", "t34"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},

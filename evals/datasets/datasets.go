@@ -304,6 +304,15 @@ const (
 	DocsTest33Collections = "docs/test33.collections.json"
 	DocsTest33Questions   = "docs/test33.jsonl"
 
+	// DocsTest34Collections and DocsTest34Questions are a split written
+	// the same way at the start of round 37, on files no earlier set
+	// takes a gold file from (its Debian rows one per package, in
+	// packages never asked about) and the PostgreSQL pages asked about
+	// least often before. Round 37's validation split: only its figure
+	// is read. Never edit it.
+	DocsTest34Collections = "docs/test34.collections.json"
+	DocsTest34Questions   = "docs/test34.jsonl"
+
 	// DocsTune1..3 are tuning sets, written from the documents alone
 	// by three writers who had not seen how graphrag answers, each over
 	// its own part of the collections, and with the rows on pages and
