@@ -174,12 +174,25 @@ func looseComments(f *ast.File) []*ast.CommentGroup {
 			continue
 		}
 		t := c.Text() // without directives (//go:build, //go:generate …)
-		if len(strings.Fields(t)) < minNoteWords || strings.Contains(t, "+build ") || generatedGo.MatchString("// "+t) {
+		if len(strings.Fields(t)) < minNoteWords || plusBuildOnly(t) || generatedGo.MatchString("// "+t) {
 			continue
 		}
 		out = append(out, c)
 	}
 	return out
+}
+
+// plusBuildOnly reports whether a comment's text is an old-style build
+// constraint, "+build" lines alone (go/ast keeps them as text: they are
+// no directive). A note that speaks of one ("to enable Zap, delete
+// the "+build ignore" line above") explains the file, and is kept.
+func plusBuildOnly(t string) bool {
+	for line := range strings.Lines(t) {
+		if l := strings.TrimSpace(line); l != "" && !strings.HasPrefix(l, "+build ") {
+			return false
+		}
+	}
+	return true
 }
 
 // recvName is the receiver's type name without pointer or type parameters.
