@@ -1,6 +1,7 @@
 package nodes
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -46,6 +47,38 @@ func TestSeveralFoundAsMultiple(t *testing.T) {
 	a := extractive("when several quills share a label, which one does zorpmerge merge?", []graphrag.Hit{page}, 1)
 	if !strings.Contains(a.Text, "keeps the newest") {
 		t.Errorf("answer lacks the sentence about multiple quills:\n%s", a.Text)
+	}
+}
+
+// TestFailsFoundAsNotSucceed: a question says a command fails where the
+// page says when it "will not succeed"; that sentence is quoted first,
+// not the example that only repeats the names the question copied from
+// it. A sentence that says the command succeeds does not say it fails.
+func TestFailsFoundAsNotSucceed(t *testing.T) {
+	const path = "/man/man7/DROP_FROB_LEDGER.7"
+	var page []graphrag.Hit
+	for _, s := range []struct{ heading, text string }{
+		{"EXAMPLES", "EXAMPLES\n\nRemove the frob ledger my_ledger:\n\nDROP FROB LEDGER my_ledger;\n\n" +
+			"This command will not succeed if there are any existing quill tallies that use the ledger. Add CASCADE to drop such tallies along with the ledger."},
+		{"PARAMETERS > CASCADE", "CASCADE\nAutomatically drop objects that depend on the frob ledger, and in turn all objects that depend on those objects."},
+		{"PARAMETERS > RESTRICT", "RESTRICT\nRefuse to drop the frob ledger while anything still relies on it. This is the default."},
+		{"DESCRIPTION", "DESCRIPTION\n\nDROP FROB LEDGER drops an existing frob ledger. You must be a zorp owner to use this command."},
+		{"NAME", "NAME\n\nDROP_FROB_LEDGER - remove a frob ledger"},
+	} {
+		h := fileHit(path, "man", s.text)
+		h.Chunk.Heading = s.heading
+		page = append(page, h)
+	}
+	a := extractive("DROP FROB LEDGER my_ledger keeps failing. Which objects usually hold it up?", page, 3)
+	if !strings.HasPrefix(a.Text, "This command will not succeed if there are any existing quill tallies") {
+		t.Errorf("answer does not open with the sentence that says when the drop fails:\n%s", a.Text)
+	}
+	q := contentTerms("why does zorpctl fail")
+	if ev := measureEvidence(q, []graphrag.Hit{fileHit("/doc/zorpctl.txt", "", "zorpctl will not succeed without a lock file.")}, evidenceHits); slices.Contains(ev.Missing, "fail") {
+		t.Errorf("fail missing (%v) from a passage saying will not succeed", ev.Missing)
+	}
+	if ev := measureEvidence(q, []graphrag.Hit{fileHit("/doc/zorpctl.txt", "", "zorpctl will succeed once a lock file exists.")}, evidenceHits); !slices.Contains(ev.Missing, "fail") {
+		t.Errorf("fail found (missing %v) in a passage saying only that it succeeds", ev.Missing)
 	}
 }
 

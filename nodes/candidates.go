@@ -598,6 +598,10 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 					own[k] = true
 				}
 			}
+			for _, w := range negatedMeanings(sent) {
+				// "will not succeed if …" says when it fails.
+				own[looseStem(w)] = true
+			}
 			st := make(map[string]float64, len(own))
 			for k := range own {
 				st[k] = 1

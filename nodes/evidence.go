@@ -158,7 +158,9 @@ func measureWith(terms []term, hits []graphrag.Hit, n int, also func(term, graph
 // in them: the stems of its text's and its title's words, the title also
 // split at dots, hyphens and underscores, as a file name joins its words
 // ("README.Debian" is about Debian, "fooutil-notes.txt" about fooutil);
-// and the loose stems of them all (see has).
+// the words its text says by negating their opposites ("fail" for "will
+// not succeed": negatedMeanings); and the loose stems of them all (see
+// has).
 type hitWords struct {
 	stems, loose map[string]bool
 }
@@ -195,6 +197,9 @@ func hitWordsOf(h graphrag.Hit) hitWords {
 		}
 	}
 	for _, word := range text.Words(strings.ReplaceAll(h.Source.Title, "_", " ")) {
+		add(word)
+	}
+	for _, word := range negatedMeanings(h.Chunk.Text) {
 		add(word)
 	}
 	if isCodeHit(h) {

@@ -1,6 +1,9 @@
 package nodes
 
 import (
+	"maps"
+	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -93,6 +96,30 @@ func sameMeaningIn(ls string, loose map[string]bool) bool {
 		}
 	}
 	return false
+}
+
+// negatedMeaning maps a word to the word its negation means: a manual
+// says a command "will not succeed if …" where a user asks why it fails.
+var negatedMeaning = map[string]string{"succeed": "fail"}
+
+// negatedWord finds a word of negatedMeaning (or a longer form of it:
+// "succeeds") after a negation, with at most one word between ("does not
+// succeed", "will never succeed", "cannot succeed").
+var negatedWord = func() *regexp.Regexp {
+	words := slices.Sorted(maps.Keys(negatedMeaning))
+	return regexp.MustCompile(`(?i)\b(?:not|never|cannot|can't|won't|doesn't|don't|didn't)\s+(?:\w+\s+)?(` + strings.Join(words, "|") + `)`)
+}()
+
+// negatedMeanings are the words a text says by negating their opposites
+// (negatedMeaning): "fail" for "This command will not succeed if …".
+func negatedMeanings(text string) []string {
+	var out []string
+	for _, m := range negatedWord.FindAllStringSubmatch(text, -1) {
+		if w := negatedMeaning[strings.ToLower(m[1])]; !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // hasQuote reports whether s may quote a character (a cheap test before
