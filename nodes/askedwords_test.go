@@ -82,23 +82,6 @@ func TestFailsFoundAsNotSucceed(t *testing.T) {
 	}
 }
 
-// TestNeedFoundAsRequire: a question asks what it needs where the
-// package's README says what the option requires; that paragraph is
-// quoted first, not the one about the package's manual, which shares
-// "install" and "Debian" with the question.
-func TestNeedFoundAsRequire(t *testing.T) {
-	readme := "The switches -K, --knot, and --unknot all require that there be a\n'knotter' program installed on the machine.  Without a knotter on the\nmachine, quillpack stops with errors when one of these switches is given.\n\n" +
-		"Although the knot format was once tied up by patents, those have long\nexpired, and 'knotter' is now in Debian main.\n\n- - - - -\n\n" +
-		"The quillpack authors prefer to write their manual in the 'wiki' format, but\nsadly the wiki is under a license Debian considers non-free.  If\nyou want the full, canonical manual for quillpack and not just the short page\nthat upstream offers to users, you might want to install the\n"
-	news := "** Work around quirks on FreeQuill and NetQuill\n\n* Fix unpacking of empty folders with the -C switch in effect.\n* Fix packing of device nodes.\n"
-	other := "  The frobd-server packages are only needed and used on\n  frob hosts, one set of which is needed for each frob realm.  For more on\n  how a realm is set up with the Debian packages, install frobd-server and then read\n  its README.\n\nDocumentation\n\n  For the info pages and reference manual, install frobd-doc.  If you need\n  more, see the frobd wiki.\n"
-	hits := []graphrag.Hit{fileHit("/usr/share/doc/quillpack/README.Debian", "", readme), fileHit("/usr/share/doc/quillpack/NEWS.gz", "", news), fileHit("/usr/share/doc/frobd/README.Debian", "", other)}
-	a := extractive("quillpack -K fails on Debian: what does the switch need?", hits, 3)
-	if !strings.HasPrefix(a.Text, "The switches -K, --knot, and --unknot all require") {
-		t.Errorf("answer does not open with what the switches require:\n%s", a.Text)
-	}
-}
-
 // TestDeclaredThenItsNeighbourThatAnswers: the option the question names
 // is quoted first; a sentence of the same page that holds a word of the
 // question the option's entry leaves out is more of the answer.

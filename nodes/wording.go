@@ -28,8 +28,6 @@ var sameMeaning = [][]string{
 	{"maximum", "max"},
 	{"minimum", "min"},
 	{"several", "multiple"},
-	{"need", "require"},
-	{"permission", "privilege"},
 }
 
 // meaningGroup maps the loose stem of each sameMeaning word to its
