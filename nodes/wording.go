@@ -102,17 +102,24 @@ func sameMeaningIn(ls string, loose map[string]bool) bool {
 // says a command "will not succeed if …" where a user asks why it fails.
 var negatedMeaning = map[string]string{"succeed": "fail"}
 
+// negatedKeys are negatedMeaning's words, sorted.
+var negatedKeys = slices.Sorted(maps.Keys(negatedMeaning))
+
 // negatedWord finds a word of negatedMeaning (or a longer form of it:
 // "succeeds") after a negation, with at most one word between ("does not
 // succeed", "will never succeed", "cannot succeed").
-var negatedWord = func() *regexp.Regexp {
-	words := slices.Sorted(maps.Keys(negatedMeaning))
-	return regexp.MustCompile(`(?i)\b(?:not|never|cannot|can't|won't|doesn't|don't|didn't)\s+(?:\w+\s+)?(` + strings.Join(words, "|") + `)`)
-}()
+var negatedWord = regexp.MustCompile(`(?i)\b(?:not|never|cannot|can't|won't|doesn't|don't|didn't)\s+(?:\w+\s+)?(` + strings.Join(negatedKeys, "|") + `)`)
 
 // negatedMeanings are the words a text says by negating their opposites
 // (negatedMeaning): "fail" for "This command will not succeed if …".
+// Evidence reads every hit's text, and the case-insensitive regexp costs
+// about as much as the rest of that reading, so a text that holds none
+// of the words is not matched at all (hasFoldASCII: the words are plain
+// ASCII, and manuals write them so).
 func negatedMeanings(text string) []string {
+	if !slices.ContainsFunc(negatedKeys, func(k string) bool { return hasFoldASCII(text, k) }) {
+		return nil
+	}
 	var out []string
 	for _, m := range negatedWord.FindAllStringSubmatch(text, -1) {
 		if w := negatedMeaning[strings.ToLower(m[1])]; !slices.Contains(out, w) {
@@ -120,6 +127,27 @@ func negatedMeanings(text string) []string {
 		}
 	}
 	return out
+}
+
+// hasFoldASCII reports whether s holds lower (lower-case ASCII) in any
+// mix of ASCII cases, without copying s.
+func hasFoldASCII(s, lower string) bool {
+	for i := 0; i+len(lower) <= len(s); i++ {
+		j := 0
+		for ; j < len(lower); j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != lower[j] {
+				break
+			}
+		}
+		if j == len(lower) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasQuote reports whether s may quote a character (a cheap test before

@@ -48,3 +48,20 @@ func TestQuotedPunctuation(t *testing.T) {
 		}
 	}
 }
+
+// negatedMeanings finds a negated "succeed" in any case and form, and
+// nothing in a text that does not negate it or does not hold it.
+func TestNegatedMeanings(t *testing.T) {
+	for text, want := range map[string][]string{
+		"This command will not succeed if a frob holds the quill.":  {"fail"},
+		"ZORPD WILL NEVER SUCCEED WITHOUT A LOCK.":                  {"fail"},
+		"The merge doesn't succeed twice; it cannot succeed again.": {"fail"},
+		"zorpd succeeds once the lock file exists.":                 nil,
+		"The frob does not start on its own.":                       nil,
+		"":                                                          nil,
+	} {
+		if got := negatedMeanings(text); !slices.Equal(got, want) {
+			t.Errorf("negatedMeanings(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
