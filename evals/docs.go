@@ -286,6 +286,8 @@ type DocsReport struct {
 // validation split and is tuned on since round 37.
 // "test34" (written the same way at the start of round 37) was round 37's
 // validation split and is tuned on since round 38.
+// "test35" (written the same way at the start of round 38) is the
+// validation split: only its figure is read.
 // "tune1" to "tune3" (others again, written from the documents alone by
 // three writers at once, each over its own part of the collections) are
 // development data: their misses are read.
@@ -326,6 +328,7 @@ var docsSets = map[string]struct{ collections, questions string }{
 	"test32":  {datasets.DocsTest32Collections, datasets.DocsTest32Questions},
 	"test33":  {datasets.DocsTest33Collections, datasets.DocsTest33Questions},
 	"test34":  {datasets.DocsTest34Collections, datasets.DocsTest34Questions},
+	"test35":  {datasets.DocsTest35Collections, datasets.DocsTest35Questions},
 	"tune1":   {datasets.DocsTune1Collections, datasets.DocsTune1Questions},
 	"tune2":   {datasets.DocsTune2Collections, datasets.DocsTune2Questions},
 	"tune3":   {datasets.DocsTune3Collections, datasets.DocsTune3Questions},

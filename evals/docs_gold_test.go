@@ -99,6 +99,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test32", "t32"},
 	{"test33", "t33"},
 	{"test34", "t34"},
+	{"test35", "t35"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},

@@ -56,6 +56,7 @@ func TestDocsSetsLoad(t *testing.T) {
 		{"test32", 70, 22},
 		{"test33", 70, 22},
 		{"test34", 70, 22},
+		{"test35", 70, 22},
 	} {
 		t.Run(tc.set, func(t *testing.T) {
 			cols, qs, err := LoadDocsSet(tc.set)

@@ -313,6 +313,15 @@ const (
 	DocsTest34Collections = "docs/test34.collections.json"
 	DocsTest34Questions   = "docs/test34.jsonl"
 
+	// DocsTest35Collections and DocsTest35Questions are a split written
+	// the same way at the start of round 38, on files no earlier set
+	// takes a gold file from (its Debian rows one per package, in
+	// packages never asked about) and the PostgreSQL pages asked about
+	// least often before. Round 38's validation split: only its figure
+	// is read. Never edit it.
+	DocsTest35Collections = "docs/test35.collections.json"
+	DocsTest35Questions   = "docs/test35.jsonl"
+
 	// DocsTune1..3 are tuning sets, written from the documents alone
 	// by three writers who had not seen how graphrag answers, each over
 	// its own part of the collections, and with the rows on pages and
