@@ -483,6 +483,12 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 	for _, t := range terms {
 		qStems[t.Stem] = true
 	}
+	// A code window's line that writes two of the question's words as
+	// one ("canonical filenames" for "canonical file names") holds them.
+	compoundsClosed := closedCompounds(query)
+	for _, c := range compoundsClosed {
+		qStems[c.stem] = true
+	}
 	var cands []candidate
 	df := make(map[string]int)
 	for i, h := range kept {
@@ -601,6 +607,12 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 			for _, w := range negatedMeanings(sent) {
 				// "will not succeed if …" says when it fails.
 				own[looseStem(w)] = true
+			}
+			for _, c := range compoundsClosed {
+				// "the stopword file" speaks of a stop word file.
+				if own[c.loose] {
+					own[c.first], own[c.second] = true, true
+				}
 			}
 			st := make(map[string]float64, len(own))
 			for k := range own {

@@ -153,3 +153,45 @@ func hasFoldASCII(s, lower string) bool {
 // hasQuote reports whether s may quote a character (a cheap test before
 // quotedPunctuation).
 func hasQuote(s string) bool { return strings.ContainsAny(s, "'\"`‘“") }
+
+// closedCompound is two words a question writes side by side that a text
+// may write as one word: "file names" as "filenames", "stop word" as
+// "stopword", "time zone" as "timezone". stem is the joined word's stem
+// (a code window's lines are scored by stems: codeWindow) and loose its
+// loose stem; first and second are the loose stems of its parts.
+type closedCompound struct {
+	stem, loose, first, second string
+}
+
+// closedCompounds are the pairs of words side by side in query, with only
+// spaces between them, each of at least two letters a to z and neither a
+// function word, as one word (see closedCompound). Most such pairs are no
+// compound ("module path" is not "modulepath"); a text's word is matched
+// against the joined pair only, so those cost nothing.
+func closedCompounds(query string) []closedCompound {
+	toks := tokenize(query)
+	var out []closedCompound
+	for i := 0; i+1 < len(toks); i++ {
+		a, b := toks[i], toks[i+1]
+		if !plainWord(a.Lower) || !plainWord(b.Lower) || stopWords[a.Lower] || stopWords[b.Lower] ||
+			strings.TrimSpace(query[a.End:b.Start]) != "" {
+			continue
+		}
+		joined := a.Lower + b.Lower
+		out = append(out, closedCompound{stem: stem(joined), loose: looseStem(joined), first: looseStem(a.Lower), second: looseStem(b.Lower)})
+	}
+	return out
+}
+
+// plainWord reports whether w is a word of two or more letters a to z.
+func plainWord(w string) bool {
+	if len(w) < 2 {
+		return false
+	}
+	for _, r := range w {
+		if r < 'a' || r > 'z' {
+			return false
+		}
+	}
+	return true
+}
