@@ -57,7 +57,8 @@ var changelogTrailer = regexp.MustCompile(`(?m)^ -- ([^<\n]+?)\s*<[^>\n]*>.*$`)
 // An entry of the release the question names gets them whoever else is
 // named: asked who packaged zorp 3.4.1, the copyright holder another
 // quote names did not. Both are looked up under the entry's release line
-// in the hit; a passage cut before the trailer adds nothing.
+// in the hit; a passage cut before the trailer adds only the section's
+// name.
 func withSigners(query string, chosen []candidate, kept []graphrag.Hit) {
 	if !asksForName(query) {
 		return
@@ -74,16 +75,25 @@ func withSigners(query string, chosen []candidate, kept []graphrag.Hit) {
 			continue
 		}
 		// Every entry closes with its trailer: the first after the
-		// release's line is its own.
-		m := changelogTrailer.FindStringIndex(text[at:])
-		if m == nil {
+		// release's line is its own. A passage cut before it holds the
+		// rest of the release, and the section the entry is in names its
+		// maker all the same.
+		release, trailer := text[at:], ""
+		if m := changelogTrailer.FindStringIndex(release); m != nil {
+			release, trailer = release[:m[0]], strings.TrimSpace(release[m[0]:m[1]])
+		}
+		who := sectionMaker(release, c.text)
+		if trailer == "" && who == "" {
 			continue
 		}
 		t := c.text
-		if who := sectionMaker(text[at:at+m[0]], c.text); who != "" {
+		if who != "" {
 			t = "[ " + who + " ] " + t
 		}
-		chosen[k].text = t + "\n" + strings.TrimSpace(text[at+m[0]:at+m[1]])
+		if trailer != "" {
+			t += "\n" + trailer
+		}
+		chosen[k].text = t
 		chosen[k].name = true
 	}
 }

@@ -218,3 +218,18 @@ func TestSignerBesideAnotherEntrysName(t *testing.T) {
 		t.Errorf("answer:\n%s\nwant no trailer under the entry that names someone", a.Text)
 	}
 }
+
+// TestSectionMakerWithoutTrailer: a long release is cut into passages,
+// and the one holding an entry may end before the trailer that closes
+// the release; asked who made the entry, the section it is under ("[ Ada
+// Quill ]") in that passage still names its maker.
+func TestSectionMakerWithoutTrailer(t *testing.T) {
+	log := fileHit("/usr/share/doc/libquux3/changelog.Debian.gz", "", "quux (4.1-2) unstable; urgency=medium\n\n"+
+		"  [ Bo Tranter ]\n  * Refresh the manual page of quuxctl.\n\n"+
+		"  [ Ada Quill ]\n  * Mend the sparc64 build of the quux plugin loader.\n"+
+		"  * Move the packaging to the quux team's repository.\n")
+	a := extractive("who moved the quux packaging to the team's repository?", []graphrag.Hit{log}, 1)
+	if a.Abstained || !strings.Contains(a.Text, "[ Ada Quill ] Move the packaging") {
+		t.Errorf("answer (abstained %v):\n%s\nwant the entry under Ada Quill's name", a.Abstained, a.Text)
+	}
+}
