@@ -574,9 +574,13 @@ func joinLeadIns(units []quoteUnit, blockOf []int) []quoteUnit {
 }
 
 // leadsIn reports whether u leads in to next, the unit of the block after
-// it (see joinLeadIns).
+// it (see joinLeadIns). Besides a code block, a sentence that stops on a
+// word leads in to a short line of its own after it, which plain text
+// does not indent: a README's "to turn it back on, in /etc/frob.conf
+// uncomment" to the setting to uncomment.
 func leadsIn(u, next quoteUnit) bool {
-	return strings.HasSuffix(u.text, ":") || next.code && !u.item && unfinished(u.text) || !u.item && announcesExample.MatchString(u.text)
+	return strings.HasSuffix(u.text, ":") || next.code && !u.item && unfinished(u.text) || !u.item && announcesExample.MatchString(u.text) ||
+		!u.item && !next.item && endsOnAWord(u.text) && len(strings.Fields(next.text)) <= headingMaxWords
 }
 
 // announcesExample finds a sentence that announces the example after it,
@@ -585,6 +589,15 @@ func leadsIn(u, next quoteUnit) bool {
 // announces other things ("the following environment variables") leads
 // in to paragraphs that are each an answer of their own.
 var announcesExample = regexp.MustCompile(`(?i)\bthe following (?:examples?|commands?|statements?)\b`)
+
+// endsOnAWord reports whether a unit of prose stops on a word of letters
+// only, not on a full stop, a colon, a number, a name with dots or a
+// web address ("… are available from https://example.org/frob" is a
+// finished sentence).
+func endsOnAWord(text string) bool {
+	f := strings.Fields(text)
+	return len(f) > 0 && !strings.ContainsFunc(f[len(f)-1], func(r rune) bool { return !unicode.IsLetter(r) })
+}
 
 // unfinished reports whether a unit of prose stops mid-sentence: it ends
 // in a letter, a digit or a comma rather than a full stop, a question
