@@ -498,11 +498,11 @@ func packagesOfDocuments(query string) []string {
 			continue
 		}
 		if j := i - 1; j >= 0 {
-			if (toks[j].Lower == "package" || toks[j].Lower == "source") && j > 0 {
+			// "the zorpd Debian changelog", "the zorpd package's Debian
+			// changelog": the words between the name and the document
+			// say which of its documents is meant.
+			for j > 0 && (documentQualifiers[toks[j].Lower] || toks[j].Lower == "package") {
 				j--
-			}
-			for j > 0 && documentQualifiers[toks[j].Lower] {
-				j-- // "the zorpd Debian changelog"
 			}
 			if toks[j].Lower == "its" {
 				if a := antecedentPackage(query, toks[:j]); a != "" {

@@ -36,6 +36,9 @@ func TestDocumentOfAPackageWithoutFiles(t *testing.T) {
 		{"What does zorpd's README.Debian tell us about the spool directory?", false},
 		{"Where does the frob changelog move the spool directory?", false},
 		{"What does the upstream README say about the spool directory?", false},
+		// "package" and "Debian" between the name and the document.
+		{"Where did the wombat package's Debian changelog move the spool directory?", true},
+		{"Where did the zorpd package's Debian README put the spool directory?", false},
 		// "its" stands for the package named before it.
 		{"Where does wombat-server keep its spool directory, according to its Debian changelog?", true},
 		{"Where does the zorpd package keep the spool directory, according to its README.Debian?", false},
