@@ -498,8 +498,8 @@ func packagesOfDocuments(query string) []string {
 			continue
 		}
 		if j := i - 1; j >= 0 {
-			// "the zorpd Debian changelog", "the zorpd package's Debian
-			// changelog": the words between the name and the document
+			// "the zorpd Debian changelog", "the zorpd package's upstream
+			// NEWS": the words between the package's name and its document
 			// say which of its documents is meant.
 			for j > 0 && (documentQualifiers[toks[j].Lower] || toks[j].Lower == "package") {
 				j--

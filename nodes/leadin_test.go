@@ -8,21 +8,21 @@ import (
 )
 
 // TestSentenceStoppingOnAWordLeadsIn: a README's sentence that stops on a
-// word ("… uncomment") before a short line of its own leads in to that
+// word ("… and uncomment") before a short line of its own leads in to that
 // line, which plain text does not indent, and is quoted with it; a
 // sentence that ends on a web address is finished.
 func TestSentenceStoppingOnAWordLeadsIn(t *testing.T) {
 	readme := fileHit("/usr/share/doc/zorp/README.Debian", "", "Frob bridge\n\n"+
 		"The frob bridge is off by default, as it slows down the start of zorp. "+
-		"To turn the frob bridge back on, in /etc/zorp/zorp.conf uncomment\n\n"+
+		"To enable the frob bridge again, edit /etc/zorp/zorp.conf and uncomment\n\n"+
 		"bridge=org.Quill.FrobBridge\n\n"+
 		"Restart zorp afterwards.\n")
-	a := extractive("Which line do I uncomment to turn the zorp frob bridge back on?", []graphrag.Hit{readme}, 1)
+	a := extractive("What setting has to be uncommented to enable the zorp frob bridge again?", []graphrag.Hit{readme}, 1)
 	if !strings.Contains(a.Text, "uncomment\nbridge=org.Quill.FrobBridge") {
 		t.Errorf("answer:\n%s\nwant the sentence with the line it leads in to", a.Text)
 	}
 	for text, want := range map[string]bool{
-		"in /etc/zorp/zorp.conf uncomment":                         true,
+		"edit /etc/zorp/zorp.conf and uncomment":                   true,
 		"zorp sources are available from https://example.org/zorp": false,
 		"Restart zorp afterwards.":                                 false,
 		"The default is 42":                                        false,

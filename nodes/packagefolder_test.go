@@ -36,8 +36,8 @@ func TestDocumentOfAPackageWithoutFiles(t *testing.T) {
 		{"What does zorpd's README.Debian tell us about the spool directory?", false},
 		{"Where does the frob changelog move the spool directory?", false},
 		{"What does the upstream README say about the spool directory?", false},
-		// "package" and "Debian" between the name and the document.
-		{"Where did the wombat package's Debian changelog move the spool directory?", true},
+		// "package" and a qualifier between the package's name and its document.
+		{"Where did the wombat package's Debian NEWS move the spool directory?", true},
 		{"Where did the zorpd package's Debian README put the spool directory?", false},
 		// "its" stands for the package named before it.
 		{"Where does wombat-server keep its spool directory, according to its Debian changelog?", true},
