@@ -108,11 +108,17 @@ func examplesGiven(question string) []string {
 // isKeyword reports whether w is written as a statement's keyword: two
 // or more upper-case letters and nothing else ("CREATE", "BY").
 func isKeyword(w string) bool {
+	return lettersOnly(w, 'A', 'Z')
+}
+
+// lettersOnly reports whether w is two or more letters from lo to hi
+// (ASCII) and nothing else.
+func lettersOnly(w string, lo, hi rune) bool {
 	if len(w) < 2 {
 		return false
 	}
 	for _, r := range w {
-		if r < 'A' || r > 'Z' {
+		if r < lo || r > hi {
 			return false
 		}
 	}

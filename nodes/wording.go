@@ -185,13 +185,5 @@ func closedCompounds(query string) []closedCompound {
 
 // plainWord reports whether w is a word of two or more letters a to z.
 func plainWord(w string) bool {
-	if len(w) < 2 {
-		return false
-	}
-	for _, r := range w {
-		if r < 'a' || r > 'z' {
-			return false
-		}
-	}
-	return true
+	return lettersOnly(w, 'a', 'z')
 }
