@@ -575,9 +575,10 @@ func joinLeadIns(units []quoteUnit, blockOf []int) []quoteUnit {
 
 // leadsIn reports whether u leads in to next, the unit of the block after
 // it (see joinLeadIns). Besides a code block, a sentence that stops on a
-// word leads in to a short line of its own after it, which plain text
-// does not indent: a README's "to enable it again, edit /etc/frob.conf
-// and uncomment" to the setting to uncomment.
+// word leads in to a short unit after it, no longer than a heading
+// (headingMaxWords), as plain text writes a setting or a command on a
+// line of its own without indenting it: a README's "to enable it again,
+// edit /etc/frob.conf and uncomment" and the setting to uncomment.
 func leadsIn(u, next quoteUnit) bool {
 	return strings.HasSuffix(u.text, ":") || next.code && !u.item && unfinished(u.text) || !u.item && announcesExample.MatchString(u.text) ||
 		!u.item && !next.item && endsOnAWord(u.text) && len(strings.Fields(next.text)) <= headingMaxWords
