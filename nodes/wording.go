@@ -167,7 +167,10 @@ type closedCompound struct {
 // spaces between them, each of at least two letters a to z and neither a
 // function word, as one word (see closedCompound). Most such pairs are no
 // compound ("module path" is not "modulepath"); a text's word is matched
-// against the joined pair only, so those cost nothing.
+// against the joined pair only, so those cost nothing. A compound the
+// question writes with a hyphen ("right-align") is compoundParts' and
+// wholeCompounds': the text's word is split at its capitals, hyphens and
+// underscores, which a closed compound has none of.
 func closedCompounds(query string) []closedCompound {
 	toks := tokenize(query)
 	var out []closedCompound
