@@ -87,6 +87,9 @@ type candidate struct {
 	// the question asks which release is installed or who maintains the
 	// package (asksNewestRelease).
 	newest bool
+	// restates is true for a sentence that says nothing the question,
+	// its heading and its document's title do not say (restates).
+	restates bool
 }
 
 func looseSet(text string) map[string]bool {
@@ -649,6 +652,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 			if u.stanza != stanzaNone {
 				c.naming += workNaming
 			}
+			c.restates = !u.code && u.field == "" && restates(own, qLoose, title, looseSet(heading))
 			c.newest = newestLine != "" && (strings.TrimSpace(heading) == newestLine || strings.TrimSpace(sent) == newestLine)
 			if u.code {
 				// The doc comment of a declaration cut in parts (a long
@@ -722,6 +726,23 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 		}
 	}
 	return cands, df
+}
+
+// restates reports whether a sentence's words (own) are all words of the
+// question, its document's title or its heading: "ALTER ZORP changes the
+// definition of a zorp." under "ALTER_ZORP - change the definition of a
+// zorp" says nothing to "what can I change with ALTER ZORP?". A sentence
+// with no word of its own says nothing either, but restates nothing.
+func restates(own, question, title, heading map[string]bool) bool {
+	if len(own) == 0 {
+		return false
+	}
+	for w := range own {
+		if !question[w] && !title[w] && !heading[w] {
+			return false
+		}
+	}
+	return true
 }
 
 // termAsked reports whether the question names a defined term that is not
