@@ -100,6 +100,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test33", "t33"},
 	{"test34", "t34"},
 	{"test35", "t35"},
+	{"test36", "t36"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},

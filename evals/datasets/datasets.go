@@ -322,6 +322,15 @@ const (
 	DocsTest35Collections = "docs/test35.collections.json"
 	DocsTest35Questions   = "docs/test35.jsonl"
 
+	// DocsTest36Collections and DocsTest36Questions are a split written
+	// the same way at the start of round 39, on files no earlier set
+	// takes a gold file from (its Debian rows one per package, in
+	// packages asked about at most once, on files not asked about) and
+	// the PostgreSQL pages asked about least often before. Round 39's
+	// validation split: only its figure is read. Never edit it.
+	DocsTest36Collections = "docs/test36.collections.json"
+	DocsTest36Questions   = "docs/test36.jsonl"
+
 	// DocsTune1..3 are tuning sets, written from the documents alone
 	// by three writers who had not seen how graphrag answers, each over
 	// its own part of the collections, and with the rows on pages and
