@@ -417,6 +417,9 @@ func TestVersionMeetsItsName(t *testing.T) {
 	// A version with no dot is one by its Debian revision.
 	undotted := fileHit("/usr/share/doc/libzorp-parent-java/changelog.Debian.gz", "", "zorp-parent (35-1) unstable; urgency=medium\n\n"+
 		"  * Install the new zorp-extensions pom.\n\n -- Quill Admin <q@example.org>  Sat, 01 Jan 2022 10:00:00 +0000")
+	// A Debian epoch ("3:") stands between the entry's "(" and its version.
+	epoch := fileHit("/usr/share/doc/libfrob7/changelog.Debian.gz", "", "frob (3:7.12-1) unstable; urgency=medium\n\n"+
+		"  * debian/libfrob7.symbols: add frob_open_at.")
 	for _, tc := range []struct {
 		question string
 		hits     []graphrag.Hit
@@ -440,6 +443,8 @@ func TestVersionMeetsItsName(t *testing.T) {
 		{"what changed in the zorp-parent 35-1 upload", []graphrag.Hit{undotted}, RetrievalGood},
 		{"what changed in the zorp-parent 40-1 upload", []graphrag.Hit{undotted}, RetrievalEmpty},
 		{"who wrote zorp-parent 1996-1998", []graphrag.Hit{undotted}, RetrievalGood}, // years, not a version
+		{"which symbol did Frob 7.12 add", []graphrag.Hit{epoch}, RetrievalGood},     // "frob (3:7.12-1)"
+		{"which symbol did Frob 7.13 add", []graphrag.Hit{epoch}, RetrievalEmpty},
 	} {
 		if _, r, why := gradeByConstraints(tc.question, tc.hits, tc.hits, RetrievalGood, 5); r != tc.want {
 			t.Errorf("%q: retrieval %s (%s), want %s", tc.question, r, why, tc.want)

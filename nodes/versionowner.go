@@ -122,8 +122,10 @@ var versionWords = toSet(`version release v`)
 // a digit, "_", "-" or "+" ("DB", "libquill2", "quill-tools"); a plain
 // lower-case word ("upstream", "in") or none leaves the version to the
 // file's own subject. The word right before the version with no space ("quill2.5") is
-// the name all the same.
+// the name all the same. A Debian epoch between a changelog entry's "(" and
+// its version ("quill (2:2.5-1)") is part of the version, not its owner.
 func versionOwner(before string) (owner string, named bool) {
+	before = trimEpoch(before)
 	if r, _ := utf8.DecodeLastRuneInString(before); unicode.IsLetter(r) {
 		w := lastWord(before)
 		if strings.EqualFold(w, "v") {
@@ -143,6 +145,20 @@ func versionOwner(before string) (owner string, named bool) {
 		}
 		before = before[:len(before)-len(w)]
 	}
+}
+
+// trimEpoch removes the Debian epoch ("2:") that ends before when an
+// opening parenthesis stands right before it: "quill (2:" is "quill (".
+func trimEpoch(before string) string {
+	rest, ok := strings.CutSuffix(before, ":")
+	if !ok {
+		return before
+	}
+	open := strings.TrimRightFunc(rest, func(r rune) bool { return r >= '0' && r <= '9' })
+	if len(open) == len(rest) || !strings.HasSuffix(open, "(") {
+		return before
+	}
+	return open
 }
 
 // lastWord is the run of letters, digits, "_", "-" and "+" that ends s.
