@@ -86,12 +86,18 @@ var (
 )
 
 // tableRow reports whether a line is a row of a table: two words apart by
-// a column gap (two spaces or more, a tab, " | "). Two spaces after the end
-// of a sentence are no gap: plain text typed the typewriter's way (GNU and
-// Debian documentation, many READMEs) puts them between sentences, and a
-// paragraph of it is prose, not a table.
+// a column gap (two spaces or more, a tab, " | " outside brackets). Two
+// spaces after the end of a sentence are no gap: plain text typed the
+// typewriter's way (GNU and Debian documentation, many READMEs) puts them
+// between sentences, and a paragraph of it is prose, not a table. A " | "
+// inside brackets parts a synopsis's alternatives.
 func tableRow(line string) bool {
 	for _, loc := range columnGap.FindAllStringIndex(line, -1) {
+		if strings.Contains(line[loc[0]:loc[1]], "|") && bracketDepth(line[:loc[0]+1]) > 0 {
+			// "ENABLE [ REPLICA | ALWAYS ]": alternatives of a manual's
+			// synopsis, not columns.
+			continue
+		}
 		if !sentenceSpace(line[:loc[0]+1], line[loc[0]+1:loc[1]-1]) {
 			return true
 		}

@@ -63,3 +63,27 @@ func strContains(xs []string, s string) bool {
 	}
 	return false
 }
+
+// A manual's term that offers alternatives in brackets ("SPIN [ FAST |
+// SLOW ]") is no table row: its paragraph defines it, and the definition
+// is quoted whole, with the setting its last sentence points to.
+func TestSynopsisAlternativesAreNoTable(t *testing.T) {
+	for _, line := range []string{"SPIN [ FAST | SLOW ]", "KEEP { ALL | NONE } ( name [ | other ] )"} {
+		if tableRow(line) {
+			t.Errorf("tableRow(%q) = true", line)
+		}
+	}
+	for _, row := range []string{"| zorp | 2 |", "mode | speed", "[a] | b"} {
+		if !tableRow(row) {
+			t.Errorf("tableRow(%q) = false", row)
+		}
+	}
+	page := fileHit("/usr/share/man/man7/ALTER_FROB.7.gz", "7", "DESCRIPTION\n\n"+
+		"SPIN [ FAST | SLOW ]\n"+
+		"These forms set how a frob turns. A stopped frob keeps its place in the queue. See also zorp_spin_policy.\n\n"+
+		"RENAME\nThis form gives the frob another name.\n")
+	a := extractive("Which configuration setting governs a frob's SPIN FAST or SPIN SLOW turning?", []graphrag.Hit{page}, 3)
+	if !strings.Contains(a.Text, "zorp_spin_policy") {
+		t.Errorf("answer:\n%s\nwant the whole definition of SPIN, with the setting it names", a.Text)
+	}
+}
