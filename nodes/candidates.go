@@ -731,8 +731,9 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 // restates reports whether a sentence's words (own) are all words of the
 // question, its document's title or its heading: "ALTER ZORP changes the
 // definition of a zorp." under "ALTER_ZORP - change the definition of a
-// zorp" says nothing to "what can I change with ALTER ZORP?". A sentence
-// with no word of its own says nothing either, but restates nothing.
+// zorp" says nothing to "which parts of a zorp does ALTER ZORP modify?".
+// A sentence with no word of its own says nothing either, but restates
+// nothing.
 func restates(own, question, title, heading map[string]bool) bool {
 	if len(own) == 0 {
 		return false

@@ -60,15 +60,19 @@ func (s *selection) continuations(cands []candidate) {
 // the quoted one said ("… the mirror needs its key copied first." and
 // "Otherwise, the sync waits forever."; "However, …"). The quoted sentence
 // matched the question's words; the one that leans on it goes on with
-// what it leads to, in words of its own. Past the limit if need be, as
-// continuations.
+// what it leads to, in words of its own. So does the sentence after one
+// that only restates the question (candidate.restates: "ALTER ZORP
+// changes the definition of a zorp." for "which parts of a zorp does
+// ALTER ZORP modify?"): it says what is asked ("The only change it can
+// make is a new owner."), though it holds few of the question's words.
+// Past the limit if need be, as continuations.
 func (s *selection) followOns(cands []candidate) {
 	for _, x := range append([]candidate(nil), s.chosen...) {
 		if x.unit.lead || x.unit.code || !x.prose {
 			continue
 		}
 		for _, c := range cands {
-			if c.hit == x.hit && c.pos == x.pos+1 && c.section == x.section && !c.unit.code && c.prose && !s.isChosen(c) && !s.quoted(c.text) && leansBack(c.text) {
+			if c.hit == x.hit && c.pos == x.pos+1 && c.section == x.section && !c.unit.code && c.prose && !s.isChosen(c) && !s.quoted(c.text) && (leansBack(c.text) || x.restates) {
 				s.take(c)
 				break
 			}

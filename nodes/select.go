@@ -289,9 +289,6 @@ func (s *selection) pick(cands []candidate, limit int) {
 			break
 		}
 		s.take(cands[best])
-		if next := s.goesOn(cands, cands[best]); next >= 0 && len(s.chosen) < limit {
-			s.take(cands[next])
-		}
 		s.whole = s.whole || wholeLicence && wholeLicenceField(cands[best]) || record == stanzaWhole && authorshipField(cands[best], record)
 	}
 	if len(s.chosen) == 0 && firstNewest >= 0 {
@@ -303,24 +300,6 @@ func (s *selection) pick(cands []candidate, limit int) {
 	if len(s.chosen) == 0 && len(cands) > 0 {
 		s.chosen = append(s.chosen, cands[0])
 	}
-}
-
-// goesOn returns the unit after c in its section when c only restates
-// the question (candidate.restates: "ALTER ZORP changes the definition of
-// a zorp." for "what can I change with ALTER ZORP?"), as the answer's
-// next unit: the sentence after it says what is asked ("The only change
-// it can make is a new owner."), though it holds few of the question's
-// words and scores below the sentences that repeat them. It is -1 when c
-// says something of its own, or the next unit is quoted already.
-func (s *selection) goesOn(cands []candidate, c candidate) int {
-	if !c.restates {
-		return -1
-	}
-	i := slices.IndexFunc(cands, func(x candidate) bool { return x.hit == c.hit && x.pos == c.pos+1 && x.section == c.section })
-	if i < 0 || s.isChosen(cands[i]) || s.quoted(cands[i].text) {
-		return -1
-	}
-	return i
 }
 
 // authorshipFields are the fields of a copyright file that record who
