@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -79,10 +80,13 @@ func ingestDir(t *testing.T, dir string, opts Options) (*memStore, Summary) {
 
 // symbols maps each symbol of a record's chunks to its first chunk; when
 // two chunks name one symbol (Rust's struct Queue and impl Queue), the
-// one that is not an impl.
+// one that is not an impl. A build constraint declares nothing.
 func symbols(r graphrag.Record) map[string]graphrag.Chunk {
 	out := map[string]graphrag.Chunk{}
 	for _, c := range r.Chunks {
+		if c.Kind == KindBuild {
+			continue
+		}
 		if prev, ok := out[c.Symbol]; c.Symbol != "" && (!ok || prev.Kind == "impl") {
 			out[c.Symbol] = c
 		}
@@ -92,8 +96,8 @@ func symbols(r graphrag.Record) map[string]graphrag.Chunk {
 
 // TestGoDeclarations: Go source is cut into one chunk per declaration with
 // its doc comment, newlines kept, named pkg.Name (pkg.Type.Method), with its
-// kind and lines; the licence header, build constraint and imports are not
-// in any chunk; a test file is marked as such.
+// kind and lines; the licence header and imports are not in any chunk, the
+// build constraint is a chunk of its own; a test file is marked as such.
 func TestGoDeclarations(t *testing.T) {
 	st, _ := ingestDir(t, "testdata/code", Options{})
 	r := st.byBase(t, "reader.go")
@@ -125,12 +129,19 @@ func TestGoDeclarations(t *testing.T) {
 			}
 		})
 	}
-	if len(r.Chunks) != len(tests) {
-		t.Errorf("%d chunks, want one per declaration (%d)", len(r.Chunks), len(tests))
+	if len(r.Chunks) != len(tests)+1 {
+		t.Errorf("%d chunks, want one per declaration (%d) and the build constraint", len(r.Chunks), len(tests))
 	}
-	for _, c := range r.Chunks {
+	build := slices.IndexFunc(r.Chunks, func(c graphrag.Chunk) bool { return c.Kind == KindBuild })
+	if build < 0 {
+		t.Fatal("no chunk for the build constraint")
+	}
+	if c := r.Chunks[build]; c.Text != "//go:build !plan9" || c.Heading != "build constraint" || c.StartLine != 5 || c.EndLine != 5 {
+		t.Errorf("build constraint chunk %q heading %q lines %d-%d, want the //go:build line alone, line 5", c.Text, c.Heading, c.StartLine, c.EndLine)
+	}
+	for i, c := range r.Chunks {
 		for _, bad := range []string{"Copyright", "made-up licence", "go:build", `"io"`} {
-			if strings.Contains(c.Text, bad) {
+			if strings.Contains(c.Text, bad) && (i != build || bad != "go:build") {
 				t.Errorf("chunk %s holds %q: licence header, build line or imports are searched", c.Symbol, bad)
 			}
 		}

@@ -37,8 +37,9 @@
 //   - Go: one section per top-level declaration with its doc comment
 //     (go/parser), Symbol "pkg.Name" or "pkg.Type.Method"; a comment
 //     that documents no declaration (a file's header, a note between
-//     declarations) is a section of kind "comment"; licence headers,
-//     build constraints and imports are left out.
+//     declarations) is a section of kind "comment", and the file's
+//     "//go:build" line one of kind "build" (not "//go:build ignore");
+//     licence headers and imports are left out.
 //   - Python, JavaScript/TypeScript, C, Rust, Java, shell: one section per
 //     top-level definition, found by a light heuristic (codeLangs).
 //   - Markdown, reStructuredText, HTML, manual pages, docx, odt, epub: one

@@ -18,9 +18,12 @@ var generatedGo = regexp.MustCompile(`(?m)^// Code generated .* DO NOT EDIT\.$`)
 // "pkg.Name" ("pkg.Type.Method" for a method), Heading the declaration's
 // signature, and lines are the file's. The package doc comment is a section
 // of its own, and so is each comment that explains the file without
-// documenting a declaration (looseComments); a licence header, build
-// constraints and import blocks are left out: they answer no question and
-// crowd the ones that do. A grouped const, var or type declaration longer
+// documenting a declaration (looseComments); a licence header and import
+// blocks are left out: they answer no question and crowd the ones that
+// do. A file's build constraint ("//go:build valgrind && linux") is a
+// section of its own, headed "build constraint": it says on which systems,
+// or with which build tag, the file's code exists at all
+// (buildConstraint). A grouped const, var or type declaration longer
 // than size is cut between its specs, each part named by its first spec.
 // ok is false when the file does not parse.
 func goSections(src []byte, size int) (secs []Section, generated, ok bool) {
@@ -54,6 +57,9 @@ func goSections(src []byte, size int) (secs []Section, generated, ok bool) {
 			return
 		}
 		secs = append(secs, Section{Text: text, Heading: heading, Symbol: symbol, Kind: kind, StartLine: line(from)})
+	}
+	if c := buildConstraint(f); c != nil {
+		add(c.Pos(), c.End(), "build constraint", pkg, KindBuild)
 	}
 	if f.Doc != nil {
 		add(f.Doc.Pos(), f.Name.End(), "package "+pkg, pkg, KindPackage)
@@ -140,6 +146,27 @@ func goSections(src []byte, size int) (secs []Section, generated, ok bool) {
 		add(f.Package, f.Name.End(), "package "+pkg, pkg, KindPackage)
 	}
 	return secs, generatedGo.Match(src[:min(len(src), off(f.Package))]), true
+}
+
+// buildConstraint is the "//go:build" line of a file, above its package
+// clause, or nil. "//go:build ignore" is nil too: by convention it keeps a
+// program run on its own (a generator) out of every build, and says
+// nothing of the systems or tags the package is built for.
+func buildConstraint(f *ast.File) *ast.Comment {
+	for _, g := range f.Comments {
+		if g.Pos() >= f.Package {
+			break
+		}
+		for _, c := range g.List {
+			if expr, ok := strings.CutPrefix(c.Text, "//go:build "); ok {
+				if strings.TrimSpace(expr) == "ignore" {
+					return nil
+				}
+				return c
+			}
+		}
+	}
+	return nil
 }
 
 // minNoteWords is the fewest words of a loose comment worth a section:

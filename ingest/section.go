@@ -30,13 +30,14 @@ const (
 	KindSection = "section" // text under a heading
 	KindPackage = "package" // a package's (or module's) doc comment
 	KindComment = "comment" // a source comment that documents no declaration
+	KindBuild   = "build"   // a source file's build constraint
 )
 
 // codeKinds are the kinds of declarations: their lines are code, where a
 // line ending in ':' is not a lead-in to what follows.
 var codeKinds = map[string]bool{"func": true, "method": true, "type": true, "const": true, "var": true,
 	"class": true, "struct": true, "enum": true, "interface": true, "trait": true, "impl": true,
-	"macro": true, "module": true, "code": true}
+	"macro": true, "module": true, "code": true, KindBuild: true}
 
 // block is a run of lines cut as a whole when it fits: a paragraph, a
 // fenced code block, a declaration's body part.
