@@ -621,7 +621,8 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 			for k := range own {
 				st[k] = 1
 			}
-			for k := range looseSet(heading) {
+			headingWords := looseSet(heading)
+			for k := range headingWords {
 				if st[k] == 0 {
 					st[k] = answerWeights.heading
 				}
@@ -652,7 +653,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 			if u.stanza != stanzaNone {
 				c.naming += workNaming
 			}
-			c.restates = !u.code && u.field == "" && restates(own, qLoose, title, looseSet(heading))
+			c.restates = !u.code && u.field == "" && restates(own, qLoose, title, headingWords)
 			c.newest = newestLine != "" && (strings.TrimSpace(heading) == newestLine || strings.TrimSpace(sent) == newestLine)
 			if u.code {
 				// The doc comment of a declaration cut in parts (a long
