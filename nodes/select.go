@@ -158,7 +158,6 @@ func (s *selection) score(c candidate) (sc, needed float64) {
 	case near && fresh:
 		needed = w.nextFresh
 	}
-
 	return sc, needed
 }
 
