@@ -486,7 +486,7 @@ func definedTerms(para []string, converted bool) []string {
 	if len(para) < 2 {
 		return nil
 	}
-	if t := strings.TrimSpace(para[0]); len(strings.Fields(t)) <= maxTermWords && !strings.ContainsAny(t[len(t)-1:], ".:;,!?") {
+	if t := strings.TrimSpace(para[0]); termWords(t) <= maxTermWords && !strings.ContainsAny(t[len(t)-1:], ".:;,!?") {
 		return []string{t}
 	}
 	return nil
@@ -513,9 +513,23 @@ func glossaryTerm(line string) (string, bool) {
 	return term, true
 }
 
-// maxTermWords is the longest term a definition paragraph opens with:
-// "RESTART IDENTITY", "WITH GRANT OPTION", "\\x [ on | off | auto ]".
+// maxTermWords is the longest term a definition paragraph opens with, in
+// words (termWords): "RESTART IDENTITY", "WITH GRANT OPTION", "\\x [ on |
+// off | auto ]".
 const maxTermWords = 8
+
+// termWords is how many words a term line holds: the fields with a
+// letter. A synopsis's brackets, bars and ellipses ("OPTIONS ( [ ADD |
+// DROP ] option [, ... ] )") are no words.
+func termWords(t string) int {
+	n := 0
+	for _, f := range strings.Fields(t) {
+		if strings.IndexFunc(f, unicode.IsLetter) >= 0 {
+			n++
+		}
+	}
+	return n
+}
 
 // joinLeadIns joins a unit ending in ":" with the list items or the code
 // block of the next block, so that an answer never stops at "…dump file:".

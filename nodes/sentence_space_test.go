@@ -87,3 +87,23 @@ func TestSynopsisAlternativesAreNoTable(t *testing.T) {
 		t.Errorf("answer:\n%s\nwant the whole definition of SPIN, with the setting it names", a.Text)
 	}
 }
+
+// A manual's term line is as long as its words: the brackets, bars and
+// ellipses of "KNOBS ( [ ADD | SET | DROP ] knob ['value'] [, ... ] )" are
+// none, so the paragraph it opens is the term's definition, quoted whole.
+func TestTermLineCountsWords(t *testing.T) {
+	para := []string{"KNOBS ( [ ADD | SET | DROP ] knob ['value'] [, ... ] )", "Change the frob's knobs. ADD is assumed when no action is named."}
+	if terms := definedTerms(para, true); len(terms) != 1 || terms[0] != para[0] {
+		t.Errorf("definedTerms = %q, want the synopsis line", terms)
+	}
+	long := []string{"the frob keeps every knob it was given when it was made", "and drops none."}
+	if terms := definedTerms(long, true); terms != nil {
+		t.Errorf("definedTerms(%q) = %q, want none: eleven words are a sentence", long[0], terms)
+	}
+	page := fileHit("/usr/share/man/man7/ALTER_FROB.7.gz", "7", "PARAMETERS\n\n"+strings.Join(para, "\n")+"\n\n"+
+		"new_name\nThe new name of the frob.\n")
+	a := extractive("Which action does ALTER FROB KNOBS take when I write none?", []graphrag.Hit{page}, 3)
+	if !strings.Contains(a.Text, "ADD is assumed") {
+		t.Errorf("answer:\n%s\nwant the definition of KNOBS whole", a.Text)
+	}
+}
