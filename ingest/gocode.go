@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"go/ast"
+	"go/build/constraint"
 	"go/parser"
 	"go/token"
 	"regexp"
@@ -158,8 +159,8 @@ func buildConstraint(f *ast.File) *ast.Comment {
 			break
 		}
 		for _, c := range g.List {
-			if expr, ok := strings.CutPrefix(c.Text, "//go:build "); ok {
-				if strings.TrimSpace(expr) == "ignore" {
+			if constraint.IsGoBuild(c.Text) {
+				if strings.TrimSpace(strings.TrimPrefix(c.Text, "//go:build")) == "ignore" {
 					return nil
 				}
 				return c

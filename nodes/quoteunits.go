@@ -524,7 +524,7 @@ const maxTermWords = 8
 func termWords(t string) int {
 	n := 0
 	for _, f := range strings.Fields(t) {
-		if strings.IndexFunc(f, unicode.IsLetter) >= 0 {
+		if strings.ContainsFunc(f, unicode.IsLetter) {
 			n++
 		}
 	}
