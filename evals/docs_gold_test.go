@@ -101,6 +101,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test34", "t34"},
 	{"test35", "t35"},
 	{"test36", "t36"},
+	{"test37", "t37"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},

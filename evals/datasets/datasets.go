@@ -331,6 +331,15 @@ const (
 	DocsTest36Collections = "docs/test36.collections.json"
 	DocsTest36Questions   = "docs/test36.jsonl"
 
+	// DocsTest37Collections and DocsTest37Questions are a split written
+	// the same way at the start of round 40, on files no earlier set
+	// takes a gold file from (its Debian rows one per package, in
+	// packages asked about once before, on files not asked about) and
+	// the PostgreSQL pages asked about least often before. Round 40's
+	// validation split: only its figure is read. Never edit it.
+	DocsTest37Collections = "docs/test37.collections.json"
+	DocsTest37Questions   = "docs/test37.jsonl"
+
 	// DocsTune1..3 are tuning sets, written from the documents alone
 	// by three writers who had not seen how graphrag answers, each over
 	// its own part of the collections, and with the rows on pages and
