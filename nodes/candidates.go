@@ -42,7 +42,8 @@ type candidate struct {
 	// function converts a Frob into a Quux"), it is code that declares a
 	// function, not a type the question names (asksUnnamedFunc).
 	declares bool
-	// test is true for a unit of a test file, test data or vendored copy.
+	// test is true for a unit of a test file, test data or a vendored copy
+	// of a kept file (setAside).
 	test bool
 	// defines is true for a manual's paragraph that defines a term the
 	// question names ("RESTART IDENTITY"): like declares, but a one-word
@@ -563,7 +564,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 				units = wholeDefinition(units, h.Chunk.Heading)
 			}
 		}
-		test := isTestPath(h.Source.Path)
+		test := setAside(h.Source.Path, kept)
 		// The newest release of the changelog of a package the question
 		// names, asked which release is installed or who maintains it.
 		newestLine := ""

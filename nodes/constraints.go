@@ -1000,8 +1000,8 @@ func namedHits(question string, hits []graphrag.Hit) []int {
 // where a name it writes is its context), then those holding every
 // constraining term (the indexes in matching), then those whose file or
 // folder the question names ("dpkg" for dpkg/copyright), then the kept
-// ones; tests, test data and vendored copies after the rest unless the
-// question is about tests. For a question limited to one system Go
+// ones; tests, test data and vendored copies of other hits after the
+// rest (setAside) unless the question is about tests. For a question limited to one system Go
 // builds for, its own files come first (forAskedSystem). At most maxKept,
 // and besides the search's best hit when the order leaves it out, and the
 // best of those holding every constraining term when declarations alone
@@ -1103,7 +1103,7 @@ func preferHits(question string, hits, kept []graphrag.Hit, matching []int, maxK
 			continue
 		}
 		seen[h.Chunk.ID] = true
-		if !tests && isTestPath(h.Source.Path) {
+		if !tests && setAside(h.Source.Path, hits) {
 			later = append(later, h)
 			continue
 		}
@@ -1117,14 +1117,14 @@ func preferHits(question string, hits, kept []graphrag.Hit, matching []int, maxK
 		// read besides, past maxKept (a file header naming the commit
 		// an older ServeMux came from, next to the type's long doc).
 		for _, h := range exact {
-			if !slices.ContainsFunc(out, func(o graphrag.Hit) bool { return o.Chunk.ID == h.Chunk.ID }) && (tests || !isTestPath(h.Source.Path)) {
+			if !slices.ContainsFunc(out, func(o graphrag.Hit) bool { return o.Chunk.ID == h.Chunk.ID }) && (tests || !setAside(h.Source.Path, hits)) {
 				out = append(out, h)
 				break
 			}
 		}
 	}
 	if len(hits) > 0 {
-		if best := hits[0]; !slices.ContainsFunc(out, func(h graphrag.Hit) bool { return h.Chunk.ID == best.Chunk.ID }) && (tests || !isTestPath(best.Source.Path)) {
+		if best := hits[0]; !slices.ContainsFunc(out, func(h graphrag.Hit) bool { return h.Chunk.ID == best.Chunk.ID }) && (tests || !setAside(best.Source.Path, hits)) {
 			// The search's best passage is read besides, past maxKept: the
 			// order above ranks the passages of one named page by how many
 			// of the question's words each holds, and the search, which

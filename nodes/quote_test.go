@@ -541,3 +541,32 @@ func TestPreferHitsKeepsAnExactHitBesideDeclarations(t *testing.T) {
 		t.Errorf("kept %v: want spool14.go's header beside Spool's declarations", paths(kept))
 	}
 }
+
+// A vendored package the tree holds no other copy of is the package's
+// source: its doc is read like any other file's. Beside the file it
+// copies, it is set aside.
+func TestVendoredFileSetAsideOnlyBesideItsSource(t *testing.T) {
+	vendored := codeHit("/go/src/cmd/vendor/example.org/x/quilltools/passes/spoolcheck/doc.go", 0, "spoolcheck", "package",
+		"// Package spoolcheck defines an Analyzer that reports a Spool wound\n// past its limit.\n//\n// The spoolcheck analyzer reports the call quill.Wind(n) when n is over 64.\npackage spoolcheck")
+	hits := []graphrag.Hit{vendored}
+	for i := range 5 {
+		hits = append(hits, codeHit("/go/src/quill/wind.go", i, "quill.Wind", "func", "// Wind winds the spool by n turns.\nfunc Wind(n int) {}"))
+	}
+	const q = "What does the spoolcheck analyzer report about quill.Wind calls?"
+	kept := preferHits(q, hits, hits[1:6], nil, 5)
+	if !slices.ContainsFunc(kept, func(h graphrag.Hit) bool { return h.Chunk.ID == vendored.Chunk.ID }) {
+		t.Fatalf("kept %v: want the vendored analyzer's doc, the only copy", paths(kept))
+	}
+	if a := extractive(q, kept, 3); !strings.Contains(a.Text, "when n is over 64") {
+		t.Errorf("answer:\n%s", a.Text)
+	}
+
+	source := codeHit("/go/src/example.org/x/quilltools/passes/spoolcheck/doc.go", 0, "spoolcheck", "package", vendored.Chunk.Text)
+	hits = append([]graphrag.Hit{vendored, source}, hits[1:5]...)
+	kept = preferHits(q, hits, hits[:5], nil, 5)
+	copyAt := slices.IndexFunc(kept, func(h graphrag.Hit) bool { return h.Chunk.ID == vendored.Chunk.ID })
+	sourceAt := slices.IndexFunc(kept, func(h graphrag.Hit) bool { return h.Chunk.ID == source.Chunk.ID })
+	if sourceAt < 0 || copyAt >= 0 && copyAt < sourceAt {
+		t.Errorf("kept %v: want the copy after its source", paths(kept))
+	}
+}

@@ -691,10 +691,45 @@ func convertedText(h graphrag.Hit) bool {
 // isTestPath reports whether a file is a test, test data or a vendored copy:
 // what a question about an API is rarely about.
 func isTestPath(p string) bool {
-	p = "/" + strings.ReplaceAll(p, "\\", "/")
+	p = slashed(p)
 	base := path.Base(p)
 	return strings.HasSuffix(base, "_test.go") || strings.Contains(p, "/testdata/") || strings.Contains(p, "/vendor/") ||
 		strings.HasPrefix(base, "test_") || strings.Contains(base, ".test.") || strings.Contains(base, ".spec.")
+}
+
+// slashed is a path with forward slashes, starting with one.
+func slashed(p string) string { return "/" + strings.ReplaceAll(p, "\\", "/") }
+
+// vendoredPart is the part of a vendored file's path after its last
+// vendor folder ("/golang.org/x/mod/module/pseudo.go" of
+// src/cmd/vendor/golang.org/x/mod/module/pseudo.go): the path of the file
+// it copies in its own module.
+func vendoredPart(p string) (string, bool) {
+	p = slashed(p)
+	i := strings.LastIndex(p, "/vendor/")
+	if i < 0 {
+		return "", false
+	}
+	return p[i+len("/vendor"):], true
+}
+
+// setAside reports whether a hit's file is read after the others among
+// hits (isTestPath). A vendored file is a copy, set aside only when one
+// of hits is the file it copies: Go's tree vendors golang.org/x/mod and
+// golang.org/x/tools and holds no other copy of them, so the vet
+// analyzers' docs under src/cmd/vendor are the only ones there are.
+func setAside(p string, hits []graphrag.Hit) bool {
+	if !isTestPath(p) {
+		return false
+	}
+	part, vendored := vendoredPart(p)
+	if !vendored || isTestPath(part) {
+		return true
+	}
+	return slices.ContainsFunc(hits, func(h graphrag.Hit) bool {
+		_, copied := vendoredPart(h.Source.Path)
+		return !copied && strings.HasSuffix(slashed(h.Source.Path), part)
+	})
 }
 
 // codeUnits splits a source passage into declarations: a run of comment
