@@ -58,7 +58,7 @@ func (s *selection) continuations(cands []candidate) {
 // parentheses ("A mounted volume cannot be pruned." and "(Unmount it first
 // if you need to.)"), or a sentence whose first words point back at what
 // the quoted one said ("… the mirror needs its key copied first." and
-// "Otherwise, the sync waits forever."; "However, …"). The quoted sentence
+// "Otherwise, the sync waits forever."; "However, …"; "Also, …"). The quoted sentence
 // matched the question's words; the one that leans on it goes on with
 // what it leads to, in words of its own. So does the sentence after one
 // that only restates the question (candidate.restates: "ALTER ZORP
@@ -100,14 +100,15 @@ func (s *selection) antecedents(cands []candidate) {
 }
 
 // opensBack reports whether a sentence opens by pointing back at the one
-// before it: an aside in parentheses, or a first word of backWords.
+// before it: an aside in parentheses, or a first word of backWords or
+// goOnWords.
 func opensBack(sentence string) bool {
 	t := strings.TrimSpace(sentence)
 	if strings.HasPrefix(t, "(") {
 		return true
 	}
 	toks := tokenize(t)
-	return len(toks) > 0 && backWords[toks[0].Lower]
+	return len(toks) > 0 && (backWords[toks[0].Lower] || goOnWords[toks[0].Lower])
 }
 
 // backWords are the words with which a sentence points back at the one
@@ -115,12 +116,18 @@ func opensBack(sentence string) bool {
 // the connectives that go on from it.
 var backWords = toSet(`this that these those it such however otherwise instead so therefore thus then`)
 
+// goOnWords are the connectives that add to what the sentence before
+// said, and point back at it only as a sentence's first word: "Also, the
+// limit is never enforced for superusers." goes on from the sentence about
+// the limit; "The server also logs each attempt." speaks of its own subject.
+var goOnWords = toSet(`also moreover furthermore additionally likewise similarly besides`)
+
 // backReach is how many of a sentence's first words may point back.
 const backReach = 4
 
 // leansBack reports whether a sentence leans on the one before it: it is
-// an aside in parentheses, or one of its first words points back
-// (backWords).
+// an aside in parentheses, one of its first words points back
+// (backWords), or its first word goes on from it (goOnWords).
 func leansBack(sentence string) bool {
 	t := strings.TrimSpace(sentence)
 	if strings.HasPrefix(t, "(") {
@@ -130,7 +137,7 @@ func leansBack(sentence string) bool {
 		if i == backReach {
 			break
 		}
-		if backWords[tok.Lower] {
+		if backWords[tok.Lower] || i == 0 && goOnWords[tok.Lower] {
 			return true
 		}
 	}

@@ -376,6 +376,27 @@ func TestEveryQuotedSentenceTakesItsFollowOn(t *testing.T) {
 	}
 }
 
+// TestASentenceOpeningWithAlsoGoesOn: a sentence whose first word adds
+// to the one before ("Also, …") goes on from it and is quoted with it; the
+// same word later in a sentence speaks of that sentence's own subject.
+func TestASentenceOpeningWithAlsoGoesOn(t *testing.T) {
+	for s, want := range map[string]bool{
+		"Also, the quota is never applied to the spool owner.":    true,
+		"Moreover, a frozen spool keeps its quota.":               true,
+		"The spool owner also sets the quota with zorpctl quota.": false,
+	} {
+		if got := leansBack(s); got != want {
+			t.Errorf("leansBack(%q) = %v, want %v", s, got, want)
+		}
+	}
+	page := fileHit("/usr/share/man/man7/CREATE_SPOOL.7.gz", "gz", "The QUOTA option of a spool is only applied approximately; two writers that start together may both exceed it. "+
+		"Also, the quota is never applied to owners. The spool is created in the current zorp.")
+	a := extractive("Does a spool's QUOTA apply to owners?", []graphrag.Hit{page}, 1)
+	if !strings.Contains(a.Text, "never applied to owners") {
+		t.Errorf("answer lacks the sentence that goes on from the quoted one:\n%s", a.Text)
+	}
+}
+
 // TestASentenceThatOpensBackTakesItsAntecedent: a quoted sentence that
 // opens by pointing back (an aside in parentheses, "This …") takes along
 // the sentence before it, which says what it points at.
