@@ -146,3 +146,22 @@ func TestLicenceQuestionFindsThePackagesCopyrightFile(t *testing.T) {
 		t.Errorf("hits %q: want libzorp2/copyright among them", got)
 	}
 }
+
+// Asked who made a package, its copyright file is the record that
+// answers: found among the hits, though the changelog that names the
+// package in every entry ranks above it, it comes first, where evidence
+// weighs the question's words.
+func TestAuthorQuestionPutsTheNamedCopyrightFileFirst(t *testing.T) {
+	var docs []graphrag.Hit
+	for i := range 2 {
+		h := fileHit("/usr/share/doc/zorp-data/changelog.Debian.gz", "", fmt.Sprintf("zorp-data (1.%d-1) unstable; urgency=medium\n  * First Debian/Quux package of zorp-data, named among the zorp-data authors' packages.\n -- Ann Smith <ann@example.org>", i))
+		h.Chunk.ID = graphrag.ChunkID(h.Source.Path, i)
+		docs = append(docs, h)
+	}
+	own := fileHit("/usr/share/doc/zorp-data/copyright", "", "Source Package: zorp\nDebian/Quux package authors: Bea Frobisher and others\n\nCopyright 2004 Quux Ltd.")
+	docs = append(docs, own)
+	got := retrievedPaths(t, docs, "Who is named first among the Debian/Quux package authors of zorp-data?")
+	if len(got) == 0 || got[0] != own.Source.Path {
+		t.Errorf("hits %q: want zorp-data/copyright first", got)
+	}
+}
