@@ -154,13 +154,13 @@ func TestLicenceQuestionFindsThePackagesCopyrightFile(t *testing.T) {
 func TestAuthorQuestionPutsTheNamedCopyrightFileFirst(t *testing.T) {
 	var docs []graphrag.Hit
 	for i := range 2 {
-		h := fileHit("/usr/share/doc/zorp-data/changelog.Debian.gz", "", fmt.Sprintf("zorp-data (1.%d-1) unstable; urgency=medium\n  * First Debian/Quux package of zorp-data, named among the zorp-data authors' packages.\n -- Ann Smith <ann@example.org>", i))
+		h := fileHit("/usr/share/doc/zorp-data/changelog.Debian.gz", "", fmt.Sprintf("zorp-data (1.%d-1) unstable; urgency=medium\n  * Frobnix packaging of zorp-data: the zorp-data maintainers list the helper's writers.\n -- Ann Smith <ann@example.org>", i))
 		h.Chunk.ID = graphrag.ChunkID(h.Source.Path, i)
 		docs = append(docs, h)
 	}
-	own := fileHit("/usr/share/doc/zorp-data/copyright", "", "Source Package: zorp\nDebian/Quux package authors: Bea Frobisher and others\n\nCopyright 2004 Quux Ltd.")
+	own := fileHit("/usr/share/doc/zorp-data/copyright", "", "Source Package: zorp\nFrobnix maintainers: Bea Frobisher and others\n\nCopyright 2004 Quux Ltd.")
 	docs = append(docs, own)
-	got := retrievedPaths(t, docs, "Who is named first among the Debian/Quux package authors of zorp-data?")
+	got := retrievedPaths(t, docs, "Which Frobnix maintainers does zorp-data list, and who wrote the helper?")
 	if len(got) == 0 || got[0] != own.Source.Path {
 		t.Errorf("hits %q: want zorp-data/copyright first", got)
 	}

@@ -503,10 +503,10 @@ var copyrightTopic = regexp.MustCompile(`(?i)\b(licen[cs]e[sd]?|licensing|copyri
 // searched; its passages take the places of the last hits. When a hit is
 // of the folder's copyright file, the best such hit comes first instead:
 // it is the record the question asks about, and evidence weighs the first
-// hits (x11-common/copyright, the tenth hit for "who is named first among
-// the Debian/Ubuntu package authors of x11-common", holds
-// "Debian/Ubuntu"). The passages searched for stay last: put first, they
-// cost more answers on the real-documents benchmark than they gained.
+// hits (asked for zorp's authors, the one line of zorp/copyright that
+// lists them may rank below other packages' changelogs that name zorp).
+// The passages searched for stay last: put first, they cost more answers
+// on the real-documents benchmark than they gained.
 func (p *pipeline) withCopyrightFile(ctx context.Context, r *retrieval, hits []graphrag.Hit) []graphrag.Hit {
 	q := r.Plan.Query
 	if !copyrightTopic.MatchString(q) && !asksAuthor(q) {
