@@ -1001,11 +1001,11 @@ func namedHits(question string, hits []graphrag.Hit) []int {
 // constraining term (the indexes in matching), then those whose file or
 // folder the question names ("dpkg" for dpkg/copyright), then the kept
 // ones; tests, test data and vendored copies of other hits after the
-// rest (setAside) unless the question is about tests. For a question limited to one system Go
-// builds for, its own files come first (forAskedSystem). At most maxKept,
-// and besides the search's best hit when the order leaves it out, and the
-// best of those holding every constraining term when declarations alone
-// fill maxKept.
+// rest (setAside) unless the question is about tests. For a question
+// limited to one system Go builds for, its own files come first
+// (forAskedSystem). At most maxKept, and besides the search's best hit
+// when the order leaves it out, and the best of those holding every
+// constraining term when declarations alone fill maxKept.
 func preferHits(question string, hits, kept []graphrag.Hit, matching []int, maxKept int) []graphrag.Hit {
 	idents := askedIdents(question)
 	words := questionNameWords(question)

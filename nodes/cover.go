@@ -58,14 +58,14 @@ func (s *selection) continuations(cands []candidate) {
 // parentheses ("A mounted volume cannot be pruned." and "(Unmount it first
 // if you need to.)"), or a sentence whose first words point back at what
 // the quoted one said ("… the mirror needs its key copied first." and
-// "Otherwise, the sync waits forever."; "However, …"; "Also, …"). The quoted sentence
-// matched the question's words; the one that leans on it goes on with
-// what it leads to, in words of its own. So does the sentence after one
-// that only restates the question (candidate.restates: "ALTER ZORP
-// changes the definition of a zorp." for "which parts of a zorp does
-// ALTER ZORP modify?"): it says what is asked ("The only change it can
-// make is a new owner."), though it holds few of the question's words.
-// Past the limit if need be, as continuations.
+// "Otherwise, the sync waits forever."; "However, …"; "Also, …"). The
+// quoted sentence matched the question's words; the one that leans on it
+// goes on with what it leads to, in words of its own. So does the
+// sentence after one that only restates the question (candidate.restates:
+// "ALTER ZORP changes the definition of a zorp." for "which parts of a
+// zorp does ALTER ZORP modify?"): it says what is asked ("The only change
+// it can make is a new owner."), though it holds few of the question's
+// words. Past the limit if need be, as continuations.
 func (s *selection) followOns(cands []candidate) {
 	for _, x := range append([]candidate(nil), s.chosen...) {
 		if x.unit.lead || x.unit.code || !x.prose {

@@ -535,6 +535,9 @@ func (p *pipeline) withCopyrightFile(ctx context.Context, r *retrieval, hits []g
 
 // toFront is hits with hits[i] first and the others in their order.
 func toFront(hits []graphrag.Hit, i int) []graphrag.Hit {
+	if i == 0 {
+		return hits
+	}
 	out := make([]graphrag.Hit, 0, len(hits))
 	out = append(out, hits[i])
 	out = append(out, hits[:i]...)
