@@ -160,7 +160,7 @@ func buildConstraint(f *ast.File) *ast.Comment {
 		}
 		for _, c := range g.List {
 			if constraint.IsGoBuild(c.Text) {
-				if strings.TrimSpace(strings.TrimPrefix(c.Text, "//go:build")) == "ignore" {
+				if expr, err := constraint.Parse(c.Text); err == nil && expr.String() == "ignore" {
 					return nil
 				}
 				return c
