@@ -290,8 +290,8 @@ type DocsReport struct {
 // validation split and is tuned on since round 39.
 // "test36" (written the same way at the start of round 39) was round 39's
 // validation split and is tuned on since round 40.
-// "test37" (written the same way at the start of round 40) is the
-// validation split: only its figure is read.
+// "test37" (written the same way at the start of round 40) was round 40's
+// validation split and is tuned on since round 41.
 // "tune1" to "tune3" (others again, written from the documents alone by
 // three writers at once, each over its own part of the collections) are
 // development data: their misses are read.
