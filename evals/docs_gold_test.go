@@ -102,6 +102,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test35", "t35"},
 	{"test36", "t36"},
 	{"test37", "t37"},
+	{"test38", "t38"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},

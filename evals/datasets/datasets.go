@@ -340,6 +340,15 @@ const (
 	DocsTest37Collections = "docs/test37.collections.json"
 	DocsTest37Questions   = "docs/test37.jsonl"
 
+	// DocsTest38Collections and DocsTest38Questions are a split written
+	// the same way at the start of round 41, on files no earlier set
+	// takes a gold file from (its Debian rows one per package, in
+	// packages asked about once before, on files not asked about) and
+	// the PostgreSQL pages asked about least often before. Round 41's
+	// validation split: only its figure is read. Never edit it.
+	DocsTest38Collections = "docs/test38.collections.json"
+	DocsTest38Questions   = "docs/test38.jsonl"
+
 	// DocsTune1..3 are tuning sets, written from the documents alone
 	// by three writers who had not seen how graphrag answers, each over
 	// its own part of the collections, and with the rows on pages and
