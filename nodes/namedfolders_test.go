@@ -165,3 +165,34 @@ func TestAuthorQuestionPutsTheNamedCopyrightFileFirst(t *testing.T) {
 		t.Errorf("hits %q: want zorp-data/copyright first", got)
 	}
 }
+
+// Debian ships one source package's changelog in the folder of each
+// binary package built from it. Asked about one of those packages, the
+// hits hold the copy in its folder, though the search ranked the copies
+// in its siblings' folders first; the sibling's copy stays, so that the
+// citation names it as a copy.
+func TestNamedPackagesCopyOfAChangelogJoinsTheHits(t *testing.T) {
+	entry := "quux (4.2-1) trixie; urgency=medium\n  * Stop shipping the frobgate helper setuid root.\n -- Bea Frobisher <bea@example.org>  Mon, 02 Feb 2026 10:00:00 +0000"
+	var docs []graphrag.Hit
+	for _, name := range []string{"libquux7", "quux-data", "quux-doc", "libquux-dev"} {
+		docs = append(docs, fileHit("/usr/share/doc/"+name+"/changelog.Debian.gz", "debian", entry))
+	}
+	own := fileHit("/usr/share/doc/quux-tools/changelog.Debian.gz", "debian", entry)
+	docs = append(docs, own)
+	got := retrievedPaths(t, docs, "why did quux-tools stop shipping frobgate setuid")
+	if len(got) == 0 || got[0] != own.Source.Path {
+		t.Errorf("hits %q: want quux-tools/changelog.Debian.gz first", got)
+	}
+	if !slices.Contains(got, docs[0].Source.Path) {
+		t.Errorf("hits %q: the sibling's copy should stay among them", got)
+	}
+	// No package named: the hits stay as the search ranked them.
+	if got := retrievedPaths(t, docs, "why did frobgate stop being setuid"); slices.Contains(got, own.Source.Path) {
+		t.Errorf("hits %q: no package is named, quux-tools' copy should not come in", got)
+	}
+	// Nor does another file of the named folder that only looks alike.
+	docs[len(docs)-1] = fileHit(own.Source.Path, "debian", entry+"\n")
+	if got := retrievedPaths(t, docs, "why did quux-tools stop shipping frobgate setuid"); slices.Contains(got, own.Source.Path) {
+		t.Errorf("hits %q: quux-tools' changelog differs from the hit's text, it is no copy", got)
+	}
+}

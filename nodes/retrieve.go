@@ -392,6 +392,7 @@ func (p *pipeline) fuse(ctx context.Context, r retrieval) (retrieval, error) {
 	res.Hits = p.withCopyrightFile(ctx, &r, res.Hits)
 	res.Hits = p.withQuotedPhrases(ctx, &r, res.Hits)
 	res.Hits = p.withNewestRelease(ctx, &r, res.Hits)
+	res.Hits = p.withNamedCopies(ctx, &r, res.Hits)
 	res.Hits = withCopies(res.Hits)
 	r.Hits, r.SearchMode, r.SearchNote = res.Hits, res.Mode, res.Note
 	return r, nil
@@ -711,4 +712,97 @@ func withCopies(hits []graphrag.Hit) []graphrag.Hit {
 		return hits
 	}
 	return out
+}
+
+// The search for the copies of a passage (withNamedCopies): for at most
+// copySearches passages of the first hits, each one keyword search of its
+// first copyQueryWords words among the files of its name, copySearchDepth
+// deep. Set by reasoning, not tuned: the depth exceeds the most folders
+// one source package ships its changelog in on the machine the figures
+// come from (gcc-12's, in 19), and thirty words of a changelog entry are
+// its own.
+const (
+	copySearches    = 3
+	copySearchDepth = 20
+	copyQueryWords  = 30
+)
+
+// withNamedCopies puts, among the first hits (those evaluate weighs:
+// evidenceHits), the copy of a Debian passage filed in the folder of the
+// package the question names, before a sibling's copy. Debian
+// ships one source package's changelog (and often its copyright file) in
+// the folder of every binary package built from it; the copies differ in
+// their last line at most, so their passages are the same text, and which
+// copies the search ranks first is chance: asked about zorp-utils, the
+// answer cited libzorp2's changelog, and zorp-utils' copy was not among
+// the hits. The named copy is looked for among the files of the same name
+// and taken only when its passage is the hit's word for word. It goes
+// before the sibling's copy, which stays among the hits so that the
+// citation names it as a copy (withCopies): the hits grow by at most
+// copySearches. A folder the question names exactly goes before one
+// named as Debian packages the software (namingRank). The hits may be
+// the searcher's own slice: they are copied before any change.
+func (p *pipeline) withNamedCopies(ctx context.Context, r *retrieval, hits []graphrag.Hit) []graphrag.Hit {
+	terms := contentTerms(r.Plan.Query)
+	named := func(folder string) bool {
+		return folder != "" && slices.ContainsFunc(terms, func(t term) bool { return t.Word == folder || packagedAs(folder, t.Word) })
+	}
+	var searched []string // the passages whose copies were looked for
+	var out []graphrag.Hit
+	for _, h := range hits[:min(len(hits), evidenceHits)] {
+		folder, name := fileIn(h.Source.Path)
+		if h.Source.Type != "debian" || folder == "" || named(folder) || slices.Contains(searched, h.Chunk.Text) || len(searched) >= copySearches {
+			continue
+		}
+		searched = append(searched, h.Chunk.Text)
+		words := strings.Fields(h.Chunk.Text)
+		res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: strings.Join(words[:min(len(words), copyQueryWords)], " "), Mode: graphrag.ModeKeyword, K: copySearchDepth, Filters: graphrag.Filters{Source: "/" + name}})
+		if err != nil {
+			r.note("retrieve: looking for copies of %s failed: %v", h.Source.Path, err)
+			continue
+		}
+		best, bestRank := -1, 0
+		for j, x := range res.Hits {
+			f, n := fileIn(x.Source.Path)
+			if n != name || !named(f) || x.Chunk.Text != h.Chunk.Text || slices.ContainsFunc(hits, func(y graphrag.Hit) bool { return y.Chunk.ID == x.Chunk.ID }) {
+				continue
+			}
+			if rank := namingRank(f, terms); best < 0 || rank < bestRank {
+				best, bestRank = j, rank
+			}
+		}
+		if best < 0 {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(hits)
+		}
+		x := res.Hits[best]
+		x.Score = h.Score
+		at := slices.IndexFunc(out, func(y graphrag.Hit) bool { return y.Chunk.ID == h.Chunk.ID })
+		out = slices.Insert(out, at, x)
+	}
+	if out == nil {
+		return hits
+	}
+	return out
+}
+
+// namingRank ranks how closely a question's terms name a package's
+// folder: 0 when one is its name ("zorp-utils"), 1 when one is the name
+// Debian gives it a version suffix to ("libzorp2" of "libzorp"), 2 when
+// it is only packaged as one (packagedAs: "libzorp2-dev").
+func namingRank(folder string, terms []term) int {
+	rank := 2
+	for _, t := range terms {
+		if t.Word == folder {
+			return 0
+		}
+		for _, prefix := range packagePrefixes {
+			if rest, ok := strings.CutPrefix(folder, prefix+t.Word); ok && rest != "" && strings.Trim(rest, "0123456789.") == "" {
+				rank = 1
+			}
+		}
+	}
+	return rank
 }
