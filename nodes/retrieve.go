@@ -743,13 +743,17 @@ const (
 // named as Debian packages the software (namingRank). The hits may be
 // the searcher's own slice: they are copied before any change.
 func (p *pipeline) withNamedCopies(ctx context.Context, r *retrieval, hits []graphrag.Hit) []graphrag.Hit {
+	first := hits[:min(len(hits), evidenceHits)]
+	if !slices.ContainsFunc(first, func(h graphrag.Hit) bool { return h.Source.Type == "debian" }) {
+		return hits
+	}
 	terms := contentTerms(r.Plan.Query)
 	named := func(folder string) bool {
 		return folder != "" && slices.ContainsFunc(terms, func(t term) bool { return t.Word == folder || packagedAs(folder, t.Word) })
 	}
 	var searched []string // the passages whose copies were looked for
 	var out []graphrag.Hit
-	for _, h := range hits[:min(len(hits), evidenceHits)] {
+	for _, h := range first {
 		folder, name := fileIn(h.Source.Path)
 		if h.Source.Type != "debian" || folder == "" || named(folder) || slices.Contains(searched, h.Chunk.Text) || len(searched) >= copySearches {
 			continue
