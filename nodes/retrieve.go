@@ -715,33 +715,33 @@ func withCopies(hits []graphrag.Hit) []graphrag.Hit {
 }
 
 // The search for the copies of a passage (withNamedCopies): for at most
-// copySearches passages of the first hits, each one keyword search of its
-// first copyQueryWords words among the files of its name, copySearchDepth
-// deep. Set by reasoning, not tuned: the depth exceeds the most folders
-// one source package ships its changelog in on the machine the figures
-// come from (gcc-12's, in 19), and thirty words of a changelog entry are
-// its own.
+// copySearches passages of the first hits, one keyword search each, of
+// the passage's first copyQueryWords words among the files of its name,
+// copySearchDepth deep. Set by reasoning, not tuned: the depth exceeds
+// the most folders one source package ships its changelog in on the
+// machine the figures come from (gcc-12's, in 19), and thirty words of a
+// passage pick out its copies from the other entries of such files.
 const (
 	copySearches    = 3
 	copySearchDepth = 20
 	copyQueryWords  = 30
 )
 
-// withNamedCopies puts, among the first hits (those evaluate weighs:
-// evidenceHits), the copy of a Debian passage filed in the folder of the
-// package the question names, before a sibling's copy. Debian
-// ships one source package's changelog (and often its copyright file) in
-// the folder of every binary package built from it; the copies differ in
-// their last line at most, so their passages are the same text, and which
-// copies the search ranks first is chance: asked about zorp-utils, the
-// answer cited libzorp2's changelog, and zorp-utils' copy was not among
-// the hits. The named copy is looked for among the files of the same name
-// and taken only when its passage is the hit's word for word. It goes
-// before the sibling's copy, which stays among the hits so that the
-// citation names it as a copy (withCopies): the hits grow by at most
-// copySearches. A folder the question names exactly goes before one
-// named as Debian packages the software (namingRank). The hits may be
-// the searcher's own slice: they are copied before any change.
+// withNamedCopies adds to the first hits (those evaluate weighs:
+// evidenceHits) the copy of a Debian passage that is filed in the folder
+// of the package the question names, before a sibling's copy of it.
+// Debian ships one source package's changelog (and often its copyright
+// file) in the folder of every binary package built from it; the copies
+// differ in their last line at most, so their passages are the same
+// text, and which copies the search ranks first is chance: asked about
+// zorp-utils, the answer cited libzorp2's changelog, and zorp-utils' copy
+// was not among the hits. The named copy is looked for among the files of
+// the same name and taken only when its passage is the hit's word for
+// word. The sibling's copy stays among the hits, so that the citation
+// names it as a copy (withCopies): the hits grow by at most copySearches.
+// A folder the question names exactly goes before one named as Debian
+// packages the software (namingRank). The hits may be the searcher's own
+// slice: they are copied before any change.
 func (p *pipeline) withNamedCopies(ctx context.Context, r *retrieval, hits []graphrag.Hit) []graphrag.Hit {
 	first := hits[:min(len(hits), evidenceHits)]
 	if !slices.ContainsFunc(first, func(h graphrag.Hit) bool { return h.Source.Type == "debian" }) {
@@ -793,9 +793,10 @@ func (p *pipeline) withNamedCopies(ctx context.Context, r *retrieval, hits []gra
 }
 
 // namingRank ranks how closely a question's terms name a package's
-// folder: 0 when one is its name ("zorp-utils"), 1 when one is the name
-// Debian gives it a version suffix to ("libzorp2" of "libzorp"), 2 when
-// it is only packaged as one (packagedAs: "libzorp2-dev").
+// folder: 0 when a term is the folder's name ("zorp-utils"), 1 when the
+// folder is a term with a version after it ("libzorp2" for "libzorp",
+// "zorp2" for "zorp"), 2 when it is only packaged as one (packagedAs:
+// "libzorp2-dev").
 func namingRank(folder string, terms []term) int {
 	rank := 2
 	for _, t := range terms {
