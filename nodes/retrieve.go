@@ -516,7 +516,7 @@ func (p *pipeline) withCopyrightFile(ctx context.Context, r *retrieval, hits []g
 	terms := contentTerms(q)
 	for _, h := range hits {
 		folder, _ := fileIn(h.Source.Path)
-		if folder == "" || !slices.ContainsFunc(terms, func(t term) bool { return t.Word == folder || packagedAs(folder, t.Word) }) {
+		if !folderNamed(folder, terms) {
 			continue
 		}
 		copyright := func(x graphrag.Hit) bool {
@@ -532,6 +532,14 @@ func (p *pipeline) withCopyrightFile(ctx context.Context, r *retrieval, hits []g
 			namedFolderHits, copyright, "the copyright file of "+folder)
 	}
 	return hits
+}
+
+// folderNamed reports whether a question's terms name a package's folder:
+// one is its name, or the software it holds as Debian packages it
+// (packagedAs: "libzorp2" for "zorp"). The folder is "" for a file at the
+// top, which no term names.
+func folderNamed(folder string, terms []term) bool {
+	return folder != "" && slices.ContainsFunc(terms, func(t term) bool { return t.Word == folder || packagedAs(folder, t.Word) })
 }
 
 // toFront is hits with hits[i] first and the others in their order.
@@ -748,14 +756,11 @@ func (p *pipeline) withNamedCopies(ctx context.Context, r *retrieval, hits []gra
 		return hits
 	}
 	terms := contentTerms(r.Plan.Query)
-	named := func(folder string) bool {
-		return folder != "" && slices.ContainsFunc(terms, func(t term) bool { return t.Word == folder || packagedAs(folder, t.Word) })
-	}
 	var searched []string // the passages whose copies were looked for
 	var out []graphrag.Hit
 	for _, h := range first {
 		folder, name := fileIn(h.Source.Path)
-		if h.Source.Type != "debian" || folder == "" || named(folder) || slices.Contains(searched, h.Chunk.Text) || len(searched) >= copySearches {
+		if h.Source.Type != "debian" || folder == "" || folderNamed(folder, terms) || slices.Contains(searched, h.Chunk.Text) || len(searched) >= copySearches {
 			continue
 		}
 		searched = append(searched, h.Chunk.Text)
@@ -768,7 +773,7 @@ func (p *pipeline) withNamedCopies(ctx context.Context, r *retrieval, hits []gra
 		best, bestRank := -1, 0
 		for j, x := range res.Hits {
 			f, n := fileIn(x.Source.Path)
-			if n != name || !named(f) || x.Chunk.Text != h.Chunk.Text || slices.ContainsFunc(hits, func(y graphrag.Hit) bool { return y.Chunk.ID == x.Chunk.ID }) {
+			if n != name || !folderNamed(f, terms) || x.Chunk.Text != h.Chunk.Text || slices.ContainsFunc(hits, func(y graphrag.Hit) bool { return y.Chunk.ID == x.Chunk.ID }) {
 				continue
 			}
 			if rank := namingRank(f, terms); best < 0 || rank < bestRank {
