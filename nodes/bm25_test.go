@@ -2,6 +2,7 @@ package nodes
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"math"
@@ -232,4 +233,21 @@ func corpusHits(rows []corpusRow) []graphrag.Hit {
 		}
 	}
 	return hits
+}
+
+// Copies reads the passages whose text is text in the documents whose IDs
+// begin with one of prefixes, ordered by document ID and place, as the
+// stores do (retrievers/storetest checks them).
+func (m *memSearcher) Copies(ctx context.Context, text string, prefixes []string) ([]graphrag.Hit, error) {
+	var out []graphrag.Hit
+	for _, h := range m.docs {
+		if h.Chunk.Text == text && slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(h.Chunk.DocID, p) }) {
+			h.Score, h.Ranks = 0, graphrag.Ranks{}
+			out = append(out, h)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b graphrag.Hit) int {
+		return cmp.Or(strings.Compare(a.Chunk.DocID, b.Chunk.DocID), cmp.Compare(a.Chunk.Ordinal, b.Chunk.Ordinal))
+	})
+	return out, nil
 }

@@ -196,3 +196,17 @@ func TestNamedPackagesCopyOfAChangelogJoinsTheHits(t *testing.T) {
 		t.Errorf("hits %q: quux-tools' changelog differs from the hit's text, it is no copy", got)
 	}
 }
+
+func TestFolderPrefixes(t *testing.T) {
+	terms := contentTerms("zorp")
+	got := folderPrefixes("/usr/share/doc/zorp2/changelog.Debian.gz", terms)
+	want := []string{"/usr/share/doc/zorp", "/usr/share/doc/libzorp", "/usr/share/doc/python3-zorp"}
+	if !slices.Equal(got, want) {
+		t.Errorf("folderPrefixes = %q, want %q", got, want)
+	}
+	for _, id := range []string{"changelog.Debian.gz", "/changelog.Debian.gz"} {
+		if got := folderPrefixes(id, terms); got != nil {
+			t.Errorf("folderPrefixes(%q) = %q, want none: no folder holds it", id, got)
+		}
+	}
+}

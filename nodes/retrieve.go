@@ -722,18 +722,19 @@ func withCopies(hits []graphrag.Hit) []graphrag.Hit {
 	return out
 }
 
-// The search for the copies of a passage (withNamedCopies): for at most
-// copySearches passages of the first hits, one keyword search each, of
-// the passage's first copyQueryWords words among the files of its name,
-// copySearchDepth deep. Set by reasoning, not tuned: the depth exceeds
-// the most folders one source package ships its changelog in on the
-// machine the figures come from (gcc-12's, in 19), and thirty words of a
-// passage pick out its copies from the other entries of such files.
-const (
-	copySearches    = 3
-	copySearchDepth = 20
-	copyQueryWords  = 30
-)
+// Copies is what Deps.Searcher may also do: read the passages whose text
+// is a given text, word for word, in the documents whose IDs begin with
+// one of some prefixes, ordered by document ID and place. retrieve finds
+// it by type assertion (withNamedCopies); both stores have it.
+type Copies interface {
+	Copies(ctx context.Context, text string, prefixes []string) ([]graphrag.Hit, error)
+}
+
+// copyReads bounds the passages of the first hits whose copies
+// withNamedCopies reads, one read each: the first hits rarely hold more
+// than three distinct Debian passages from folders the question does not
+// name. Set by reasoning, not tuned.
+const copyReads = 3
 
 // withNamedCopies adds to the first hits (those evaluate weighs:
 // evidenceHits) the copy of a Debian passage that is filed in the folder
@@ -743,37 +744,45 @@ const (
 // differ in their last line at most, so their passages are the same
 // text, and which copies the search ranks first is chance: asked about
 // zorp-utils, the answer cited libzorp2's changelog, and zorp-utils' copy
-// was not among the hits. The named copy is looked for among the files of
-// the same name and taken only when its passage is the hit's word for
-// word. The sibling's copy stays among the hits, so that the citation
-// names it as a copy (withCopies): the hits grow by at most copySearches.
-// A folder the question names exactly goes before one named as Debian
-// packages the software (namingRank). The hits may be the searcher's own
-// slice: they are copied before any change.
+// was not among the hits. The store reads the passage's copies in the
+// folders the question's terms may name (folderPrefixes: a range of its
+// documents' IDs each, so the read takes a millisecond where a search
+// among the files of the name took a tenth of a second); one in a file of
+// the same name, in a folder the question names, is taken. The sibling's
+// copy stays among the hits, so that the citation names it as a copy
+// (withCopies): the hits grow by at most copyReads. A folder the
+// question names exactly goes before one named as Debian packages the
+// software (namingRank), and among folders named alike the first by ID
+// goes. The hits may be the searcher's own slice: they are copied before
+// any change.
 func (p *pipeline) withNamedCopies(ctx context.Context, r *retrieval, hits []graphrag.Hit) []graphrag.Hit {
 	first := hits[:min(len(hits), evidenceHits)]
-	if !slices.ContainsFunc(first, func(h graphrag.Hit) bool { return h.Source.Type == "debian" }) {
+	copier, ok := p.deps.Searcher.(Copies)
+	if !ok || !slices.ContainsFunc(first, func(h graphrag.Hit) bool { return h.Source.Type == "debian" }) {
 		return hits
 	}
 	terms := contentTerms(r.Plan.Query)
-	var searched []string // the passages whose copies were looked for
+	var read []string // the passages whose copies were read
 	var out []graphrag.Hit
 	for _, h := range first {
 		folder, name := fileIn(h.Source.Path)
-		if h.Source.Type != "debian" || folder == "" || folderNamed(folder, terms) || slices.Contains(searched, h.Chunk.Text) || len(searched) >= copySearches {
+		if h.Source.Type != "debian" || folder == "" || folderNamed(folder, terms) || slices.Contains(read, h.Chunk.Text) || len(read) >= copyReads {
 			continue
 		}
-		searched = append(searched, h.Chunk.Text)
-		words := strings.Fields(h.Chunk.Text)
-		res, err := p.deps.Searcher.Search(ctx, graphrag.Query{Text: strings.Join(words[:min(len(words), copyQueryWords)], " "), Mode: graphrag.ModeKeyword, K: copySearchDepth, Filters: graphrag.Filters{Source: "/" + name}})
+		prefixes := folderPrefixes(h.Chunk.DocID, terms)
+		if len(prefixes) == 0 {
+			continue
+		}
+		read = append(read, h.Chunk.Text)
+		found, err := copier.Copies(ctx, h.Chunk.Text, prefixes)
 		if err != nil {
-			r.note("retrieve: looking for copies of %s failed: %v", h.Source.Path, err)
+			r.note("retrieve: reading the copies of %s failed: %v", h.Source.Path, err)
 			continue
 		}
 		best, bestRank := -1, 0
-		for j, x := range res.Hits {
+		for j, x := range found {
 			f, n := fileIn(x.Source.Path)
-			if n != name || !folderNamed(f, terms) || x.Chunk.Text != h.Chunk.Text || slices.ContainsFunc(hits, func(y graphrag.Hit) bool { return y.Chunk.ID == x.Chunk.ID }) {
+			if n != name || !folderNamed(f, terms) || slices.ContainsFunc(hits, func(y graphrag.Hit) bool { return y.Chunk.ID == x.Chunk.ID }) {
 				continue
 			}
 			if rank := namingRank(f, terms); best < 0 || rank < bestRank {
@@ -786,13 +795,37 @@ func (p *pipeline) withNamedCopies(ctx context.Context, r *retrieval, hits []gra
 		if out == nil {
 			out = slices.Clone(hits)
 		}
-		x := res.Hits[best]
-		x.Score = h.Score
+		x := found[best]
+		x.Score, x.Ranks = h.Score, h.Ranks
 		at := slices.IndexFunc(out, func(y graphrag.Hit) bool { return y.Chunk.ID == h.Chunk.ID })
 		out = slices.Insert(out, at, x)
 	}
 	if out == nil {
 		return hits
+	}
+	return out
+}
+
+// folderPrefixes are the beginnings of the IDs of the documents filed in
+// the folders, beside the folder of the document id, that the terms may
+// name (folderNamed): each term after each of packagePrefixes, under the
+// same parent ("/usr/share/doc/zorp" and "/usr/share/doc/libzorp" for
+// /usr/share/doc/zorp2/changelog.Debian.gz and the term "zorp"). None
+// for an ID that is no file two folders deep.
+func folderPrefixes(id string, terms []term) []string {
+	file := strings.LastIndex(id, "/")
+	folder := strings.LastIndex(id[:max(file, 0)], "/")
+	if file < 0 || folder < 0 {
+		return nil
+	}
+	parent := id[:folder]
+	var out []string
+	for _, t := range terms {
+		for _, prefix := range packagePrefixes {
+			if p := parent + "/" + prefix + t.Word; !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
 	}
 	return out
 }

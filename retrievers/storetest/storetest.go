@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -24,6 +25,10 @@ type Store interface {
 	// Openings returns the first passage (ordinal 0) of each document of
 	// ids the store holds, in the order of ids, each document once.
 	Openings(ctx context.Context, ids []string) ([]graphrag.Hit, error)
+	// Copies returns the passages whose text is text, word for word, in
+	// the documents whose IDs begin with one of prefixes, ordered by
+	// document ID (bytewise) and place, each passage once.
+	Copies(ctx context.Context, text string, prefixes []string) ([]graphrag.Hit, error)
 	Close() error
 }
 
@@ -52,6 +57,7 @@ func Run(t *testing.T, open OpenFunc, reopen ReopenFunc) {
 		{"ids and chunk ids stable", s.idsStable},
 		{"chunk heading, symbol, kind and lines", s.chunkPlace},
 		{"openings", s.openings},
+		{"copies", s.copies},
 		{"replace by id leaves no stale chunks", s.replace},
 		{"delete", s.delete},
 		{"manifest", s.manifest},
@@ -349,6 +355,52 @@ func (s suite) openings(t *testing.T) {
 	}
 	if got, err := st.Openings(ctx, []string{"zorp"}); err != nil || len(got) != 0 {
 		t.Errorf("Openings of a deleted document = %v, %v; want none", hitKeys(got), err)
+	}
+}
+
+func (s suite) copies(t *testing.T) {
+	st := s.fresh(t, nil)
+	ctx := context.Background()
+	entry := "zorp (3.4.1-2) unstable; urgency=medium\n\n  * Fix the frob."
+	if got, err := st.Copies(ctx, entry, []string{"pkg/zorp"}); err != nil || len(got) != 0 {
+		t.Errorf("Copies on an empty store = %v, %v; want none, no error", hitKeys(got), err)
+	}
+	put(t, st, filler(5)...)
+	put(t, st,
+		doc("pkg/zorp2/changelog", "changelog", "txt", t0, "zorp (3.4.2-1) unstable; urgency=low", entry),
+		doc("pkg/zorp-utils/changelog", "changelog", "txt", t0, entry, "zorp (3.4.1-1) unstable; urgency=low"),
+		doc("pkg/libzorp7/changelog", "changelog", "txt", t0, entry),
+		doc("pkg/zorp-doc/changelog", "changelog", "txt", t0, entry+"\n"),           // not word for word
+		doc("pkg/quux/changelog", "changelog", "txt", t0, entry),                    // under no prefix
+		doc("other/zorp/changelog", "changelog", "txt", t0, entry),                  // under no prefix
+		doc("pkg/zorp-utils/NEWS", "NEWS", "txt", t0, "Zorp 3.4.1 fixes the frob."), // another text
+	)
+	got, err := st.Copies(ctx, entry, []string{"pkg/zorp", "pkg/libzorp", "pkg/zorp-u"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Bytewise, "-" sorts before "2": a collation that ignores
+	// punctuation would put zorp2 before zorp-utils.
+	want := []string{"pkg/libzorp7/changelog#0", "pkg/zorp-utils/changelog#0", "pkg/zorp2/changelog#1"}
+	var ids []string
+	for _, h := range got {
+		ids = append(ids, h.Chunk.ID)
+	}
+	if !slices.Equal(ids, want) {
+		t.Fatalf("Copies(entry, pkg/zorp pkg/libzorp pkg/zorp-u) = %q, want %q", ids, want)
+	}
+	h := got[2]
+	if h.Chunk.Text != entry || h.Chunk.DocID != "pkg/zorp2/changelog" || h.Chunk.Ordinal != 1 || h.Source.DocID != "pkg/zorp2/changelog" || h.Source.Path != "/corpus/pkg/zorp2/changelog.txt" || h.Source.Title != "changelog" || !h.Source.ModTime.Equal(t0) {
+		t.Errorf("copy in pkg/zorp2 = %+v, want its second chunk and its document", h)
+	}
+	if _, err := st.Copies(ctx, entry, []string{"pkg/zorp", ""}); !errors.Is(err, graphrag.ErrInvalidQuery) {
+		t.Errorf("Copies with an empty prefix: err = %v, want ErrInvalidQuery", err)
+	}
+	if err := st.Delete(ctx, "pkg/libzorp7/changelog"); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := st.Copies(ctx, entry, []string{"pkg/libzorp"}); err != nil || len(got) != 0 {
+		t.Errorf("Copies in a deleted document = %v, %v; want none", hitKeys(got), err)
 	}
 }
 
