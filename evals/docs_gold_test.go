@@ -103,6 +103,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test36", "t36"},
 	{"test37", "t37"},
 	{"test38", "t38"},
+	{"test39", "t39"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},

@@ -60,6 +60,7 @@ func TestDocsSetsLoad(t *testing.T) {
 		{"test36", 70, 22},
 		{"test37", 70, 22},
 		{"test38", 70, 22},
+		{"test39", 70, 22},
 	} {
 		t.Run(tc.set, func(t *testing.T) {
 			cols, qs, err := LoadDocsSet(tc.set)

@@ -349,6 +349,15 @@ const (
 	DocsTest38Collections = "docs/test38.collections.json"
 	DocsTest38Questions   = "docs/test38.jsonl"
 
+	// DocsTest39Collections and DocsTest39Questions are a split written
+	// the same way at the start of round 42, on files no earlier set
+	// takes a gold file from (its Debian rows one per package, in
+	// packages asked about once before, on files not asked about) and
+	// the PostgreSQL pages asked about least often before. Round 42's
+	// validation split: only its figure is read. Never edit it.
+	DocsTest39Collections = "docs/test39.collections.json"
+	DocsTest39Questions   = "docs/test39.jsonl"
+
 	// DocsTune1..3 are tuning sets, written from the documents alone
 	// by three writers who had not seen how graphrag answers, each over
 	// its own part of the collections, and with the rows on pages and
