@@ -171,3 +171,62 @@ func BenchmarkPut(b *testing.B) {
 	b.ReportMetric(float64(chunks)/b.Elapsed().Seconds(), "chunks/s")
 	b.ReportMetric(float64(chunks)/(cpuSeconds()-cpu0), "chunks/cpu-s")
 }
+
+// BenchmarkCopies compares reading a passage's copies in named folders
+// (Store.Copies, what retrieve does for a Debian passage filed in a
+// sibling package's folder) with the keyword search among the files of
+// the same name it replaced (the passage's first 30 words, 20 deep), on
+// 100k synthetic chunks plus 1,000 packages' changelogs, each of 100
+// source packages' shipped in ten sibling folders. Each search carries a
+// word of its own, so that the store's recent lists (which answer a query
+// asked before) are not what is timed.
+//
+//	go test ./retrievers/sqlite -run '^$' -bench Copies -benchtime 100x
+func BenchmarkCopies(b *testing.B) {
+	s := buildStore(b, 100000, nil)
+	sy := newSynth(4)
+	var recs []graphrag.Record
+	var entries []string // a passage of each source package's changelog
+	for src := range 100 {
+		log := make([]string, 20)
+		for i := range log {
+			log[i] = fmt.Sprintf("src%d (1.%d-1) unstable; urgency=medium * %s.", src, 20-i, sy.words(60))
+		}
+		entries = append(entries, log[7])
+		for bin := range 10 {
+			id := fmt.Sprintf("/usr/share/doc/lib%s%d-%d/changelog.Debian.gz", sy.vocab[500+src], src, bin)
+			r := graphrag.Record{Doc: graphrag.Document{ID: id, Path: id, Title: "changelog.Debian.gz", Type: "debian", ModTime: time.Unix(0, 0)}}
+			for j, t := range log {
+				r.Chunks = append(r.Chunks, graphrag.Chunk{Ordinal: j, Text: t})
+			}
+			recs = append(recs, r)
+		}
+	}
+	if err := s.Put(context.Background(), recs...); err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.Run("read", func(b *testing.B) {
+		i := 0
+		for b.Loop() {
+			src := i % len(entries)
+			prefix := "/usr/share/doc/lib" + sy.vocab[500+src]
+			got, err := s.Copies(ctx, entries[src], []string{prefix, prefix + "-utils", "/usr/share/doc/python3-" + sy.vocab[500+src]})
+			if err != nil || len(got) != 10 {
+				b.Fatalf("Copies: %d hits, %v; want the 10 copies", len(got), err)
+			}
+			i++
+		}
+	})
+	b.Run("search", func(b *testing.B) {
+		i := 0
+		for b.Loop() {
+			words := strings.Fields(entries[i%len(entries)])
+			text := strings.Join(words[:30], " ") + fmt.Sprintf(" once%d", i)
+			if _, err := s.Search(ctx, graphrag.Query{Text: text, Mode: graphrag.ModeKeyword, K: 20, Filters: graphrag.Filters{Source: "/changelog.Debian.gz"}}); err != nil {
+				b.Fatal(err)
+			}
+			i++
+		}
+	})
+}

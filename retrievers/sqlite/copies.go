@@ -20,12 +20,12 @@ import (
 // primary key, so the work grows with the documents under the prefixes,
 // not with the store. Its hits have no score: they were read, not ranked.
 func (s *Store) Copies(ctx context.Context, text string, prefixes []string) ([]graphrag.Hit, error) {
+	if slices.Contains(prefixes, "") {
+		return nil, fmt.Errorf("sqlite copies: %w: an empty prefix names every document", graphrag.ErrInvalidQuery)
+	}
 	var list []ranked
 	seen := map[int64]bool{}
 	for _, p := range prefixes {
-		if p == "" {
-			return nil, fmt.Errorf("sqlite copies: %w: an empty prefix names every document", graphrag.ErrInvalidQuery)
-		}
 		rows, err := s.db.QueryContext(ctx, `
 			SELECT c.rowid FROM documents d
 			JOIN chunks c ON c.doc_id = d.id
