@@ -11,14 +11,11 @@ import (
 )
 
 // Copies returns the passages whose text is text, word for word, in the
-// documents whose IDs begin with one of prefixes, in the order of their
-// document IDs (bytewise) and then of their places. A distribution ships
-// one text in many folders (Debian: a source package's changelog in the
-// folder of each binary package built from it); a caller that knows which
-// folders it wants reads their copies of a passage here, without a search
-// that ranks every copy alike. Each prefix is a range of the documents'
-// primary key, so the work grows with the documents under the prefixes,
-// not with the store. Its hits have no score: they were read, not ranked.
+// documents whose IDs begin with one of prefixes, ordered by document ID
+// (bytewise) and place (retrievers/storetest states the contract both
+// stores keep). Each prefix is a range of the documents' primary key, so
+// the work grows with the documents under the prefixes, not with the
+// store. Its hits have no score: they were read, not ranked.
 func (s *Store) Copies(ctx context.Context, text string, prefixes []string) ([]graphrag.Hit, error) {
 	if slices.Contains(prefixes, "") {
 		return nil, fmt.Errorf("sqlite copies: %w: an empty prefix names every document", graphrag.ErrInvalidQuery)
@@ -30,8 +27,7 @@ func (s *Store) Copies(ctx context.Context, text string, prefixes []string) ([]g
 			SELECT c.rowid FROM documents d
 			JOIN chunks c ON c.doc_id = d.id
 			JOIN chunks_fts f ON f.rowid = c.rowid
-			WHERE d.id >= ? AND d.id < ? AND f.text = ?
-			ORDER BY d.id, c.ordinal`, p, prefixEnd(p), text)
+			WHERE d.id >= ? AND d.id < ? AND f.text = ?`, p, prefixEnd(p), text)
 		if err != nil {
 			return nil, fmt.Errorf("sqlite copies: %w", err)
 		}
@@ -56,6 +52,7 @@ func (s *Store) Copies(ctx context.Context, text string, prefixes []string) ([]g
 	if err != nil {
 		return nil, fmt.Errorf("sqlite copies: %w", err)
 	}
+	// The prefixes' ranges may come in any order and overlap: one sort.
 	slices.SortStableFunc(hits, func(a, b graphrag.Hit) int {
 		return cmp.Or(strings.Compare(a.Chunk.DocID, b.Chunk.DocID), cmp.Compare(a.Chunk.Ordinal, b.Chunk.Ordinal))
 	})
