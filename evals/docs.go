@@ -296,6 +296,8 @@ type DocsReport struct {
 // validation split and is tuned on since round 42.
 // "test39" (written the same way at the start of round 42) was round 42's
 // validation split and is tuned on since round 43.
+// "test40" (written the same way at the start of round 43) is the
+// validation split: only its figure is read.
 // "tune1" to "tune3" (others again, written from the documents alone by
 // three writers at once, each over its own part of the collections) are
 // development data: their misses are read.
@@ -341,6 +343,7 @@ var docsSets = map[string]struct{ collections, questions string }{
 	"test37":  {datasets.DocsTest37Collections, datasets.DocsTest37Questions},
 	"test38":  {datasets.DocsTest38Collections, datasets.DocsTest38Questions},
 	"test39":  {datasets.DocsTest39Collections, datasets.DocsTest39Questions},
+	"test40":  {datasets.DocsTest40Collections, datasets.DocsTest40Questions},
 	"tune1":   {datasets.DocsTune1Collections, datasets.DocsTune1Questions},
 	"tune2":   {datasets.DocsTune2Collections, datasets.DocsTune2Questions},
 	"tune3":   {datasets.DocsTune3Collections, datasets.DocsTune3Questions},

@@ -104,6 +104,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test37", "t37"},
 	{"test38", "t38"},
 	{"test39", "t39"},
+	{"test40", "t40"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},

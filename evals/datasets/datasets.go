@@ -358,6 +358,16 @@ const (
 	DocsTest39Collections = "docs/test39.collections.json"
 	DocsTest39Questions   = "docs/test39.jsonl"
 
+	// DocsTest40Collections and DocsTest40Questions are a split written
+	// the same way at the start of round 43, on files no earlier set
+	// takes a gold file from (its Debian rows one per package, three of
+	// them on files outside the usual Debian patterns, named in its
+	// collections) and the PostgreSQL pages asked about least often
+	// before. Round 43's validation split: only its figure is read.
+	// Never edit it.
+	DocsTest40Collections = "docs/test40.collections.json"
+	DocsTest40Questions   = "docs/test40.jsonl"
+
 	// DocsTune1..3 are tuning sets, written from the documents alone
 	// by three writers who had not seen how graphrag answers, each over
 	// its own part of the collections, and with the rows on pages and
