@@ -270,3 +270,20 @@ func TestVersionControlAsksForNoVersion(t *testing.T) {
 		t.Errorf("which version of frob: kinds %v, want a version", kindList(k))
 	}
 }
+
+// "default" inside a name asks for no default: the package
+// "zorp-defaults", a "non-default" mode, "default-frobber".
+func TestADefaultInANameAsksNone(t *testing.T) {
+	for q, want := range map[string]bool{
+		"which mode does zorpd pick by default":                            true,
+		"what are the defaults of frobctl":                                 true,
+		"Who first wrote the frob helper shipped in zorp-defaults?":        false,
+		"Which Zorp version does the quux-defaults package make the norm?": false,
+		"Can FROB use a non-default spool mode?":                           false,
+		"Which JDK does default-frobber pull in?":                          false,
+	} {
+		if got := slices.ContainsFunc(askedKinds(q), func(k askKind) bool { return k.name == "default" }); got != want {
+			t.Errorf("askedKinds(%q) asks for a default: %v, want %v", q, got, want)
+		}
+	}
+}

@@ -102,10 +102,13 @@ var askKinds = []askKind{
 	// does "what if I never close it": a thing left undone is done by
 	// default, and the answer's "If you do not close it, …" says how. So
 	// does "without giving a mode": what is used when none is given.
+	// "default" inside a name asks for none: the package "zorp-defaults",
+	// a "non-default" mode, "default-frobber".
 	{name: "default",
-		ask:    regexp.MustCompile(`(?i)\bdefaults?\b|\bautomatic(ally)?\b|\bwithout (\w+ing )?(a|an|any)\b|\bif (i|you|we|one) (don't|do not|didn't|did not|never) (\w+ly )?\w+\b|\bif (i|you|we|one) (omit|leave out|leave off)\b`),
-		has:    regexp.MustCompile(`(?i)\b(default|defaults|by default)\b|\bif (no|none)\b|\bif (it is |they are )?(not|never) (specified|given|set|supplied|provided)\b|\bif (you|one|we) (do not|don't|never) \w+|\b(if|when|is) omitted\b|\botherwise\b`),
-		prefer: toSet(`default defaults`)},
+		ask:      regexp.MustCompile(`(?i)\bdefaults?\b|\bautomatic(ally)?\b|\bwithout (\w+ing )?(a|an|any)\b|\bif (i|you|we|one) (don't|do not|didn't|did not|never) (\w+ly )?\w+\b|\bif (i|you|we|one) (omit|leave out|leave off)\b`),
+		has:      regexp.MustCompile(`(?i)\b(default|defaults|by default)\b|\bif (no|none)\b|\bif (it is |they are )?(not|never) (specified|given|set|supplied|provided)\b|\bif (you|one|we) (do not|don't|never) \w+|\b(if|when|is) omitted\b|\botherwise\b`),
+		prefer:   toSet(`default defaults`),
+		compound: regexp.MustCompile(`(?i)[\w.+]+-defaults?\b|\bdefaults?-\w[\w-]*`)},
 	// A question that asks what something needs asks for a condition:
 	// "what must the mirror have so that syncing works", "which privilege
 	// is required to …". The answer is the sentence that states the
