@@ -153,7 +153,7 @@ func answersAsked(query string, kinds []askKind, chosen []candidate, kept []grap
 	if len(chosen) == 0 {
 		return false, "nothing quotable"
 	}
-	if asksForName(query) && !slices.ContainsFunc(chosen, func(c candidate) bool { return c.name }) {
+	if asksForName(query) && !slices.ContainsFunc(chosen, func(c candidate) bool { return c.name || c.filesAsked && holderField(c) }) {
 		return false, "the question asks who, and no passage quoted names anyone"
 	}
 	if licenceQuestion.MatchString(query) {

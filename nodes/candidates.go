@@ -72,7 +72,17 @@ type candidate struct {
 	// filesAsked is true for a field of a copyright file's stanza whose
 	// Files field names a file the question names (filesNamed): the
 	// author of select-zorp is in the stanza of "Files: select-zorp*".
+	// So is a field of a stanza whose Files field names a folder the
+	// question names ("the frob plugins": "plugins/frob/*"), and of the
+	// packaging's stanza ("Files: debian/*") when the question asks about
+	// the packaging (packagingAsked).
 	filesAsked bool
+	// filesDepth is how closely a part's stanza names what the question
+	// names (partFiles).
+	filesDepth int
+	// packageNamed is true for a unit of a file whose folder the question
+	// names (packageWords): "zorp/copyright" for "…the packaging of zorp".
+	packageNamed bool
 	// agent is true when the unit names someone as who did something
 	// (namesAgent): "written by Jim Meyering", "Author: Jim Meyering".
 	agent bool
@@ -464,6 +474,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 	// Read only for the few units that need them: a part's stanza of a
 	// copyright file, a label under a release's heading.
 	fileWords := sync.OnceValue(func() []string { return stanzaFileWords.FindAllString(strings.ToLower(query), -1) })
+	packaging := sync.OnceValue(func() bool { return packagingAsked(query) })
 	pinned := sync.OnceValue(func() []string { return constrainingTerms(query) })
 	// The loose stems of the names the question writes as a package's or
 	// a program's (packageNames: "the file command").
@@ -693,7 +704,11 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 					c.subheadAsked = c.subheadAsked || qLoose[k]
 				}
 			}
-			c.filesAsked = len(u.files) > 0 && filesNamed(u.files, fileWords())
+			if u.stanza == stanzaPart || u.stanza == stanzaPackaging {
+				c.filesDepth = partFiles(u.files, h.Source.Path, fileWords())
+				c.filesAsked = c.filesDepth > 0 || u.stanza == stanzaPackaging && packaging()
+				c.packageNamed = len(packageWords(h.Source.Path, fileWords())) > 0
+			}
 			c.name = namesSomeone(c.masked)
 			c.agent = c.name && namesAgent(sent)
 			if lead && !u.code || overview && naming > 0 && !code && endsWithText(sent, h.Source.Title) {

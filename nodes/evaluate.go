@@ -175,6 +175,7 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 			kinds := askedKinds(s.question())
 			s.Kept = p.withAskedKind(ctx, &s, kinds)
 			s.Kept = p.withAskedLines(ctx, &s, kinds)
+			s.Kept = p.withAskedStanza(ctx, &s)
 		}
 		return s, nil
 	}

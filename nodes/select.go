@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // selection is the state of choosing an answer's units.
@@ -211,6 +212,21 @@ func (s *selection) pick(cands []candidate, limit int) {
 	// other people.
 	part := (who && s.author || licence) && slices.ContainsFunc(cands, partAsked)
 	wholeLicence = wholeLicence && !part
+	// Of the part of the package the question names, when a stanza of
+	// its copyright file is among them (every Debian packaging stanza
+	// matches "who holds the copyright on the Debian packaging of zorp"),
+	// and of the part it names most closely: "src/frob/json" is the
+	// stanza of "src/frob/json/*", not of "src/frob/*".
+	partNamed := part && slices.ContainsFunc(cands, func(c candidate) bool { return partAsked(c) && c.packageNamed })
+	deepest := 0
+	for _, c := range cands {
+		if part && partAsked(c) && (!partNamed || c.packageNamed) {
+			deepest = max(deepest, c.filesDepth)
+		}
+	}
+	otherPart := func(c candidate) bool {
+		return !partAsked(c) || partNamed && !c.packageNamed || c.filesDepth < deepest
+	}
 	record := stanzaNone
 	if who && s.author && !part {
 		for _, scope := range []stanzaScope{stanzaPart, stanzaWhole} {
@@ -246,8 +262,16 @@ func (s *selection) pick(cands []candidate, limit int) {
 			if s.quoted(c.text) {
 				continue // the same words from another copy of the file
 			}
-			if len(s.chosen) == 0 && (declared && !c.declares || who && !c.name || agent && !c.agent || licence && !holdsLicence(c) ||
-				wholeLicence && !wholeLicenceField(c) || newest && !c.newest || record != stanzaNone && !authorshipField(c, record) || ofNamed && c.naming < s.mostNamed || part && !partAsked(c)) {
+			if len(s.chosen) == 0 && part {
+				// The part's stanza answers first, though its holder may
+				// not read as a person's name ("Copyright: 2008
+				// Zorpsoft"), nor its fields name the work the question
+				// names as the header's do.
+				if otherPart(c) {
+					continue
+				}
+			} else if len(s.chosen) == 0 && (declared && !c.declares || who && !c.name || agent && !c.agent || licence && !holdsLicence(c) ||
+				wholeLicence && !wholeLicenceField(c) || newest && !c.newest || record != stanzaNone && !authorshipField(c, record) || ofNamed && c.naming < s.mostNamed) {
 				continue
 			}
 			if len(s.chosen) == 0 && firstRecord < 0 && record != stanzaNone {
@@ -272,6 +296,12 @@ func (s *selection) pick(cands []candidate, limit int) {
 				// document: source code that shares a word with it
 				// ("func Trim" for trimming a disk) is about something
 				// else.
+				continue
+			}
+			if part && len(s.chosen) > 0 && c.unit.stanza != stanzaNone && otherPart(c) && (c.hit != s.chosen[0].hit || c.section != s.chosen[0].section) {
+				// The part's stanza answers: the other stanzas' holders
+				// and licences are of other files. Its own Files field
+				// says which.
 				continue
 			}
 			if s.whole && (c.unit.stanza == stanzaPart || c.unit.stanza == stanzaPackaging) {
@@ -315,7 +345,17 @@ func authorshipField(c candidate, scope stanzaScope) bool {
 // question names by a file (candidate.filesAsked) that says who made it
 // or its licence.
 func partAsked(c candidate) bool {
-	return c.filesAsked && (authorshipField(c, stanzaPart) || strings.EqualFold(c.unit.field, "License") && holdsLicence(c))
+	return c.filesAsked && (authorshipField(c, stanzaPart) || authorshipField(c, stanzaPackaging) || holderField(c) || strings.EqualFold(c.unit.field, "License") && holdsLicence(c))
+}
+
+// holderField reports whether c is the Copyright field of a part's stanza
+// that names a holder, though in one word namesSomeone does not take for
+// a name ("Copyright: 2008 Zorpsoft"): what follows its years is who.
+func holderField(c candidate) bool {
+	if (c.unit.stanza != stanzaPart && c.unit.stanza != stanzaPackaging) || !strings.EqualFold(c.unit.field, "Copyright") {
+		return false
+	}
+	return strings.ContainsFunc(strings.TrimPrefix(c.text, c.unit.field+":"), unicode.IsLetter)
 }
 
 // wholeLicenceField reports whether c is the License field of a copyright
