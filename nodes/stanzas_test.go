@@ -41,7 +41,7 @@ func TestTheStanzaOfTheAskedPartAnswers(t *testing.T) {
 	files := map[string]string{
 		"doc/zorpkit/copyright": "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\nUpstream-Name: zorpkit\nSource: https://zorpkit.example.org/\n\n" +
 			"Files: *\nCopyright: 2001-2020 Ada Quux\nLicense: GPL-2+\n\n" +
-			"Files: plugins/frobber/*\nCopyright: 2015 Frobnitz Labs\nLicense: GPL-2+\n" + gplText + "\n" +
+			"Files: plugins/frobber/*\nCopyright: 2015 Frobnitz Labs\nLicense: Expat\n Permission is hereby granted, free of charge, to any person obtaining a copy.\n\n" +
 			"Files: src/mips/*\nCopyright: 2008 Codewrightery\nLicense: GPL-2+\n" + gplText + "\n" +
 			"Files: src/sparc/*\nCopyright: 2004 Sparcwerk\nComment: no licence of its own is given\n\n" +
 			"Files: src/frob/*\nCopyright: 2017 Quillon Systems\nLicense: GPL-2+\n" + gplText + "\n" +
@@ -85,6 +85,7 @@ func TestTheStanzaOfTheAskedPartAnswers(t *testing.T) {
 		{"zorpkit bundles yamlette under src/frob/yamlette. Who holds the copyright on that code?", "Files: src/frob/yamlette/*", "Quillon Systems"},
 		{"Who holds the copyright on the Debian packaging files of zorpkit?", "Wendla Ostrova", "Ilse Neumann"},
 		{"Who holds the copyright on the frobber plugins of zorpkit?", "Frobnitz Labs", "Ada Quux"},
+		{"What licence covers the frobber plugins of zorpkit?", "License: Expat", "Ada Quux"},
 		// A holder in one word reads as no person's name.
 		{"Who holds the copyright on the MIPS port of zorpkit?", "Codewrightery", "Ada Quux"},
 		{"Who holds the copyright on the SPARC port of zorpkit?", "Sparcwerk", "Ada Quux"},
