@@ -1,6 +1,7 @@
 package nodes
 
 import (
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -83,6 +84,9 @@ type candidate struct {
 	// packageNamed is true for a unit of a file whose folder the question
 	// names (packageWords): "zorp/copyright" for "…the packaging of zorp".
 	packageNamed bool
+	// copyright is true for a unit of a copyright file: a stanza, a
+	// stand-alone licence's text, a file not written to DEP-5.
+	copyright bool
 	// agent is true when the unit names someone as who did something
 	// (namesAgent): "written by Jim Meyering", "Author: Jim Meyering".
 	agent bool
@@ -704,6 +708,7 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 					c.subheadAsked = c.subheadAsked || qLoose[k]
 				}
 			}
+			c.copyright = h.Chunk.Kind == kindFields || path.Base(h.Source.Path) == "copyright"
 			if u.stanza == stanzaPart || u.stanza == stanzaPackaging {
 				c.filesDepth = partFiles(u.files, h.Source.Path, fileWords())
 				c.filesAsked = c.filesDepth > 0 || u.stanza == stanzaPackaging && packaging()

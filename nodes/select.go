@@ -298,10 +298,13 @@ func (s *selection) pick(cands []candidate, limit int) {
 				// else.
 				continue
 			}
-			if part && len(s.chosen) > 0 && c.unit.stanza != stanzaNone && otherPart(c) && (c.hit != s.chosen[0].hit || c.section != s.chosen[0].section) {
+			if part && len(s.chosen) > 0 && (c.unit.stanza != stanzaNone && otherPart(c) || c.unit.stanza == stanzaNone && c.copyright) && (c.hit != s.chosen[0].hit || c.section != s.chosen[0].section) {
 				// The part's stanza answers: the other stanzas' holders
-				// and licences are of other files. Its own Files field
-				// says which.
+				// and licences are of other files, and so are the texts
+				// of other copyright files and of the file's stand-alone
+				// licences (another package's "You may freely use …"
+				// after Dropbox's Copyright line). Its own Files field
+				// says which files its holder's are.
 				continue
 			}
 			if s.whole && (c.unit.stanza == stanzaPart || c.unit.stanza == stanzaPackaging) {

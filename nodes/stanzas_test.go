@@ -85,7 +85,8 @@ func TestTheStanzaOfTheAskedPartAnswers(t *testing.T) {
 		{"zorpkit bundles yamlette under src/frob/yamlette. Who holds the copyright on that code?", "Files: src/frob/yamlette/*", "Quillon Systems"},
 		{"Who holds the copyright on the Debian packaging files of zorpkit?", "Wendla Ostrova", "Ilse Neumann"},
 		{"Who holds the copyright on the frobber plugins of zorpkit?", "Frobnitz Labs", "Ada Quux"},
-		{"What licence covers the frobber plugins of zorpkit?", "License: Expat", "Ada Quux"},
+		// Not the file's other licences, stand-alone or the whole work's.
+		{"What licence covers the frobber plugins of zorpkit?", "License: Expat", "GPL-2+"},
 		// A holder in one word reads as no person's name.
 		{"Who holds the copyright on the MIPS port of zorpkit?", "Codewrightery", "Ada Quux"},
 		{"Who holds the copyright on the SPARC port of zorpkit?", "Sparcwerk", "Ada Quux"},
