@@ -345,8 +345,9 @@ func authorshipField(c candidate, scope stanzaScope) bool {
 }
 
 // partAsked reports whether c is a field of the stanza of a part the
-// question names by a file (candidate.filesAsked) that says who made it
-// or its licence.
+// question names (candidate.filesAsked: by a file, a folder, or as the
+// packaging) that says who made it (holderField for a holder in one
+// word) or its licence.
 func partAsked(c candidate) bool {
 	return c.filesAsked && (authorshipField(c, stanzaPart) || authorshipField(c, stanzaPackaging) || holderField(c) || strings.EqualFold(c.unit.field, "License") && holdsLicence(c))
 }
