@@ -478,7 +478,6 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 	// Read only for the few units that need them: a part's stanza of a
 	// copyright file, a label under a release's heading.
 	fileWords := sync.OnceValue(func() []string { return stanzaFileWords.FindAllString(strings.ToLower(query), -1) })
-	packaging := sync.OnceValue(func() bool { return packagingAsked(query) })
 	pinned := sync.OnceValue(func() []string { return constrainingTerms(query) })
 	// The loose stems of the names the question writes as a package's or
 	// a program's (packageNames: "the file command").
@@ -587,6 +586,10 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 			newestLine = newestReleaseLine(h)
 		}
 		pkgDoc := h.Chunk.Kind == kindPackage && slices.ContainsFunc(idents, func(a askedIdent) bool { return a.Pkg != "" && inPackage(h, a.Pkg) })
+		// The question's words that name the package of the hit's file
+		// (packageWords), read for its first unit of a part's stanza.
+		var pkgWords []string
+		pkgRead := false
 		for j, u := range units {
 			heading := u.heading
 			if heading == "" {
@@ -710,9 +713,12 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 			}
 			c.copyright = h.Chunk.Kind == kindFields || path.Base(h.Source.Path) == "copyright"
 			if u.stanza == stanzaPart || u.stanza == stanzaPackaging {
-				c.filesDepth = partFiles(u.files, h.Source.Path, fileWords())
-				c.filesAsked = c.filesDepth > 0 || u.stanza == stanzaPackaging && packaging()
-				c.packageNamed = len(packageWords(h.Source.Path, fileWords())) > 0
+				if !pkgRead {
+					pkgWords, pkgRead = packageWords(h.Source.Path, fileWords()), true
+				}
+				c.filesDepth = partFiles(u.files, h.Source.Path, fileWords(), pkgWords)
+				c.filesAsked = c.filesDepth > 0 || u.stanza == stanzaPackaging && packagingAsked(query, fileWords())
+				c.packageNamed = len(pkgWords) > 0
 			}
 			c.name = namesSomeone(c.masked)
 			c.agent = c.name && namesAgent(sent)

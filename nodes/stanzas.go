@@ -18,14 +18,10 @@ import (
 // best; the stanza asked about holds few of its words.
 
 // packagingAsked reports whether a question asks about the Debian
-// packaging of a work: its word "packaging", or a path in debian/.
-func packagingAsked(query string) bool {
-	for _, w := range stanzaFileWords.FindAllString(strings.ToLower(query), -1) {
-		if w == "packaging" {
-			return true
-		}
-	}
-	return strings.Contains(strings.ToLower(query), "debian/")
+// packaging of a work: among its words (stanzaFileWords) "packaging", or
+// a path in debian/.
+func packagingAsked(query string, words []string) bool {
+	return slices.Contains(words, "packaging") || strings.Contains(strings.ToLower(query), "debian/")
 }
 
 // stanzaFiles are the patterns of the Files fields of a chunk of a
@@ -60,7 +56,7 @@ func stanzaAsked(h graphrag.Hit, packaging bool, words []string) bool {
 		case stanzaPackaging:
 			return packaging && slices.Contains(p, "debian/*")
 		case stanzaPart:
-			return partFiles(p, h.Source.Path, words) > 0
+			return partFiles(p, h.Source.Path, words, packageWords(h.Source.Path, words)) > 0
 		}
 		return false
 	})
@@ -75,17 +71,17 @@ const maxFilesDepth = 1 << 10
 // a file it names by its name (filesNamed), else the folders of the one
 // pattern that it names most of ("src/frob/json/*" three for
 // "src/frob/json", "src/frob/*" two), 0 for none. A folder counts only
-// when the question names the package the file is of by another word,
+// when the question names the package the file is of by another word
+// (pkg are the words that name it: packageWords),
 // and not the folder named like the package ("the frob plugins of
 // zorp" names "plugins/frob/*" of zorp/copyright; "zorp" is not the part
 // "src/libzorp/*"): the folder of another package's vendored copy
 // ("thirdparty/zorp/*") names the package asked about, not a part of it.
 // Not "debian", which a question about any Debian package may write.
-func partFiles(patterns []string, file string, words []string) int {
+func partFiles(patterns []string, file string, words, pkg []string) int {
 	if filesNamed(patterns, words) {
 		return maxFilesDepth
 	}
-	pkg := packageWords(file, words)
 	if len(pkg) == 0 {
 		return 0
 	}
@@ -126,8 +122,8 @@ func (p *pipeline) withAskedStanza(ctx context.Context, s *State) []graphrag.Hit
 	if !asksAuthor(q) && !licenceQuestion.MatchString(q) {
 		return s.Kept
 	}
-	packaging := packagingAsked(q)
 	words := stanzaFileWords.FindAllString(strings.ToLower(q), -1)
+	packaging := packagingAsked(q, words)
 	ofNamed := func(h graphrag.Hit) bool { return len(packageWords(h.Source.Path, words)) > 0 }
 	docs := isCopyrightStanza
 	if slices.ContainsFunc(s.Kept, func(h graphrag.Hit) bool { return isCopyrightStanza(h) && ofNamed(h) }) {

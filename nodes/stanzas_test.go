@@ -163,7 +163,7 @@ func TestPartFiles(t *testing.T) {
 		{[]string{"src/org/zorpkit/*"}, "/usr/share/doc/libzorpkit-frob-annotations-java/copyright", "who holds the copyright on the zorpkit code packaged as libzorpkit-frob-annotations-java", 0},
 		{[]string{"debian/frob/*"}, "/usr/share/doc/zorpkit/copyright", "who wrote the debian frob of zorpkit", 1},
 	} {
-		if got := partFiles(tc.patterns, tc.file, words(tc.q)); got != tc.want {
+		if got := partFiles(tc.patterns, tc.file, words(tc.q), packageWords(tc.file, words(tc.q))); got != tc.want {
 			t.Errorf("partFiles(%q, %q, %q) = %d, want %d", tc.patterns, tc.file, tc.q, got, tc.want)
 		}
 	}
