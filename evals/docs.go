@@ -296,8 +296,8 @@ type DocsReport struct {
 // validation split and is tuned on since round 42.
 // "test39" (written the same way at the start of round 42) was round 42's
 // validation split and is tuned on since round 43.
-// "test40" (written the same way at the start of round 43) is the
-// validation split: only its figure is read.
+// "test40" (written the same way at the start of round 43) was round 43's
+// validation split and is tuned on since round 44.
 // "tune1" to "tune3" (others again, written from the documents alone by
 // three writers at once, each over its own part of the collections) are
 // development data: their misses are read.
