@@ -298,6 +298,8 @@ type DocsReport struct {
 // validation split and is tuned on since round 43.
 // "test40" (written the same way at the start of round 43) was round 43's
 // validation split and is tuned on since round 44.
+// "test41" (written the same way at the start of round 44) is the
+// validation split: only its figure is read.
 // "tune1" to "tune3" (others again, written from the documents alone by
 // three writers at once, each over its own part of the collections) are
 // development data: their misses are read.
@@ -344,6 +346,7 @@ var docsSets = map[string]struct{ collections, questions string }{
 	"test38":  {datasets.DocsTest38Collections, datasets.DocsTest38Questions},
 	"test39":  {datasets.DocsTest39Collections, datasets.DocsTest39Questions},
 	"test40":  {datasets.DocsTest40Collections, datasets.DocsTest40Questions},
+	"test41":  {datasets.DocsTest41Collections, datasets.DocsTest41Questions},
 	"tune1":   {datasets.DocsTune1Collections, datasets.DocsTune1Questions},
 	"tune2":   {datasets.DocsTune2Collections, datasets.DocsTune2Questions},
 	"tune3":   {datasets.DocsTune3Collections, datasets.DocsTune3Questions},

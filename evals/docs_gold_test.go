@@ -105,6 +105,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test38", "t38"},
 	{"test39", "t39"},
 	{"test40", "t40"},
+	{"test41", "t41"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},

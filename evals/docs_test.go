@@ -62,6 +62,7 @@ func TestDocsSetsLoad(t *testing.T) {
 		{"test38", 70, 22},
 		{"test39", 70, 22},
 		{"test40", 70, 22},
+		{"test41", 70, 22},
 	} {
 		t.Run(tc.set, func(t *testing.T) {
 			cols, qs, err := LoadDocsSet(tc.set)

@@ -368,6 +368,16 @@ const (
 	DocsTest40Collections = "docs/test40.collections.json"
 	DocsTest40Questions   = "docs/test40.jsonl"
 
+	// DocsTest41Collections and DocsTest41Questions are a split written
+	// the same way at the start of round 44, on files no earlier set
+	// takes a gold file from (its Debian rows one per package, ten of
+	// them in packages never asked about, most on files outside the
+	// usual Debian patterns, named in its collections) and the
+	// PostgreSQL pages asked about least often before. Round 44's
+	// validation split: only its figure is read. Never edit it.
+	DocsTest41Collections = "docs/test41.collections.json"
+	DocsTest41Questions   = "docs/test41.jsonl"
+
 	// DocsTune1..3 are tuning sets, written from the documents alone
 	// by three writers who had not seen how graphrag answers, each over
 	// its own part of the collections, and with the rows on pages and
