@@ -500,6 +500,11 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 	qStems := make(map[string]bool, len(terms))
 	for _, t := range terms {
 		qStems[t.Stem] = true
+		if w, ok := codeSpelling[looseStem(t.Word)]; ok {
+			// A code window's line that writes the word as code does
+			// ("-Inf" for "negative infinity") holds it.
+			qStems[w] = true
+		}
 	}
 	// A code window's line that writes two of the question's words as
 	// one ("canonical filenames" for "canonical file names") holds them.

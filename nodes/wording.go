@@ -30,6 +30,18 @@ var sameMeaning = [][]string{
 	{"several", "multiple"},
 }
 
+// codeSpelling maps the loose stem of a question's word to the way code
+// spells the word: Go's math package, like C's, writes infinity "Inf"
+// ("Atan2(-Inf, -Inf) = -3Pi/4"), and code shortens maximum and minimum to
+// max and min. A code window is cut around the line that writes the short
+// form (codeWindow), as around one that writes the word.
+var codeSpelling = map[string]string{
+	looseStem("infinity"): "inf",
+	looseStem("infinite"): "inf",
+	looseStem("maximum"):  "max",
+	looseStem("minimum"):  "min",
+}
+
 // meaningGroup maps the loose stem of each sameMeaning word to its
 // group's loose stems.
 var meaningGroup = func() map[string][]string {

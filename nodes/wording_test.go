@@ -2,6 +2,7 @@ package nodes
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/graphrag/graphrag"
@@ -63,5 +64,25 @@ func TestNegatedMeanings(t *testing.T) {
 		if got := negatedMeanings(text); !slices.Equal(got, want) {
 			t.Errorf("negatedMeanings(%q) = %v, want %v", text, got, want)
 		}
+	}
+}
+
+// Code writes infinity "Inf": asked what a function returns for negative
+// infinity, the window of its long doc is around the special cases that
+// say "-Inf", not the doc's opening lines.
+func TestCodeWindowReadsInfinityAsInf(t *testing.T) {
+	var doc strings.Builder
+	doc.WriteString("// Zorb returns the zorb of y and x, using\n// the signs of the two to choose the half-plane\n// of the return value.\n//\n// Special cases are (in order):\n")
+	for _, c := range []string{"Zorb(y, NaN) = NaN", "Zorb(NaN, x) = NaN", "Zorb(+0, x>=0) = +0", "Zorb(-0, x>=0) = -0",
+		"Zorb(+0, x<=-0) = +Tau", "Zorb(-0, x<=-0) = -Tau", "Zorb(y>0, 0) = +Tau/2", "Zorb(y<0, 0) = -Tau/2",
+		"Zorb(+Inf, +Inf) = +Tau/8", "Zorb(-Inf, +Inf) = -Tau/8", "Zorb(+Inf, -Inf) = 3Tau/8", "Zorb(-Inf, -Inf) = -3Tau/8",
+		"Zorb(y, +Inf) = 0"} {
+		doc.WriteString("//\t" + c + "\n")
+	}
+	doc.WriteString("func Zorb(y, x float64) float64 {\n\treturn zorb(y, x)\n}")
+	h := codeHit("/src/quill/zorb.go", 0, "quill.Zorb", "func", doc.String())
+	a := extractive("What does quill.Zorb return when both y and x are negative infinity?", []graphrag.Hit{h}, 3)
+	if !strings.Contains(a.Text, "-3Tau/8") {
+		t.Errorf("the answer misses the special case for -Inf, -Inf:\n%s", a.Text)
 	}
 }
