@@ -77,7 +77,7 @@ func newSelection(query string, kept []graphrag.Hit) (*selection, []candidate) {
 	}
 	return &selection{terms: terms, kinds: kinds, df: df, kept: len(kept), mostNamed: mostNamed, named: named, asked: asked,
 		steps:     slices.ContainsFunc(kinds, func(k askKind) bool { return k.name == "steps" }),
-		licence:   licenceQuestion.MatchString(query),
+		licence:   asksLicence(query),
 		changes:   asksChanges(query),
 		author:    asksAuthor(query),
 		released:  released,

@@ -39,6 +39,14 @@ func asksForName(query string) bool {
 // covers dpkg", "what license does liblzma have".
 var licenceQuestion = regexp.MustCompile(`(?i)^\s*(what|which|under what|under which)\b.*\blicen[cs]e[sd]?\b`)
 
+// asksLicence reports whether a question asks under which licence
+// something is (licenceQuestion), in its asking sentence: "Zorpkit ships
+// a frobcheck tool. Under which licence is that tool distributed?" asks
+// it after a sentence that says what the tool is (askingPart).
+func asksLicence(question string) bool {
+	return licenceQuestion.MatchString(askingPart(question))
+}
+
 // licenceName finds the name of a licence, or the words that grant one:
 // SPDX-style short names ("GPL-2+", "MIT", "BSD-3-clause", "Apache-2.0"),
 // the licences' own names and "public domain".
@@ -136,7 +144,8 @@ func holds(c candidate, h graphrag.Hit, w string) bool {
 // answersAsked reports whether the units chosen for an answer answer what
 // the question asks for (kinds are its askedKinds); why says what they
 // lack. A "who" question's units name someone; a licence question's name
-// the licence of what it asks about; a question for the most of something
+// the licence of what it asks about (or are the License field of the
+// stanza of the part it names: partAsked); a question for the most of something
 // ("the maximum number of zorps per frob") has one that states a limit,
 // in a passage that speaks of what it counts (countedThing): the passages
 // about zorps that state none do not say how many a frob may hold, nor
@@ -156,9 +165,11 @@ func answersAsked(query string, kinds []askKind, chosen []candidate, kept []grap
 	if asksForName(query) && !slices.ContainsFunc(chosen, func(c candidate) bool { return c.name || c.filesAsked && holderField(c) }) {
 		return false, "the question asks who, and no passage quoted names anyone"
 	}
-	if licenceQuestion.MatchString(query) {
+	if asksLicence(query) {
 		subject := licenceSubjectOf(query)
-		if !slices.ContainsFunc(chosen, func(c candidate) bool { return holdsLicence(c) && subject.of(c, kept[c.hit]) }) {
+		if !slices.ContainsFunc(chosen, func(c candidate) bool {
+			return holdsLicence(c) && (subject.of(c, kept[c.hit]) || partAsked(c))
+		}) {
 			return false, "the question asks for a licence, and no passage quoted names the licence of what it asks about"
 		}
 	}

@@ -40,7 +40,7 @@ func asksRecord(question, p string) bool {
 	switch {
 	case authorshipRecords[base] && asksForName(question) && asksAuthor(question):
 		return true
-	case licenceRecords[base] && licenceQuestion.MatchString(question):
+	case licenceRecords[base] && asksLicence(question):
 		return true
 	}
 	return false

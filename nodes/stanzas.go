@@ -119,7 +119,7 @@ func packageWords(file string, words []string) []string {
 // path the question names, when any is.
 func (p *pipeline) withAskedStanza(ctx context.Context, s *State) []graphrag.Hit {
 	q := s.question()
-	if !asksAuthor(q) && !licenceQuestion.MatchString(q) {
+	if !asksAuthor(q) && !asksLicence(q) {
 		return s.Kept
 	}
 	words := stanzaFileWords.FindAllString(strings.ToLower(q), -1)

@@ -53,6 +53,10 @@ func TestTheStanzaOfTheAskedPartAnswers(t *testing.T) {
 			"Files: debian/*\nCopyright: 2010 Ilse Neumann\nLicense: PD-debian\n The Debian packaging files are in the public domain: the Debian packaging files may be used freely.\n\n" +
 			"License: GPL-2+\n" + gplText,
 	}
+	files["doc/libquill-twig-perl/copyright"] = "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\nUpstream-Name: Quill-Twig\nUpstream-Contact: Ada Quux <ada@example.org>\n\n" +
+		"Files: *\nCopyright: 1999-2010, Ada Quux <ada@example.org>\nLicense: Artistic or GPL-1+\n\n" +
+		"Files: tools/quill_lint/quill_lint\nCopyright: 2003, Ada Quux\nLicense: Artistic or GPL-2+\n\n" +
+		"Files: debian/*\nCopyright: 2006-2016, Wendla Ostrova\nLicense: Artistic or GPL-1+\n"
 	for i := range 12 {
 		pkg := fmt.Sprintf("quux%d", i)
 		files["doc/"+pkg+"/copyright"] = "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\nUpstream-Name: " + pkg + "\n\n" +
@@ -87,6 +91,9 @@ func TestTheStanzaOfTheAskedPartAnswers(t *testing.T) {
 		{"Who holds the copyright on the frobber plugins of zorpkit?", "Frobnitz Labs", "Ada Quux"},
 		// Not the file's other licences, stand-alone or the whole work's.
 		{"What licence covers the frobber plugins of zorpkit?", "License: Expat", "GPL-2+"},
+		// Asked in a sentence after one that says what the part is.
+		{"zorpkit ships frobber plugins. Under which licence are those plugins distributed?", "License: Expat", "GPL-2+"},
+		{"Quill-Twig ships a quill_lint tool. Under which licence is that tool distributed?", "GPL-2+", "GPL-1+"},
 		// A holder in one word reads as no person's name.
 		{"Who holds the copyright on the MIPS port of zorpkit?", "Codewrightery", "Ada Quux"},
 		{"Who holds the copyright on the SPARC port of zorpkit?", "Sparcwerk", "Ada Quux"},
