@@ -144,12 +144,12 @@ func holds(c candidate, h graphrag.Hit, w string) bool {
 // answersAsked reports whether the units chosen for an answer answer what
 // the question asks for (kinds are its askedKinds); why says what they
 // lack. A "who" question's units name someone; a licence question's name
-// the licence of what it asks about (or are the License field of the
-// stanza of the part it names: partAsked); a question for the most of something
-// ("the maximum number of zorps per frob") has one that states a limit,
-// in a passage that speaks of what it counts (countedThing): the passages
-// about zorps that state none do not say how many a frob may hold, nor
-// does the limit of another count. A question for a version ("which
+// the licence of what it asks about, or are the License field of the
+// stanza of the part it names (partAsked); a question for the most of
+// something ("the maximum number of zorps per frob") has one that states
+// a limit, in a passage that speaks of what it counts (countedThing): the
+// passages about zorps that state none do not say how many a frob may
+// hold, nor does the limit of another count. A question for a version ("which
 // release added frob mode") has one that states a version
 // (statesVersion), or a date when it asks "when", or a default when it
 // asks what is taken if none is named (kindAnswers), and that speaks of the

@@ -34,7 +34,7 @@ func recordBase(p string) string {
 
 // asksRecord reports whether a hit's file is the record that answers a
 // question for the author of a thing (asksForName and asksAuthor) or under
-// which licence it is (licenceQuestion).
+// which licence it is (asksLicence).
 func asksRecord(question, p string) bool {
 	base := recordBase(p)
 	switch {
