@@ -44,8 +44,16 @@ var licenceQuestion = regexp.MustCompile(`(?i)^\s*(what|which|under what|under w
 // a frobcheck tool. Under which licence is that tool distributed?" asks
 // it after a sentence that says what the tool is (askingPart).
 func asksLicence(question string) bool {
-	return licenceQuestion.MatchString(askingPart(question))
+	if licenceQuestion.MatchString(question) {
+		return true
+	}
+	// Split into sentences only when a later one may ask it: most
+	// questions never say "licence".
+	return licenceWord.MatchString(question) && licenceQuestion.MatchString(askingPart(question))
 }
+
+// licenceWord finds the word licenceQuestion ends on.
+var licenceWord = regexp.MustCompile(`(?i)\blicen[cs]e[sd]?\b`)
 
 // licenceName finds the name of a licence, or the words that grant one:
 // SPDX-style short names ("GPL-2+", "MIT", "BSD-3-clause", "Apache-2.0"),
