@@ -40,9 +40,10 @@ func asksForName(query string) bool {
 var licenceQuestion = regexp.MustCompile(`(?i)^\s*(what|which|under what|under which)\b.*\blicen[cs]e[sd]?\b`)
 
 // asksLicence reports whether a question asks under which licence
-// something is (licenceQuestion), in its asking sentence: "Zorpkit ships
-// a frobcheck tool. Under which licence is that tool distributed?" asks
-// it after a sentence that says what the tool is (askingPart).
+// something is (licenceQuestion), from its start or in its asking
+// sentence: "Zorpkit ships a frobcheck tool. Under which licence is that
+// tool distributed?" asks it after a sentence that says what the tool is
+// (askingPart).
 func asksLicence(question string) bool {
 	if licenceQuestion.MatchString(question) {
 		return true
