@@ -37,7 +37,11 @@ func asksForName(query string) bool {
 // licenceQuestion finds a question that asks under which licence
 // something is: "what license is jq distributed under", "which licence
 // covers dpkg", "what license does liblzma have".
-var licenceQuestion = regexp.MustCompile(`(?i)^\s*(what|which|under what|under which)\b.*\blicen[cs]e[sd]?\b`)
+var licenceQuestion = regexp.MustCompile(`(?i)^\s*(what|which|under what|under which)\b.*` + licenceWordPattern)
+
+// licenceWordPattern is the word a licence question says, in its forms:
+// "licence", "license", "licensed", "licences".
+const licenceWordPattern = `\blicen[cs]e[sd]?\b`
 
 // asksLicence reports whether a question asks under which licence
 // something is (licenceQuestion), from its start or in its asking
@@ -53,8 +57,8 @@ func asksLicence(question string) bool {
 	return licenceWord.MatchString(question) && licenceQuestion.MatchString(askingPart(question))
 }
 
-// licenceWord finds the word licenceQuestion ends on.
-var licenceWord = regexp.MustCompile(`(?i)\blicen[cs]e[sd]?\b`)
+// licenceWord finds the word a licence question says (licenceWordPattern).
+var licenceWord = regexp.MustCompile(`(?i)` + licenceWordPattern)
 
 // licenceName finds the name of a licence, or the words that grant one:
 // SPDX-style short names ("GPL-2+", "MIT", "BSD-3-clause", "Apache-2.0"),
