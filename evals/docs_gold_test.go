@@ -106,6 +106,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test39", "t39"},
 	{"test40", "t40"},
 	{"test41", "t41"},
+	{"test42", "t42"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},

@@ -378,6 +378,15 @@ const (
 	DocsTest41Collections = "docs/test41.collections.json"
 	DocsTest41Questions   = "docs/test41.jsonl"
 
+	// DocsTest42Collections and DocsTest42Questions are a split written
+	// the same way at the start of round 45, on files no earlier set
+	// takes a gold file from (its Debian rows one per package, seven of
+	// them in packages never asked about) and the PostgreSQL pages asked
+	// about least often before. Round 45's validation split: only its
+	// figure is read. Never edit it.
+	DocsTest42Collections = "docs/test42.collections.json"
+	DocsTest42Questions   = "docs/test42.jsonl"
+
 	// DocsTune1..3 are tuning sets, written from the documents alone
 	// by three writers who had not seen how graphrag answers, each over
 	// its own part of the collections, and with the rows on pages and
