@@ -116,6 +116,62 @@ func sentenceSpace(before, gap string) bool {
 	return strings.HasSuffix(before, ".") || strings.HasSuffix(before, "!") || strings.HasSuffix(before, "?")
 }
 
+// unwrapped joins a paragraph's lines with newlines, save where a line
+// breaks inside a word: after a hyphen that follows a letter or a digit,
+// or after a slash that ends a path from the root or a URL, before a line
+// that goes on in lower case or with a digit. Text rendered from HTML
+// (Debian's Python policy, many .txt manuals) wraps a long path at a
+// slash ("/usr/lib/" and "python3/dist-packages" on the next line) and a
+// compound at its hyphen ("dist-" and "packages"); joined with a space,
+// the answer breaks the path or the word a question asks for. A relative
+// name that ends in a slash ("ca/" before "for CA") is a folder's name
+// as often as a wrapped path: it keeps its space.
+func unwrapped(lines []string) string {
+	var out []string
+	for i, line := range lines {
+		if i > 0 {
+			end := strings.TrimRightFunc(lines[i-1], unicode.IsSpace)
+			if next := strings.TrimLeftFunc(line, unicode.IsSpace); wrapsInsideWord(end, next) {
+				if out == nil {
+					out = slices.Clone(lines[:i])
+				}
+				out[len(out)-1] = strings.TrimRightFunc(out[len(out)-1], unicode.IsSpace) + next
+				continue
+			}
+		}
+		if out != nil {
+			out = append(out, line)
+		}
+	}
+	if out == nil {
+		return strings.Join(lines, "\n")
+	}
+	return strings.Join(out, "\n")
+}
+
+// wrapsInsideWord reports whether a line that ends as end does (its
+// trailing space trimmed) breaks a word the next line, starting as next
+// does, goes on with (see unwrapped).
+func wrapsInsideWord(end, next string) bool {
+	first, _ := utf8.DecodeRuneInString(next)
+	if !unicode.IsLower(first) && !unicode.IsDigit(first) {
+		return false
+	}
+	word := end[strings.LastIndexFunc(end, unicode.IsSpace)+1:]
+	switch {
+	case strings.HasSuffix(word, "-"):
+		before, _ := utf8.DecodeLastRuneInString(word[:len(word)-1])
+		return unicode.IsLetter(before) || unicode.IsDigit(before)
+	case strings.HasSuffix(word, "/"):
+		word = strings.TrimLeft(word, `("'<[`)
+		if strings.HasSuffix(word, "://") {
+			return false // a URL's scheme before a word: "uses http://" and "without"
+		}
+		return len(word) > 1 && (word[0] == '/' || strings.HasPrefix(word, "~/") || strings.Contains(word, "://"))
+	}
+	return false
+}
+
 // answerUnits splits a prose passage into the units an answer may quote,
 // each with the section heading above it. Headings are not quoted: they
 // name the section whose sentences are. A list item is one unit however
@@ -213,7 +269,7 @@ func splitText(text string, bareHeadings, paragraphs bool) []quoteUnit {
 			return
 		}
 		if terms := definedTerms(para, bareHeadings); len(terms) > 0 {
-			add(quoteUnit{text: strings.Join(strings.Fields(strings.Join(para, " ")), " "), defines: terms})
+			add(quoteUnit{text: strings.Join(strings.Fields(unwrapped(para)), " "), defines: terms})
 			para = para[:0]
 			return
 		}
@@ -222,20 +278,20 @@ func splitText(text string, bareHeadings, paragraphs bool) []quoteUnit {
 			para[0] = listMarker.ReplaceAllString(para[0], "")
 			// A list item is quoted whole: cutting it at a sentence end
 			// loses its second half.
-			if s := strings.Join(strings.Fields(strings.Join(para, " ")), " "); s != "" && len(tokenize(s)) > 0 {
+			if s := strings.Join(strings.Fields(unwrapped(para)), " "); s != "" && len(tokenize(s)) > 0 {
 				add(quoteUnit{text: s, item: true})
 			}
 			para = para[:0]
 			return
 		}
 		if paragraphs {
-			if s := strings.Join(strings.Fields(strings.Join(para, " ")), " "); len(tokenize(s)) > 0 {
+			if s := strings.Join(strings.Fields(unwrapped(para)), " "); len(tokenize(s)) > 0 {
 				add(quoteUnit{text: s})
 			}
 			para = para[:0]
 			return
 		}
-		for _, s := range splitSentences(strings.Join(para, "\n")) {
+		for _, s := range splitSentences(unwrapped(para)) {
 			s = strings.Join(strings.Fields(s), " ")
 			if s == "" || len(tokenize(s)) == 0 {
 				continue
