@@ -157,7 +157,11 @@ func wrapsInsideWord(end, next string) bool {
 	if !unicode.IsLower(first) && !unicode.IsDigit(first) {
 		return false
 	}
-	word := end[strings.LastIndexFunc(end, unicode.IsSpace)+1:]
+	word := end
+	if i := strings.LastIndexFunc(end, unicode.IsSpace); i >= 0 {
+		_, n := utf8.DecodeRuneInString(end[i:])
+		word = end[i+n:]
+	}
 	switch {
 	case strings.HasSuffix(word, "-"):
 		before, _ := utf8.DecodeLastRuneInString(word[:len(word)-1])
