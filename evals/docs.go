@@ -300,8 +300,8 @@ type DocsReport struct {
 // validation split and is tuned on since round 44.
 // "test41" (written the same way at the start of round 44) was round 44's
 // validation split and is tuned on since round 45.
-// "test42" (written the same way at the start of round 45) is the
-// validation split: only its figure is read.
+// "test42" (written the same way at the start of round 45) was round 45's
+// validation split and is tuned on since round 46.
 // "tune1" to "tune3" (others again, written from the documents alone by
 // three writers at once, each over its own part of the collections) are
 // development data: their misses are read.
