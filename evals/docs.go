@@ -302,6 +302,8 @@ type DocsReport struct {
 // validation split and is tuned on since round 45.
 // "test42" (written the same way at the start of round 45) was round 45's
 // validation split and is tuned on since round 46.
+// "test43" (written the same way at the start of round 46) is the
+// validation split: only its figure is read.
 // "tune1" to "tune3" (others again, written from the documents alone by
 // three writers at once, each over its own part of the collections) are
 // development data: their misses are read.
@@ -350,6 +352,7 @@ var docsSets = map[string]struct{ collections, questions string }{
 	"test40":  {datasets.DocsTest40Collections, datasets.DocsTest40Questions},
 	"test41":  {datasets.DocsTest41Collections, datasets.DocsTest41Questions},
 	"test42":  {datasets.DocsTest42Collections, datasets.DocsTest42Questions},
+	"test43":  {datasets.DocsTest43Collections, datasets.DocsTest43Questions},
 	"tune1":   {datasets.DocsTune1Collections, datasets.DocsTune1Questions},
 	"tune2":   {datasets.DocsTune2Collections, datasets.DocsTune2Questions},
 	"tune3":   {datasets.DocsTune3Collections, datasets.DocsTune3Questions},

@@ -107,6 +107,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test40", "t40"},
 	{"test41", "t41"},
 	{"test42", "t42"},
+	{"test43", "t43"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},

@@ -64,6 +64,7 @@ func TestDocsSetsLoad(t *testing.T) {
 		{"test40", 70, 22},
 		{"test41", 70, 22},
 		{"test42", 70, 22},
+		{"test43", 70, 22},
 	} {
 		t.Run(tc.set, func(t *testing.T) {
 			cols, qs, err := LoadDocsSet(tc.set)

@@ -387,6 +387,15 @@ const (
 	DocsTest42Collections = "docs/test42.collections.json"
 	DocsTest42Questions   = "docs/test42.jsonl"
 
+	// DocsTest43Collections and DocsTest43Questions are a split written
+	// the same way at the start of round 46, on files no earlier set
+	// takes a gold file from (its Debian rows one per package, each in a
+	// package asked about once before) and the PostgreSQL pages asked
+	// about least often before. Round 46's validation split: only its
+	// figure is read. Never edit it.
+	DocsTest43Collections = "docs/test43.collections.json"
+	DocsTest43Questions   = "docs/test43.jsonl"
+
 	// DocsTune1..3 are tuning sets, written from the documents alone
 	// by three writers who had not seen how graphrag answers, each over
 	// its own part of the collections, and with the rows on pages and
