@@ -475,8 +475,8 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 	overview := asksOverview(query)
 	asksRelated := relatedAsked.MatchString(query)
 	newestAsked := asksNewestRelease(query)
-	// Read only for the few units that need them: a part's stanza of a
-	// copyright file, a label under a release's heading.
+	// Read only when needed: for a part's stanza of a copyright file, a
+	// label under a release's heading, a folder named after an exact name.
 	fileWords := sync.OnceValue(func() []string { return stanzaFileWords.FindAllString(strings.ToLower(query), -1) })
 	pinned := sync.OnceValue(func() []string { return constrainingTerms(query) })
 	// The loose stems of the names the question writes as a package's or
@@ -524,9 +524,13 @@ func answerCandidates(query string, kept []graphrag.Hit, terms []term) ([]candid
 		title := looseSet(h.Source.Title)
 		// How much of the question names the hit's file or folder
 		// ("gzip" and "copyright" name gzip/copyright): see lessNamed.
+		// An exact name of the question also names a folder Debian
+		// names after it ("libZorp" names libzorp7/, with the library's
+		// soname: packagedAs); an everyday word would name too many
+		// ("python" every python3-* folder).
 		naming := 0
 		for _, w := range named {
-			if pathNamed(h.Source.Path, map[string]bool{w: true}) {
+			if pathNamed(h.Source.Path, map[string]bool{w: true}) || slices.Contains(pinned(), w) && inPackagedFolder(h.Source.Path, w) {
 				naming += nameWeights[w]
 			}
 		}
