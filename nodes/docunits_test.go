@@ -74,11 +74,7 @@ func TestUnfinishedLeadIn(t *testing.T) {
 	units := answerUnits(text)
 	want := "Writing every count to a file is done with\n```\nc.Log(f)\n```\nwhich appends one line per call."
 	if len(units) != 3 || units[0].text != want || !units[0].lead || units[1].text != "Counts are never reset." || !units[2].code {
-		var got []string
-		for _, u := range units {
-			got = append(got, u.text)
-		}
-		t.Errorf("units = %q\nwant %q, the sentence that ends apart, the last block", got, want)
+		t.Errorf("units = %q\nwant %q, the sentence that ends apart, the last block", unitTexts(units), want)
 	}
 	h := packageDocHit("/src/tally/log.go", "// Package tally counts words.\n//\n// "+
 		strings.ReplaceAll(strings.TrimSuffix(text, "\n"), "\n", "\n// ")+"\npackage tally")
@@ -397,11 +393,7 @@ func TestAnnouncedExample(t *testing.T) {
 	text := "EXAMPLES\n\nThe following example command renames the quill of a frob.\n\nRETUNE FROB my_frob ( quill = zint );\n\n" +
 		"The following example command reloads the frob's spool without altering anything.\n\nRETUNE FROB my_frob ( nudge );\n\n" +
 		"The following settings of zorpd matter here.\n\nSpool depth bounds how many frobs wait."
-	units := answerUnits(text)
-	var got []string
-	for _, u := range units {
-		got = append(got, u.text)
-	}
+	got := unitTexts(answerUnits(text))
 	want := []string{"EXAMPLES",
 		"The following example command renames the quill of a frob.\nRETUNE FROB my_frob ( quill = zint );",
 		"The following example command reloads the frob's spool without altering anything.\nRETUNE FROB my_frob ( nudge );",

@@ -96,10 +96,7 @@ func TestExtractiveCoversTheQuestion(t *testing.T) {
 func TestAnswerUnits(t *testing.T) {
 	units := answerUnits("# Title\n\nFirst sentence here. Second one.\n\n## Steps\n\n- item one is here\n- item two\n\n```\ncode\n```\n")
 	want := []string{"First sentence here.", "Second one.", "item one is here", "item two", "code"}
-	var got []string
-	for _, u := range units {
-		got = append(got, u.text)
-	}
+	got := unitTexts(units)
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("units = %q, want %q", got, want)
 	}

@@ -19,6 +19,15 @@ func fileHit(path, typ, text string) graphrag.Hit {
 	}
 }
 
+// unitTexts are the texts of units, in their order.
+func unitTexts(units []quoteUnit) []string {
+	var texts []string
+	for _, u := range units {
+		texts = append(texts, u.text)
+	}
+	return texts
+}
+
 // The examples of issue 11, on small fixtures.
 func TestAnswersUsersCanUse(t *testing.T) {
 	t.Run("a heading is answered with what is under it", func(t *testing.T) {

@@ -19,10 +19,7 @@ func TestTwoSpacesBetweenSentencesAreNoTable(t *testing.T) {
 		"- 14 for two weeks\n" +
 		"- 30 for a month\n"
 	units := splitUnits(readme, false)
-	var texts []string
-	for _, u := range units {
-		texts = append(texts, u.text)
-	}
+	texts := unitTexts(units)
 	want := "The nightly job keeps seven copies of the archive in /srv/archive."
 	if !strContains(texts, want) {
 		t.Errorf("sentence cut at a line break before two spaces; units:\n%s", strings.Join(texts, "\n--\n"))

@@ -22,11 +22,7 @@ func TestLineWrappedInsideAWordIsJoinedWhole(t *testing.T) {
 		"The cache is fetched over http://\n" +
 		"without checks and rebuilt at start -\n" +
 		"the plugin index with it.\n"
-	var texts []string
-	for _, u := range splitUnits(manual, true) {
-		texts = append(texts, u.text)
-	}
-	joined := strings.Join(texts, "\n--\n")
+	joined := strings.Join(unitTexts(splitUnits(manual, true)), "\n--\n")
 	for _, want := range []string{"/opt/zorblax/plugins/site-wide.", "/srv/app/zorblax-private-plugins,", "/var/lib/ The cache", "start - the plugin index", "conf/ for short", "http:// without"} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("no unit holds %q; units:\n%s", want, joined)
