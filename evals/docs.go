@@ -302,8 +302,8 @@ type DocsReport struct {
 // validation split and is tuned on since round 45.
 // "test42" (written the same way at the start of round 45) was round 45's
 // validation split and is tuned on since round 46.
-// "test43" (written the same way at the start of round 46) is the
-// validation split: only its figure is read.
+// "test43" (written the same way at the start of round 46) was round 46's
+// validation split and is tuned on since round 47.
 // "tune1" to "tune3" (others again, written from the documents alone by
 // three writers at once, each over its own part of the collections) are
 // development data: their misses are read.
