@@ -304,6 +304,8 @@ type DocsReport struct {
 // validation split and is tuned on since round 46.
 // "test43" (written the same way at the start of round 46) was round 46's
 // validation split and is tuned on since round 47.
+// "test44" (written the same way at the start of round 47) is the
+// validation split: only its figure is read.
 // "tune1" to "tune3" (others again, written from the documents alone by
 // three writers at once, each over its own part of the collections) are
 // development data: their misses are read.
@@ -353,6 +355,7 @@ var docsSets = map[string]struct{ collections, questions string }{
 	"test41":  {datasets.DocsTest41Collections, datasets.DocsTest41Questions},
 	"test42":  {datasets.DocsTest42Collections, datasets.DocsTest42Questions},
 	"test43":  {datasets.DocsTest43Collections, datasets.DocsTest43Questions},
+	"test44":  {datasets.DocsTest44Collections, datasets.DocsTest44Questions},
 	"tune1":   {datasets.DocsTune1Collections, datasets.DocsTune1Questions},
 	"tune2":   {datasets.DocsTune2Collections, datasets.DocsTune2Questions},
 	"tune3":   {datasets.DocsTune3Collections, datasets.DocsTune3Questions},

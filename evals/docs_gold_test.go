@@ -108,6 +108,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test41", "t41"},
 	{"test42", "t42"},
 	{"test43", "t43"},
+	{"test44", "t44"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},

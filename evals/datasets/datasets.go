@@ -396,6 +396,15 @@ const (
 	DocsTest43Collections = "docs/test43.collections.json"
 	DocsTest43Questions   = "docs/test43.jsonl"
 
+	// DocsTest44Collections and DocsTest44Questions are a split written
+	// the same way at the start of round 47, on files no earlier set
+	// takes a gold file from (its Debian rows one per package, each in a
+	// package asked about once before) and the PostgreSQL pages asked
+	// about least often before. Round 47's validation split: only its
+	// figure is read. Never edit it.
+	DocsTest44Collections = "docs/test44.collections.json"
+	DocsTest44Questions   = "docs/test44.jsonl"
+
 	// DocsTune1..3 are tuning sets, written from the documents alone
 	// by three writers who had not seen how graphrag answers, each over
 	// its own part of the collections, and with the rows on pages and
