@@ -222,6 +222,46 @@ func situationWeighed(query string, terms []term) []term {
 	return terms
 }
 
+// excludedSpan finds what a question puts out of its answer, up to the
+// end of its clause: "besides goreposum, what second command …", "which
+// polynomials are predefined other than IEEE?".
+var excludedSpan = regexp.MustCompile(`(?i)\b(?:besides|apart from|aside from|other than|in addition to|except(?: for)?)\s+([^,;?]+)`)
+
+// maxExcludedWords is how many words after "besides" withoutExcluded
+// drops: a clause that runs on ("besides the legacy ones like RC4
+// and 3DES, which …") goes back to what is asked.
+const maxExcludedWords = 6
+
+// withoutExcluded drops the words of what a question puts out of its
+// answer (excludedSpan): "besides goreposum, what second command does it
+// add" is answered by the passage on the other command, and one that
+// matches goreposum does not match the question for it. An action put
+// aside is not: "besides owning a large object, what else do I need" asks
+// about the large object still.
+func withoutExcluded(query string, terms []term) []term {
+	spans := excludedSpan.FindAllStringSubmatch(query, -1)
+	if len(spans) == 0 {
+		return terms
+	}
+	excluded := map[string]bool{}
+	for _, m := range spans {
+		toks := tokenize(m[1])
+		if len(toks) == 0 || strings.HasSuffix(toks[0].Lower, "ing") {
+			// "besides owning a large object": what the asker does
+			// already, about the thing the question asks of.
+			continue
+		}
+		for _, t := range toks[:min(len(toks), maxExcludedWords)] {
+			excluded[t.Stem] = true
+		}
+	}
+	out := slices.DeleteFunc(slices.Clone(terms), func(t term) bool { return excluded[t.Stem] })
+	if len(out) == 0 {
+		return terms
+	}
+	return out
+}
+
 // askedNamesAndOptions are the identifiers and command-line options the
 // question asks about, whose declarations answer first: those of its
 // asking sentence (see askingPart), when it writes any. "I pass --zap to
