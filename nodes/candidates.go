@@ -227,18 +227,24 @@ func situationWeighed(query string, terms []term) []term {
 // polynomials are predefined other than IEEE?".
 var excludedSpan = regexp.MustCompile(`(?i)\b(?:besides|apart from|aside from|other than|in addition to|except(?: for)?)\s+([^,;?]+)`)
 
-// maxExcludedWords is how many words after "besides" withoutExcluded
-// drops: a clause that runs on ("besides the legacy ones like RC4
-// and 3DES, which …") goes back to what is asked.
+// maxExcludedWords is how many words after "besides" excludedWeighed
+// reads: a clause that runs on ("besides the legacy ones like RC4 and
+// 3DES, which …") goes back to what is asked.
 const maxExcludedWords = 6
 
-// withoutExcluded drops the words of what a question puts out of its
-// answer (excludedSpan): "besides goreposum, what second command does it
-// add" is answered by the passage on the other command, and one that
-// matches goreposum does not match the question for it. An action put
-// aside is not: "besides owning a large object, what else do I need" asks
-// about the large object still.
-func withoutExcluded(query string, terms []term) []term {
+// whWords open the clause that asks.
+var whWords = toSet(`what which who whom whose where when why how`)
+
+// excludedWeighed weighs the words of what a question puts out of its
+// answer (excludedSpan) as everyday words: "besides goreposum, what second
+// command does it add" is answered by the passage on the other command,
+// and one that matches goreposum matches the question less for it. They
+// still count: the sentence that answers often names what is put aside
+// too ("renowned for his achievements and showmanship" answers "other
+// than his achievements, what was he famous for"). An action put aside
+// keeps its weight: "besides owning a large object, what else do I need"
+// asks about the large object still.
+func excludedWeighed(query string, terms []term) []term {
 	spans := excludedSpan.FindAllStringSubmatch(query, -1)
 	if len(spans) == 0 {
 		return terms
@@ -252,14 +258,20 @@ func withoutExcluded(query string, terms []term) []term {
 			continue
 		}
 		for _, t := range toks[:min(len(toks), maxExcludedWords)] {
+			if whWords[t.Lower] {
+				// "other than his achievements what was he famous for":
+				// the asking clause, with no comma before it.
+				break
+			}
 			excluded[t.Stem] = true
 		}
 	}
-	out := slices.DeleteFunc(slices.Clone(terms), func(t term) bool { return excluded[t.Stem] })
-	if len(out) == 0 {
-		return terms
+	for i := range terms {
+		if excluded[terms[i].Stem] {
+			terms[i].Weight = min(terms[i].Weight, everydayWeight)
+		}
 	}
-	return out
+	return terms
 }
 
 // askedNamesAndOptions are the identifiers and command-line options the
