@@ -24,7 +24,7 @@ func TestANameTheQuestionPutsAsideDoesNotAnswerIt(t *testing.T) {
 	// The words each question puts aside, weighed as everyday words.
 	for q, want := range map[string]string{
 		"Besides Zorpsum, what second command does it add?":                           "zorpsum",
-		"Besides owning a frob, what else do I need to rename it?":                    "",
+		"Besides owning a frob, what must a role hold to alter its frobs?":            "",
 		"Which polynomials are predefined other than IEEE, and which is the fastest?": "ieee",
 		"Other than his achievements what was Zorpman famous for?":                    "achievements",
 	} {
