@@ -240,8 +240,8 @@ var whWords = toSet(`what which who whom whose where when why how`)
 // command does it add" is answered by the passage on the other command,
 // and one that matches goreposum matches the question less for it. They
 // still count: the sentence that answers often names what is put aside
-// too ("renowned for his achievements and showmanship" answers "other
-// than his achievements, what was he famous for"). An action put aside
+// too ("zorpd starts frobd and quilld at boot" answers "apart from frobd,
+// which daemon does zorpd start"). An action put aside
 // keeps its weight: "besides owning a large object, what else do I need"
 // asks about the large object still.
 func excludedWeighed(query string, terms []term) []term {
@@ -259,8 +259,8 @@ func excludedWeighed(query string, terms []term) []term {
 		}
 		for _, t := range toks[:min(len(toks), maxExcludedWords)] {
 			if whWords[t.Lower] {
-				// "other than his achievements what was he famous for":
-				// the asking clause, with no comma before it.
+				// "apart from frobd which daemon does zorpd start": the
+				// asking clause, with no comma before it.
 				break
 			}
 			excluded[t.Stem] = true

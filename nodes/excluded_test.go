@@ -12,8 +12,8 @@ import (
 // the one on Zorpsum2 holds the question's weightiest name: a name put
 // aside weighs as an everyday word. An action put aside ("besides owning
 // a frob") is still about what the question asks of, and the clause
-// that asks is not put aside ("other than his achievements what was he
-// famous for").
+// that asks is not put aside ("apart from its spooler which daemon does
+// zorpd start").
 func TestANameTheQuestionPutsAsideDoesNotAnswerIt(t *testing.T) {
 	sum := fileHit("/usr/share/doc/frobtool/README", "", "The frobtool Zorpsum2 command hashes a remote repository.")
 	look := fileHit("/usr/share/doc/frobtool/NEWS", "", "The zorplook command resolves a single branch of a remote repository.")
@@ -26,7 +26,7 @@ func TestANameTheQuestionPutsAsideDoesNotAnswerIt(t *testing.T) {
 		"Besides Zorpsum, what second command does it add?":                           "zorpsum",
 		"Besides owning a frob, what must a role hold to alter its frobs?":            "",
 		"Which polynomials are predefined other than IEEE, and which is the fastest?": "ieee",
-		"Other than his achievements what was Zorpman famous for?":                    "achievements",
+		"Apart from its spooler which daemon does Zorpman start?":                     "spooler",
 	} {
 		var got []string
 		for _, t := range excludedWeighed(q, questionTerms(q)) {
