@@ -52,7 +52,7 @@ func extractiveWhy(query string, kept []graphrag.Hit, limit int) (graphrag.Answe
 // newSelection is the start of choosing an answer: the candidate units of
 // the kept hits and nothing chosen.
 func newSelection(query string, kept []graphrag.Hit) (*selection, []candidate) {
-	terms := excludedWeighed(query, situationWeighed(query, questionTerms(query)))
+	terms := situationWeighed(query, questionTerms(query))
 	kinds := askedKinds(query)
 	cands, df := answerCandidates(query, kept, terms)
 	for i := range terms {

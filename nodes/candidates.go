@@ -222,58 +222,6 @@ func situationWeighed(query string, terms []term) []term {
 	return terms
 }
 
-// excludedSpan finds what a question puts out of its answer, up to the
-// end of its clause: "besides goreposum, what second command …", "which
-// polynomials are predefined other than IEEE?".
-var excludedSpan = regexp.MustCompile(`(?i)\b(?:besides|apart from|aside from|other than|in addition to|except(?: for)?)\s+([^,;?]+)`)
-
-// maxExcludedWords is how many words after "besides" excludedWeighed
-// reads: a clause that runs on ("besides the legacy ones like RC4 and
-// 3DES, which …") goes back to what is asked.
-const maxExcludedWords = 6
-
-// whWords open the clause that asks.
-var whWords = toSet(`what which who whom whose where when why how`)
-
-// excludedWeighed weighs the words of what a question puts out of its
-// answer (excludedSpan) as everyday words: "besides goreposum, what second
-// command does it add" is answered by the passage on the other command,
-// and one that matches goreposum matches the question less for it. They
-// still count: the sentence that answers often names what is put aside
-// too ("zorpd starts frobd and quilld at boot" answers "apart from frobd,
-// which daemon does zorpd start"). An action put aside
-// keeps its weight: "besides owning a large object, what else do I need"
-// asks about the large object still.
-func excludedWeighed(query string, terms []term) []term {
-	spans := excludedSpan.FindAllStringSubmatch(query, -1)
-	if len(spans) == 0 {
-		return terms
-	}
-	excluded := map[string]bool{}
-	for _, m := range spans {
-		toks := tokenize(m[1])
-		if len(toks) == 0 || strings.HasSuffix(toks[0].Lower, "ing") {
-			// "besides owning a large object": what the asker does
-			// already, about the thing the question asks of.
-			continue
-		}
-		for _, t := range toks[:min(len(toks), maxExcludedWords)] {
-			if whWords[t.Lower] {
-				// "apart from frobd which daemon does zorpd start": the
-				// asking clause, with no comma before it.
-				break
-			}
-			excluded[t.Stem] = true
-		}
-	}
-	for i := range terms {
-		if excluded[terms[i].Stem] {
-			terms[i].Weight = min(terms[i].Weight, everydayWeight)
-		}
-	}
-	return terms
-}
-
 // askedNamesAndOptions are the identifiers and command-line options the
 // question asks about, whose declarations answer first: those of its
 // asking sentence (see askingPart), when it writes any. "I pass --zap to
