@@ -109,6 +109,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test42", "t42"},
 	{"test43", "t43"},
 	{"test44", "t44"},
+	{"test45", "t45"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},

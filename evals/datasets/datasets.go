@@ -405,6 +405,15 @@ const (
 	DocsTest44Collections = "docs/test44.collections.json"
 	DocsTest44Questions   = "docs/test44.jsonl"
 
+	// DocsTest45Collections and DocsTest45Questions are a split written
+	// the same way at the start of round 48, on files no earlier set
+	// takes a gold file from (its Debian rows one per package, most in
+	// packages asked about once before) and the PostgreSQL pages asked
+	// about least often before. Round 48's validation split: only its
+	// figure is read. Never edit it.
+	DocsTest45Collections = "docs/test45.collections.json"
+	DocsTest45Questions   = "docs/test45.jsonl"
+
 	// DocsTune1..3 are tuning sets, written from the documents alone
 	// by three writers who had not seen how graphrag answers, each over
 	// its own part of the collections, and with the rows on pages and
