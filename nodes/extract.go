@@ -49,9 +49,11 @@ func extractFileTypes(query string) []string {
 		if !ok || inPath(query, t) {
 			continue
 		}
-		// "pdf(s)", "csv(s)", "docx" alone are unambiguous; other words need
-		// a neighbouring file word.
-		strong := t.Lower == "pdf" || t.Lower == "pdfs" || t.Lower == "csv" || t.Lower == "csvs" || t.Lower == "docx" || t.Lower == "md" || t.Lower == "markdown"
+		// A format's name in the plural counts files ("which pdfs"); in the
+		// singular it names the format ("export it as Markdown", "csv
+		// quoting") unless a determiner makes it a file ("the pdf", "this
+		// docx"). Other words need a neighbouring file word.
+		strong := formatPlurals[t.Lower] || formatNames[t.Lower] && i > 0 && fileDeterminers[toks[i-1].Lower] && endsNounPhrase(toks, i)
 		near := (i+1 < len(toks) && fileTypeContext[toks[i+1].Lower]) || (i > 0 && (toks[i-1].Lower == "my" && (languageWords[t.Lower] || endsNounPhrase(toks, i)) || toks[i-1].Lower == "the" && i+1 < len(toks) && fileTypeContext[toks[i+1].Lower]))
 		if strong || near {
 			for _, ty := range types {
@@ -69,6 +71,17 @@ func extractFileTypes(query string) []string {
 	}
 	return out
 }
+
+// formatPlurals are file-type words that count files of a format;
+// formatNames are the formats' names, which count none alone.
+var (
+	formatPlurals = toSet(`pdfs csvs`)
+	formatNames   = toSet(`pdf csv docx md markdown`)
+)
+
+// fileDeterminers make a format's name a file: "the pdf", "this docx",
+// "my markdown" (see extractFileTypes).
+var fileDeterminers = toSet(`the this that my these those`)
 
 // languageWords are the file-type words that name a programming language:
 // before a noun they still say what the asker's files are written in ("my
