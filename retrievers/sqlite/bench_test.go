@@ -230,3 +230,41 @@ func BenchmarkCopies(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkProbeThenSearch times what a question asks of the store before
+// it is answered, the route's probe and then the retrieval's keyword
+// search of the same text, against the search alone, on 100k synthetic
+// chunks. Each question carries a word no chunk holds, so that no chunk
+// holds every word and the probe ranks every chunk holding any (the
+// costly case), and a word of its own, so that no earlier question's
+// lists answer it. The probe's list of chunks holding any word is the
+// search's first step, kept for it (bm25Any): "probe+search" costs little
+// more than "search".
+//
+//	go test ./retrievers/sqlite -run '^$' -bench ProbeThenSearch -benchtime 100x
+func BenchmarkProbeThenSearch(b *testing.B) {
+	s := buildStore(b, 100000, nil)
+	sy := newSynth(3)
+	ctx := context.Background()
+	question := func(i int) string { return sy.question() + fmt.Sprintf(" nowhere%d", i) }
+	for _, tc := range []struct {
+		name  string
+		probe bool
+	}{{"search", false}, {"probe+search", true}} {
+		b.Run(tc.name, func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				q := graphrag.Query{Text: question(i), Mode: graphrag.ModeKeyword, K: 10}
+				if tc.probe {
+					if _, err := s.Probe(ctx, q); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if _, err := s.Search(ctx, q); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+	}
+}

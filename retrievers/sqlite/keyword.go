@@ -39,7 +39,7 @@ func (s *Store) keyword(ctx context.Context, text string, f graphrag.Filters, n 
 
 // rankKeyword is keyword's work: the best depth chunks by BM25, reranked.
 func (s *Store) rankKeyword(ctx context.Context, text string, ts []string, f graphrag.Filters, depth int) ([]scored, error) {
-	out, err := s.bm25(ctx, ts, f, depth)
+	out, err := s.bm25Any(ctx, ts, f, depth)
 	if err != nil {
 		return nil, err
 	}
@@ -60,6 +60,30 @@ func (s *Store) bm25(ctx context.Context, ts []string, f graphrag.Filters, n int
 	return s.bm25Match(ctx, matchExpr(ts), f, n)
 }
 
+// bm25Any is bm25 for a keyword list or a probe: the best n chunks holding
+// any of the terms. Ranking every chunk that holds any term is most of a
+// query's cost, and a question asks it twice within milliseconds (the
+// route's probe, when no chunk holds every word, then the retrieval), so
+// the list is computed once at the depth a keyword search reranks
+// (Ranking.Depth) and kept with the recent lists: the later call takes it
+// from there. The order is BM25's, ties by rowid, so that a short list is
+// the start of a longer one.
+func (s *Store) bm25Any(ctx context.Context, ts []string, f graphrag.Filters, n int) ([]scored, error) {
+	depth := max(n, s.rank.Depth)
+	key, gen := keywordKey(strings.Join(ts, " "), f), s.generation()
+	if out, ok := s.recentBM25.get(key, gen, depth); ok {
+		return out[:min(n, len(out))], nil
+	}
+	out, err := s.bm25(ctx, ts, f, depth)
+	if err != nil {
+		return nil, err
+	}
+	if s.generation() == gen { // no write since the query began
+		s.recentBM25.put(key, gen, depth, out)
+	}
+	return out[:min(n, len(out))], nil
+}
+
 // bm25Match returns the best n chunks matching an FTS5 expression by BM25
 // alone, honouring the filters.
 func (s *Store) bm25Match(ctx context.Context, match string, f graphrag.Filters, n int) ([]scored, error) {
@@ -67,13 +91,13 @@ func (s *Store) bm25Match(ctx context.Context, match string, f graphrag.Filters,
 	var query string
 	if where == "1" {
 		query = `SELECT rowid, -bm25(chunks_fts, ?, ?) AS score FROM chunks_fts
-			WHERE chunks_fts MATCH ? ORDER BY score DESC LIMIT ?`
+			WHERE chunks_fts MATCH ? ORDER BY score DESC, rowid LIMIT ?`
 		args = []any{s.rank.TitleWeight, s.rank.TextWeight, match, n}
 	} else {
 		query = `SELECT chunks_fts.rowid, -bm25(chunks_fts, ?, ?) AS score FROM chunks_fts
 			JOIN chunks c ON c.rowid = chunks_fts.rowid
 			JOIN documents d ON d.id = c.doc_id
-			WHERE chunks_fts MATCH ? AND ` + where + ` ORDER BY score DESC LIMIT ?`
+			WHERE chunks_fts MATCH ? AND ` + where + ` ORDER BY score DESC, chunks_fts.rowid LIMIT ?`
 		args = append([]any{s.rank.TitleWeight, s.rank.TextWeight, match}, append(args, n)...)
 	}
 	rows, err := s.db.QueryContext(ctx, query, args...)

@@ -44,7 +44,7 @@ func (s *Store) Probe(ctx context.Context, q graphrag.Query) (graphrag.SearchRes
 		kw, err = s.bm25Match(ctx, all, q.Filters, k)
 	}
 	if err == nil && len(kw) == 0 {
-		kw, err = s.bm25(ctx, ts, q.Filters, k)
+		kw, err = s.bm25Any(ctx, ts, q.Filters, k)
 	}
 	if err != nil {
 		return graphrag.SearchResult{}, fmt.Errorf("sqlite probe %.80q: %w", q.Text, err)

@@ -79,7 +79,8 @@ type Store struct {
 	titles *titleIndex
 	gen    uint64
 
-	recent recentLists // the last keyword lists (recent.go)
+	recent     recentLists // the last keyword lists (recent.go)
+	recentBM25 recentLists // the last lists of chunks holding any term (bm25Any)
 }
 
 var _ interface {
