@@ -32,9 +32,10 @@ func init() {
 
 // containsFold reports whether s contains sub under Unicode case folding.
 // A source filter is tested on the path and title of every chunk a keyword
-// query matches, and folding both strings for each costs more than the
-// query's own ranking; when both are ASCII, which folding maps onto ASCII
-// alone, comparing byte by byte gives the same answer without folding.
+// query matches, and folding both strings for each took a tenth of a
+// Debian question's time; when both are ASCII, which folding maps onto
+// ASCII alone, comparing byte by byte gives the same answer without
+// folding.
 func containsFold(s, sub string) bool {
 	if !isASCII(s) || !isASCII(sub) {
 		fold := cases.Fold()
