@@ -3,7 +3,6 @@ package sqlite_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -86,52 +85,5 @@ func TestProbe(t *testing.T) {
 
 	if _, err := s.Probe(ctx, graphrag.Query{Text: "  "}); !errors.Is(err, graphrag.ErrInvalidQuery) {
 		t.Errorf("blank probe: err %v, want ErrInvalidQuery", err)
-	}
-}
-
-// The probe's list of chunks holding any word is kept for the search of
-// the same text that follows it; a write in between makes the search rank
-// the chunks afresh, and a probe's short list is the start of the
-// search's.
-func TestProbeListServesTheSearchUntilAWrite(t *testing.T) {
-	ctx := context.Background()
-	s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "s.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	doc := func(id, text string) graphrag.Record {
-		return graphrag.Record{
-			Doc:    graphrag.Document{ID: id, Path: "/notes/" + id + ".txt", Title: id, Type: "txt", Hash: id},
-			Chunks: []graphrag.Chunk{{ID: graphrag.ChunkID(id, 0), DocID: id, Text: text}},
-		}
-	}
-	var recs []graphrag.Record
-	for i := range 30 {
-		recs = append(recs, doc(fmt.Sprintf("n%02d", i), "the quill was sharpened once"))
-	}
-	if err := s.Put(ctx, recs...); err != nil {
-		t.Fatal(err)
-	}
-	q := graphrag.Query{Text: "which quill holds the zorp ink", K: 3, Mode: graphrag.ModeKeyword}
-	probe, err := s.Probe(ctx, q)
-	if err != nil || len(probe.Hits) != 3 {
-		t.Fatalf("probe: %d hits, %v", len(probe.Hits), err)
-	}
-	search, err := s.Search(ctx, graphrag.Query{Text: q.Text, K: 10, Mode: graphrag.ModeKeyword})
-	if err != nil || len(search.Hits) < 3 {
-		t.Fatalf("search: %d hits, %v", len(search.Hits), err)
-	}
-	for i, h := range probe.Hits {
-		if search.Hits[i].Chunk.ID != h.Chunk.ID {
-			t.Errorf("search hit %d is %s, probe's is %s: equal scores are taken in one order", i, search.Hits[i].Chunk.ID, h.Chunk.ID)
-		}
-	}
-	if err := s.Put(ctx, doc("ink", "the zorp ink fills the quill")); err != nil {
-		t.Fatal(err)
-	}
-	after, err := s.Search(ctx, graphrag.Query{Text: q.Text, K: 3, Mode: graphrag.ModeKeyword})
-	if err != nil || len(after.Hits) == 0 || after.Hits[0].Chunk.DocID != "ink" {
-		t.Fatalf("search after a write: %v, %v; want the new chunk first", after.Hits, err)
 	}
 }
