@@ -79,9 +79,9 @@ var (
 	formatNames   = toSet(`pdf csv docx md markdown`)
 )
 
-// fileDeterminers make a format's name a file: "the pdf", "this docx",
-// "my markdown" (see extractFileTypes).
-var fileDeterminers = toSet(`the this that my these those`)
+// fileDeterminers make a format's name a file: "the pdf", "this docx"
+// (see extractFileTypes; "my markdown" is one by the rule for "my").
+var fileDeterminers = toSet(`the this that these those`)
 
 // languageWords are the file-type words that name a programming language:
 // before a noun they still say what the asker's files are written in ("my

@@ -8,11 +8,10 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/graphrag/graphrag"
-	"golang.org/x/text/cases"
+	"github.com/graphrag/graphrag/internal/text"
 	"modernc.org/sqlite" // registers the "sqlite" driver
 )
 
@@ -23,40 +22,11 @@ func init() {
 	sqlite.MustRegisterDeterministicScalarFunction("graphrag_contains_fold", 2, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
 		s, _ := args[0].(string)
 		sub, _ := args[1].(string)
-		if containsFold(s, sub) {
+		if text.ContainsFold(s, sub) {
 			return int64(1), nil
 		}
 		return int64(0), nil
 	})
-}
-
-// containsFold reports whether s contains sub under Unicode case folding.
-// A source filter is tested on the path and title of every chunk a keyword
-// query matches, and folding both strings for each took a tenth of a
-// Debian question's time; when both are ASCII, which folding maps onto
-// ASCII alone, comparing byte by byte gives the same answer without
-// folding.
-func containsFold(s, sub string) bool {
-	if !isASCII(s) || !isASCII(sub) {
-		fold := cases.Fold()
-		return strings.Contains(fold.String(s), fold.String(sub))
-	}
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if strings.EqualFold(s[i:i+len(sub)], sub) {
-			return true
-		}
-	}
-	return false
-}
-
-// isASCII reports whether s holds only ASCII bytes.
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
 }
 
 // schemaVersion is stored in PRAGMA user_version. Bump it with a migration

@@ -1,4 +1,4 @@
-package sqlite
+package text
 
 import (
 	"strings"
@@ -7,7 +7,7 @@ import (
 	"golang.org/x/text/cases"
 )
 
-// containsFold's byte-by-byte path for ASCII answers as Unicode case
+// ContainsFold's byte-by-byte path for ASCII answers as Unicode case
 // folding does, and non-ASCII text still folds ("ΣΗΜΕΙΩΣΕΙΣ", the Kelvin
 // sign that folds to "k").
 func TestContainsFoldAgreesWithCaseFolding(t *testing.T) {
@@ -29,8 +29,8 @@ func TestContainsFoldAgreesWithCaseFolding(t *testing.T) {
 		{"/notes/k-files/a.txt", "\u212a-FILES", true},
 		{"/home/me/Ärzte/Überblick.md", "ärzte", true},
 	} {
-		if got := containsFold(tc.s, tc.sub); got != tc.want || got != ref(tc.s, tc.sub) {
-			t.Errorf("containsFold(%q, %q) = %v, want %v (folding says %v)", tc.s, tc.sub, got, tc.want, ref(tc.s, tc.sub))
+		if got := ContainsFold(tc.s, tc.sub); got != tc.want || got != ref(tc.s, tc.sub) {
+			t.Errorf("ContainsFold(%q, %q) = %v, want %v (folding says %v)", tc.s, tc.sub, got, tc.want, ref(tc.s, tc.sub))
 		}
 	}
 }
@@ -40,8 +40,8 @@ func FuzzContainsFold(f *testing.F) {
 	f.Add("/notes/\u212a-files", "k-")
 	f.Fuzz(func(t *testing.T, s, sub string) {
 		fold := cases.Fold()
-		if got, want := containsFold(s, sub), strings.Contains(fold.String(s), fold.String(sub)); got != want {
-			t.Errorf("containsFold(%q, %q) = %v, folding says %v", s, sub, got, want)
+		if got, want := ContainsFold(s, sub), strings.Contains(fold.String(s), fold.String(sub)); got != want {
+			t.Errorf("ContainsFold(%q, %q) = %v, folding says %v", s, sub, got, want)
 		}
 	})
 }
@@ -49,7 +49,7 @@ func FuzzContainsFold(f *testing.F) {
 // BenchmarkContainsFold compares the source filter's test on a Debian
 // path, as every matched chunk asks it, with folding both strings:
 //
-//	go test ./retrievers/sqlite -run '^$' -bench ContainsFold
+//	go test ./internal/text -run '^$' -bench ContainsFold
 func BenchmarkContainsFold(b *testing.B) {
 	s, sub := "/usr/share/doc/libzorp-frobnicator-perl/changelog.Debian.gz", "/libzorp-utils/"
 	b.Run("folding", func(b *testing.B) {
@@ -58,9 +58,9 @@ func BenchmarkContainsFold(b *testing.B) {
 			_ = strings.Contains(fold.String(s), fold.String(sub))
 		}
 	})
-	b.Run("containsFold", func(b *testing.B) {
+	b.Run("ContainsFold", func(b *testing.B) {
 		for b.Loop() {
-			_ = containsFold(s, sub)
+			_ = ContainsFold(s, sub)
 		}
 	})
 }
