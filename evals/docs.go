@@ -306,8 +306,8 @@ type DocsReport struct {
 // validation split and is tuned on since round 47.
 // "test44" (written the same way at the start of round 47) was round 47's
 // validation split and is tuned on since round 48.
-// "test45" (written the same way at the start of round 48) is the
-// validation split: only its figure is read.
+// "test45" (written the same way at the start of round 48) was round 48's
+// validation split and is tuned on since round 49.
 // "tune1" to "tune3" (others again, written from the documents alone by
 // three writers at once, each over its own part of the collections) are
 // development data: their misses are read.
