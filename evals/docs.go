@@ -308,6 +308,8 @@ type DocsReport struct {
 // validation split and is tuned on since round 48.
 // "test45" (written the same way at the start of round 48) was round 48's
 // validation split and is tuned on since round 49.
+// "test46" (written the same way at the start of round 49) is the
+// validation split: only its figure is read.
 // "tune1" to "tune3" (others again, written from the documents alone by
 // three writers at once, each over its own part of the collections) are
 // development data: their misses are read.
@@ -359,6 +361,7 @@ var docsSets = map[string]struct{ collections, questions string }{
 	"test43":  {datasets.DocsTest43Collections, datasets.DocsTest43Questions},
 	"test44":  {datasets.DocsTest44Collections, datasets.DocsTest44Questions},
 	"test45":  {datasets.DocsTest45Collections, datasets.DocsTest45Questions},
+	"test46":  {datasets.DocsTest46Collections, datasets.DocsTest46Questions},
 	"tune1":   {datasets.DocsTune1Collections, datasets.DocsTune1Questions},
 	"tune2":   {datasets.DocsTune2Collections, datasets.DocsTune2Questions},
 	"tune3":   {datasets.DocsTune3Collections, datasets.DocsTune3Questions},

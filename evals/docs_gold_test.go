@@ -110,6 +110,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test43", "t43"},
 	{"test44", "t44"},
 	{"test45", "t45"},
+	{"test46", "t46"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},

@@ -67,6 +67,7 @@ func TestDocsSetsLoad(t *testing.T) {
 		{"test43", 70, 22},
 		{"test44", 70, 22},
 		{"test45", 70, 22},
+		{"test46", 70, 22},
 	} {
 		t.Run(tc.set, func(t *testing.T) {
 			cols, qs, err := LoadDocsSet(tc.set)

@@ -414,6 +414,15 @@ const (
 	DocsTest45Collections = "docs/test45.collections.json"
 	DocsTest45Questions   = "docs/test45.jsonl"
 
+	// DocsTest46Collections and DocsTest46Questions are a split written
+	// the same way at the start of round 49, on files no earlier set
+	// takes a gold file from (its Debian rows one per package, all in
+	// packages asked about once before) and the PostgreSQL pages asked
+	// about least often before. Round 49's validation split: only its
+	// figure is read. Never edit it.
+	DocsTest46Collections = "docs/test46.collections.json"
+	DocsTest46Questions   = "docs/test46.jsonl"
+
 	// DocsTune1..3 are tuning sets, written from the documents alone
 	// by three writers who had not seen how graphrag answers, each over
 	// its own part of the collections, and with the rows on pages and
