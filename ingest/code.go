@@ -98,10 +98,10 @@ var licenceHeader = regexp.MustCompile(`(?i)copyright|licen[cs]e|spdx-license-id
 func sectionsOf(path, ext, text string, size int) (secs []Section, meta map[string]string) {
 	switch {
 	case ext == "go":
-		s, generated, ok := goSections([]byte(text), size)
+		s, role, ok := goSections([]byte(text), size)
 		if ok {
-			if generated {
-				meta = map[string]string{RoleKey: RoleGenerated}
+			if role != "" {
+				meta = map[string]string{RoleKey: role}
 			}
 			return s, meta
 		}

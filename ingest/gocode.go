@@ -14,6 +14,27 @@ import (
 // generatedGo is Go's marker of a generated file (go help generate).
 var generatedGo = regexp.MustCompile(`(?m)^// Code generated .* DO NOT EDIT\.$`)
 
+// bundledGo finds, in a generated file's marker, the bundle tool
+// (golang.org/x/tools/cmd/bundle), whose output is another module's
+// package copied into one file: net/http's h2_bundle.go is
+// golang.org/x/net/http2.
+var bundledGo = regexp.MustCompile(`\bcmd/bundle\b`)
+
+// generatedRole is the role of a Go file by the marker of generated code
+// its header holds (generatedGo), "" for none. A bundle is a vendored
+// copy (RoleVendor), however it was made; other generated code
+// (RoleGenerated) is often the only place its package's code is written
+// (sort's zsortfunc.go, strconv's isprint.go, go/types).
+func generatedRole(marker string) string {
+	switch {
+	case marker == "":
+		return ""
+	case bundledGo.MatchString(marker):
+		return RoleVendor
+	}
+	return RoleGenerated
+}
+
 // goSections cuts Go source into one section per top-level declaration
 // with its doc comment, the way go/doc sees a package: Symbol is
 // "pkg.Name" ("pkg.Type.Method" for a method), Heading the declaration's
@@ -26,12 +47,14 @@ var generatedGo = regexp.MustCompile(`(?m)^// Code generated .* DO NOT EDIT\.$`)
 // or with which build tag, the file's code exists at all
 // (buildConstraint). A grouped const, var or type declaration longer
 // than size is cut between its specs, each part named by its first spec.
-// ok is false when the file does not parse.
-func goSections(src []byte, size int) (secs []Section, generated, ok bool) {
+// role is what the file's marker of generated code says of it
+// (generatedRole), "" for hand-written code. ok is false when the file
+// does not parse.
+func goSections(src []byte, size int) (secs []Section, role string, ok bool) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "", src, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
-		return nil, false, false
+		return nil, "", false
 	}
 	tf := fset.File(f.Pos())
 	off := func(p token.Pos) int { return tf.Offset(p) }
@@ -146,7 +169,7 @@ func goSections(src []byte, size int) (secs []Section, generated, ok bool) {
 		// clause.
 		add(f.Package, f.Name.End(), "package "+pkg, pkg, KindPackage)
 	}
-	return secs, generatedGo.Match(src[:min(len(src), off(f.Package))]), true
+	return secs, generatedRole(generatedGo.FindString(string(src[:min(len(src), off(f.Package))]))), true
 }
 
 // buildConstraint is the "//go:build" line of a file, above its package

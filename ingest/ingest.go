@@ -173,7 +173,7 @@ type Ingester struct {
 // loaders, section splitting and chunker). Raise it with any change that
 // alters what is stored for an unchanged file: the next ingest then reads
 // every file again instead of keeping what an older graphrag made of it.
-const extractVersion = 8
+const extractVersion = 9
 
 // stamp is the hash stored for a document: its content's hash, with the
 // extraction version and the chunk settings it was read with. A file is
