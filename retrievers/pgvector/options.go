@@ -64,8 +64,8 @@ type Options struct {
 	KeywordWeight, VectorWeight float64
 	// Roles weighs a chunk's keyword score by its document's role
 	// (Document.Metadata[graphrag.MetaRole]): nil means DefaultRoles (tests,
-	// test data, vendored and generated code at half weight, as the SQLite
-	// store does); an empty map turns the weighting off.
+	// test data and vendored code at half weight, as the SQLite store
+	// does); an empty map turns the weighting off.
 	Roles map[string]float64
 	// SymbolBoost adds this share of the best keyword score to a code chunk
 	// that declares an identifier the query names ("sync.Once",
@@ -79,14 +79,15 @@ type Options struct {
 // alike.
 const DefaultSymbolBoost = 0.5
 
-// defaultRoleWeight is the weight of a test, test data, vendored or
-// generated document: the SQLite store's (retrievers/sqlite, roleWeight).
+// defaultRoleWeight is the weight of a test, test data or vendored
+// document: the SQLite store's (retrievers/sqlite, roleWeight).
 const defaultRoleWeight = 0.5
 
-// DefaultRoles are the default Options.Roles.
+// DefaultRoles are the default Options.Roles. Generated code keeps its
+// score, as in the SQLite store (see sqlite.DefaultRanking).
 func DefaultRoles() map[string]float64 {
 	return map[string]float64{graphrag.RoleTest: defaultRoleWeight, graphrag.RoleTestdata: defaultRoleWeight,
-		graphrag.RoleVendor: defaultRoleWeight, graphrag.RoleGenerated: defaultRoleWeight}
+		graphrag.RoleVendor: defaultRoleWeight}
 }
 
 var identRe = regexp.MustCompile(`^[a-z_][a-z0-9_]{0,62}$`)

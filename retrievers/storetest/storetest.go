@@ -555,14 +555,15 @@ func (s suite) keywordRanking(t *testing.T) {
 	}
 }
 
-// definitionsFirst: a document with a role (a test, test data, vendored
-// or generated code: Document.Metadata[graphrag.MetaRole]) ranks below
-// one without that holds the same words.
+// definitionsFirst: a document with a role (a test, test data or vendored
+// code: Document.Metadata[graphrag.MetaRole]) ranks below one without
+// that holds the same words. Generated code is no copy: it keeps its
+// place.
 func (s suite) definitionsFirst(t *testing.T) {
 	st := s.fresh(t, nil)
 	put(t, st, filler(10)...)
 	text := "NewReader returns a new Reader reading from s. It is similar to bytes.NewBufferString but more efficient and non-writable."
-	for _, role := range []string{graphrag.RoleTest, graphrag.RoleTestdata, graphrag.RoleVendor, graphrag.RoleGenerated} {
+	for _, role := range []string{graphrag.RoleTest, graphrag.RoleTestdata, graphrag.RoleVendor} {
 		// The role's copy has the definition's words; its id sorts first.
 		copied := doc("copy-"+role, "reader.go", "go", t0, text)
 		copied.Doc.Metadata[graphrag.MetaRole] = role
@@ -571,7 +572,16 @@ func (s suite) definitionsFirst(t *testing.T) {
 	put(t, st, doc("definition", "reader.go", "go", t0, text))
 	res := search(t, st, graphrag.Query{Text: "NewReader reading", Mode: graphrag.ModeKeyword})
 	if got := docIDs(res); len(got) == 0 || got[0] != "definition" {
-		t.Errorf("docs = %v, want the definition above the test, test data, vendored and generated copies", got)
+		t.Errorf("docs = %v, want the definition above the test, test data and vendored copies", got)
+	}
+	// A generated document with the words ranks as the definition does:
+	// with equal scores, the first by id.
+	gen := doc("a-generated", "reader.go", "go", t0, text)
+	gen.Doc.Metadata[graphrag.MetaRole] = graphrag.RoleGenerated
+	put(t, st, gen)
+	res = search(t, st, graphrag.Query{Text: "NewReader reading", Mode: graphrag.ModeKeyword})
+	if got := docIDs(res); len(got) < 2 || got[0] != "a-generated" || got[1] != "definition" {
+		t.Errorf("docs = %v, want the generated document beside the definition, first by id", got)
 	}
 }
 
