@@ -53,6 +53,8 @@
 // Documents that are tests, test fixtures, vendored or generated code get
 // Metadata[RoleKey] (RoleTest, RoleTestdata, RoleVendor, RoleGenerated),
 // from their path or content, so search can rank the definitions first.
+// A Go bundle (golang.org/x/tools/cmd/bundle's copy of another module's
+// package) is vendored code.
 //
 // # Images
 //
