@@ -166,6 +166,30 @@ func TestAuthorQuestionPutsTheNamedCopyrightFileFirst(t *testing.T) {
 	}
 }
 
+// Asked who made a package's Debian packaging, the package's copyright
+// file is the record that answers ("This package was debianized by …"),
+// though its changelog, which names the package in every entry, fills
+// the hits: the copyright file of the folder the question names is
+// searched and comes first.
+func TestPackagerQuestionPutsTheNamedCopyrightFileFirst(t *testing.T) {
+	var docs []graphrag.Hit
+	for i := range 4 {
+		h := fileHit("/usr/share/doc/libzorp2/changelog.Debian.gz", "", fmt.Sprintf("zorp (2.%d-1) unstable; urgency=medium\n  * New upstream release of zorp, first in Debian.\n -- Ann Smith <ann@example.org>", i))
+		h.Chunk.ID = graphrag.ChunkID(h.Source.Path, i)
+		docs = append(docs, h)
+	}
+	for i, name := range []string{"frob", "quux", "libfrob1", "quux-data", "frob-tools", "libquux3"} {
+		// Other packages' records say "debianized" as often.
+		docs = append(docs, fileHit("/usr/share/doc/"+name+"/copyright", "", fmt.Sprintf("This package was debianized by Packager %d <p%d@example.org> on\nTue, 1 Jun 2004.", i, i)))
+	}
+	own := fileHit("/usr/share/doc/libzorp2/copyright", "", "This package was debianized by Bea Frobisher <bea@example.org> on\nMon, 12 May 2003 05:14:45 +0900.")
+	docs = append(docs, own)
+	got := retrievedPaths(t, docs, "Who first debianized zorp for Debian?")
+	if len(got) == 0 || got[0] != own.Source.Path {
+		t.Errorf("hits %q: want libzorp2/copyright first", got)
+	}
+}
+
 // Debian ships one source package's changelog in the folder of each
 // binary package built from it. Asked about one of those packages, the
 // hits hold the copy in its folder, though the search ranked the copies

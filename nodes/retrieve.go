@@ -493,6 +493,12 @@ func (p *pipeline) withNamedFolders(ctx context.Context, r *retrieval, hits []gr
 // copyright.
 var copyrightTopic = regexp.MustCompile(`(?i)\b(licen[cs]e[sd]?|licensing|copyright|public domain)\b`)
 
+// packagerAsked finds a question about who made a package's Debian
+// packaging ("who debianized zorp", "who originally packaged zorp for
+// Debian"): Debian's policy has the copyright file record it, in its
+// header ("This package was debianized by …") or its debian/* stanza.
+var packagerAsked = regexp.MustCompile(`(?i)\bwho(m)?\b[^?]*\b(debiani[sz]ed|packaged|packaging)\b`)
+
 // withCopyrightFile adds to hits the best passages of a package's
 // copyright file, when the question asks about a licence, a copyright or
 // who made a work, the folder of a hit is the package's (the question
@@ -510,7 +516,8 @@ var copyrightTopic = regexp.MustCompile(`(?i)\b(licen[cs]e[sd]?|licensing|copyri
 // on the real-documents benchmark than they gained.
 func (p *pipeline) withCopyrightFile(ctx context.Context, r *retrieval, hits []graphrag.Hit) []graphrag.Hit {
 	q := r.Plan.Query
-	if !copyrightTopic.MatchString(q) && !asksAuthor(q) {
+	packager := packagerAsked.MatchString(q)
+	if !copyrightTopic.MatchString(q) && !asksAuthor(q) && !packager {
 		return hits
 	}
 	terms := contentTerms(q)
@@ -528,8 +535,12 @@ func (p *pipeline) withCopyrightFile(ctx context.Context, r *retrieval, hits []g
 		}
 		f := r.Filters
 		f.Source = folder + "/copyright"
-		return p.withSearched(ctx, r, hits, graphrag.Query{Text: q, Mode: r.Mode, K: 2 * namedFolderHits, Filters: f},
+		hits = p.withSearched(ctx, r, hits, graphrag.Query{Text: q, Mode: r.Mode, K: 2 * namedFolderHits, Filters: f},
 			namedFolderHits, copyright, "the copyright file of "+folder)
+		if i := slices.IndexFunc(hits, copyright); packager && i >= 0 {
+			return toFront(hits, i)
+		}
+		return hits
 	}
 	return hits
 }
