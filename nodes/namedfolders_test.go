@@ -166,8 +166,8 @@ func TestAuthorQuestionPutsTheNamedCopyrightFileFirst(t *testing.T) {
 	}
 }
 
-// Asked who made a package's Debian packaging, the package's copyright
-// file is the record that answers ("This package was debianized by …"),
+// Asked who made a package's Debian packaging, or when, the package's
+// copyright file is the record that answers ("This package was debianized by …"),
 // though its changelog, which names the package in every entry, fills
 // the hits: the copyright file of the folder the question names is
 // searched and comes first.
@@ -184,9 +184,10 @@ func TestPackagerQuestionPutsTheNamedCopyrightFileFirst(t *testing.T) {
 	}
 	own := fileHit("/usr/share/doc/libzorp2/copyright", "", "This package was debianized by Bea Frobisher <bea@example.org> on\nMon, 12 May 2003 05:14:45 +0900.")
 	docs = append(docs, own)
-	got := retrievedPaths(t, docs, "Who first debianized zorp for Debian?")
-	if len(got) == 0 || got[0] != own.Source.Path {
-		t.Errorf("hits %q: want libzorp2/copyright first", got)
+	for _, q := range []string{"Who first debianized zorp for Debian?", "When was zorp first debianized?"} {
+		if got := retrievedPaths(t, docs, q); len(got) == 0 || got[0] != own.Source.Path {
+			t.Errorf("%s: hits %q, want libzorp2/copyright first", q, got)
+		}
 	}
 }
 

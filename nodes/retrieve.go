@@ -494,10 +494,11 @@ func (p *pipeline) withNamedFolders(ctx context.Context, r *retrieval, hits []gr
 var copyrightTopic = regexp.MustCompile(`(?i)\b(licen[cs]e[sd]?|licensing|copyright|public domain)\b`)
 
 // packagerAsked finds a question about who made a package's Debian
-// packaging ("who debianized zorp", "who originally packaged zorp for
-// Debian"): Debian's policy has the copyright file record it, in its
-// header ("This package was debianized by …") or its debian/* stanza.
-var packagerAsked = regexp.MustCompile(`(?i)\bwho(m)?\b[^?]*\b(debiani[sz]ed|packaged|packaging)\b`)
+// packaging, or when ("who debianized zorp", "when was zorp first
+// packaged for Debian"): Debian's policy has the copyright file record
+// it, in its header ("This package was debianized by … on <date>") or its
+// debian/* stanza.
+var packagerAsked = regexp.MustCompile(`(?i)\b(who(m)?|when|what date|which date)\b[^?]*\b(debiani[sz]ed|packaged|packaging)\b`)
 
 // withCopyrightFile adds to hits the best passages of a package's
 // copyright file, when the question asks about a licence, a copyright or
