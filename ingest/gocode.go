@@ -169,7 +169,7 @@ func goSections(src []byte, size int) (secs []Section, role string, ok bool) {
 		// clause.
 		add(f.Package, f.Name.End(), "package "+pkg, pkg, KindPackage)
 	}
-	return secs, generatedRole(generatedGo.FindString(string(src[:min(len(src), off(f.Package))]))), true
+	return secs, generatedRole(string(generatedGo.Find(src[:min(len(src), off(f.Package))]))), true
 }
 
 // buildConstraint is the "//go:build" line of a file, above its package

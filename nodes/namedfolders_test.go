@@ -167,10 +167,10 @@ func TestAuthorQuestionPutsTheNamedCopyrightFileFirst(t *testing.T) {
 }
 
 // Asked who made a package's Debian packaging, or when, the package's
-// copyright file is the record that answers ("This package was debianized by …"),
-// though its changelog, which names the package in every entry, fills
-// the hits: the copyright file of the folder the question names is
-// searched and comes first.
+// copyright file is the record that answers ("This package was
+// debianized by …"), though its changelog, which names the package in
+// every entry, fills the hits: the copyright file of the folder the
+// question names is searched and comes first.
 func TestPackagerQuestionPutsTheNamedCopyrightFileFirst(t *testing.T) {
 	var docs []graphrag.Hit
 	for i := range 4 {

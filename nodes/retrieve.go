@@ -501,8 +501,9 @@ var copyrightTopic = regexp.MustCompile(`(?i)\b(licen[cs]e[sd]?|licensing|copyri
 var packagerAsked = regexp.MustCompile(`(?i)\b(who(m)?|when|what date|which date)\b[^?]*\b(debiani[sz]ed|packaged|packaging)\b`)
 
 // withCopyrightFile adds to hits the best passages of a package's
-// copyright file, when the question asks about a licence, a copyright or
-// who made a work, the folder of a hit is the package's (the question
+// copyright file, when the question asks about a licence, a copyright,
+// who made a work or who packaged it for Debian (packagerAsked), the
+// folder of a hit is the package's (the question
 // names the folder, or the software as Debian packages it: packagedAs),
 // and no hit is of that folder's copyright file. A package's changelog
 // writes its name in every entry and outranks the copyright file that
@@ -514,7 +515,9 @@ var packagerAsked = regexp.MustCompile(`(?i)\b(who(m)?|when|what date|which date
 // hits (asked for zorp's authors, the one line of zorp/copyright that
 // lists them may rank below other packages' changelogs that name zorp).
 // The passages searched for stay last: put first, they cost more answers
-// on the real-documents benchmark than they gained.
+// on the real-documents benchmark than they gained. A question on who
+// packaged the package, or when, is the exception: the copyright file is
+// the only record of it, and left last it was found and then not kept.
 func (p *pipeline) withCopyrightFile(ctx context.Context, r *retrieval, hits []graphrag.Hit) []graphrag.Hit {
 	q := r.Plan.Query
 	packager := packagerAsked.MatchString(q)
