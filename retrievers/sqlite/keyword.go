@@ -23,18 +23,9 @@ func (s *Store) keyword(ctx context.Context, text string, f graphrag.Filters, n 
 	if s.rank.reranks() {
 		depth = max(n, s.rank.Depth)
 	}
-	key, gen := keywordKey(text, f), s.generation()
-	if out, ok := s.recent.get(key, gen, depth); ok {
-		return out[:min(n, len(out))], nil
-	}
-	out, err := s.rankKeyword(ctx, text, ts, f, depth)
-	if err != nil {
-		return nil, err
-	}
-	if s.generation() == gen { // no write since the query began
-		s.recent.put(key, gen, depth, out)
-	}
-	return out[:min(n, len(out))], nil
+	return s.remembered(&s.recent, keywordKey(text, f), n, depth, func() ([]scored, error) {
+		return s.rankKeyword(ctx, text, ts, f, depth)
+	})
 }
 
 // rankKeyword is keyword's work: the best depth chunks by BM25, reranked.
@@ -70,18 +61,9 @@ func (s *Store) bm25(ctx context.Context, ts []string, f graphrag.Filters, n int
 // the start of a longer one.
 func (s *Store) bm25Any(ctx context.Context, ts []string, f graphrag.Filters, n int) ([]scored, error) {
 	depth := max(n, s.rank.Depth)
-	key, gen := keywordKey(strings.Join(ts, " "), f), s.generation()
-	if out, ok := s.recentBM25.get(key, gen, depth); ok {
-		return out[:min(n, len(out))], nil
-	}
-	out, err := s.bm25(ctx, ts, f, depth)
-	if err != nil {
-		return nil, err
-	}
-	if s.generation() == gen { // no write since the query began
-		s.recentBM25.put(key, gen, depth, out)
-	}
-	return out[:min(n, len(out))], nil
+	return s.remembered(&s.recentBM25, keywordKey(strings.Join(ts, " "), f), n, depth, func() ([]scored, error) {
+		return s.bm25(ctx, ts, f, depth)
+	})
 }
 
 // bm25Match returns the best n chunks matching an FTS5 expression by BM25

@@ -36,6 +36,25 @@ type recentList struct {
 	list  []scored
 }
 
+// remembered returns the first n of the list that rank computes at depth
+// for key: from lists when an earlier call computed it at that depth or
+// deeper since the last write, else from rank, whose list lists keeps when
+// no write came while it ran.
+func (s *Store) remembered(lists *recentLists, key string, n, depth int, rank func() ([]scored, error)) ([]scored, error) {
+	gen := s.generation()
+	out, ok := lists.get(key, gen, depth)
+	if !ok {
+		var err error
+		if out, err = rank(); err != nil {
+			return nil, err
+		}
+		if s.generation() == gen { // no write since the query began
+			lists.put(key, gen, depth, out)
+		}
+	}
+	return out[:min(n, len(out))], nil
+}
+
 // keywordKey identifies a keyword query: its text and filters.
 func keywordKey(text string, f graphrag.Filters) string {
 	var b strings.Builder
