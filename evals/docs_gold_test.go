@@ -111,6 +111,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test44", "t44"},
 	{"test45", "t45"},
 	{"test46", "t46"},
+	{"test47", "t47"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},

@@ -68,6 +68,7 @@ func TestDocsSetsLoad(t *testing.T) {
 		{"test44", 70, 22},
 		{"test45", 70, 22},
 		{"test46", 70, 22},
+		{"test47", 70, 21},
 	} {
 		t.Run(tc.set, func(t *testing.T) {
 			cols, qs, err := LoadDocsSet(tc.set)

@@ -423,6 +423,14 @@ const (
 	DocsTest46Collections = "docs/test46.collections.json"
 	DocsTest46Questions   = "docs/test46.jsonl"
 
+	// DocsTest47Collections and DocsTest47Questions are a split written
+	// the same way at the start of round 50, on files no earlier set
+	// takes a gold file from and the PostgreSQL pages asked about least
+	// often before. Round 50's validation split: only its figure is
+	// read. Never edit it.
+	DocsTest47Collections = "docs/test47.collections.json"
+	DocsTest47Questions   = "docs/test47.jsonl"
+
 	// DocsTune1..3 are tuning sets, written from the documents alone
 	// by three writers who had not seen how graphrag answers, each over
 	// its own part of the collections, and with the rows on pages and
