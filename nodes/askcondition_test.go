@@ -287,3 +287,23 @@ func TestADefaultInANameAsksNone(t *testing.T) {
 		}
 	}
 }
+
+// A question that says what the asker leaves out ("with no schema given",
+// "when no override is set", "with no IN … MODE clause") asks what is
+// used then: the default. A state that is none ("when no transaction is
+// open", "WITH NO DATA", "with no network access") is not left out.
+func TestNoneGivenAsksForADefault(t *testing.T) {
+	for q, want := range map[string]bool{
+		"LOCK ZORP with no IN ... MODE clause: which mode do I get?":              true,
+		"frobctl --install with no schema given: where do the objects go?":        true,
+		"how is the zorp directory chosen when no override is set?":               true,
+		"what does frob.New return when no pattern is supplied?":                  true,
+		"What happens if I run FROB when no transaction is open?":                 false,
+		"If I create a zorp WITH NO DATA, can I query it?":                        false,
+		"if I'm building frobd with no network access, which file should I read?": false,
+	} {
+		if got := slices.ContainsFunc(askedKinds(q), func(k askKind) bool { return k.name == "default" }); got != want {
+			t.Errorf("askedKinds(%q) asks for a default: %v, want %v", q, got, want)
+		}
+	}
+}

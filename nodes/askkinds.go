@@ -101,11 +101,13 @@ var askKinds = []askKind{
 	// it do X automatically" asks the same: whether X is done unasked, as
 	// does "what if I never close it": a thing left undone is done by
 	// default, and the answer's "If you do not close it, …" says how. So
-	// does "without giving a mode": what is used when none is given.
+	// does "without giving a mode": what is used when none is given, and
+	// so do "with no schema given", "when no override is set" and "with
+	// no IN … MODE clause".
 	// "default" inside a name asks for none: the package "zorp-defaults",
 	// a "non-default" mode, "default-frobber".
 	{name: "default",
-		ask:      regexp.MustCompile(`(?i)\bdefaults?\b|\bautomatic(ally)?\b|\bwithout (\w+ing )?(a|an|any)\b|\bif (i|you|we|one) (don't|do not|didn't|did not|never) (\w+ly )?\w+\b|\bif (i|you|we|one) (omit|leave out|leave off)\b`),
+		ask:      regexp.MustCompile(`(?i)\bdefaults?\b|\bautomatic(ally)?\b|\bwithout (\w+ing )?(a|an|any)\b|\bif (i|you|we|one) (don't|do not|didn't|did not|never) (\w+ly )?\w+\b|\bif (i|you|we|one) (omit|leave out|leave off)\b|\b(with|when|if) no \w+( \w+){0,2} (is |are )?(given|supplied|specified|set|provided|passed)\b|\bwith no [\w. ]{1,30}? clause\b`),
 		has:      regexp.MustCompile(`(?i)\b(default|defaults|by default)\b|\bif (no|none)\b|\bif (it is |they are )?(not|never) (specified|given|set|supplied|provided)\b|\bif (you|one|we) (do not|don't|never) \w+|\b(if|when|is) omitted\b|\botherwise\b`),
 		prefer:   toSet(`default defaults`),
 		compound: regexp.MustCompile(`(?i)[\w.+]+-defaults?\b|\bdefaults?-\w[\w-]*`)},
