@@ -415,7 +415,7 @@ func newHaystack(h graphrag.Hit) *haystack {
 // found written with hyphens, as its distribution and package are named
 // ("Zorp::Frob" is distributed as Zorp-Frob, packaged as libzorp-frob-perl).
 func (hs *haystack) holds(term string) bool {
-	if containsEnded(hs.text, term) {
+	if containsEnded(hs.text, term) || hs.librarysPackage(term) {
 		return true
 	}
 	if strings.Contains(term, "::") && containsEnded(hs.text, strings.ReplaceAll(term, "::", "-")) {
@@ -428,6 +428,15 @@ func (hs *haystack) holds(term string) bool {
 		hs.squashed = strings.ReplaceAll(hs.text, "-", "")
 	}
 	return containsEnded(hs.squashed, strings.ReplaceAll(term, "-", ""))
+}
+
+// librarysPackage reports whether the hit's file is in the folder of the
+// package Debian names after the library lib (lower-cased) and its
+// soname's version (packagedAs: "libzorp6" or "libzorp-2.0-0" for
+// libZorp). A library's copyright file seldom writes the library's name;
+// its folder does.
+func (hs *haystack) librarysPackage(lib string) bool {
+	return strings.HasPrefix(lib, "lib") && len(lib) > len("lib") && inPackagedFolder(hs.path, lib)
 }
 
 // containsEnded reports whether text holds term where the term ends: a
@@ -545,7 +554,7 @@ func (hs *haystack) spellsOut(acronym string) bool {
 // holdsWord is holds for a word of a name: a whole word, so that "Go" is
 // not found in "good".
 func (hs *haystack) holdsWord(w string) bool {
-	if hasWord(hs.text, w) {
+	if hasWord(hs.text, w) || hs.librarysPackage(w) {
 		return true
 	}
 	if !strings.Contains(w, "-") || strings.HasPrefix(w, "-") {

@@ -1004,3 +1004,32 @@ func TestAnAcronymSpelledOut(t *testing.T) {
 		}
 	}
 }
+
+// TestALibrarysPackageNamesIt: a library's Debian package is named after
+// it and its soname's version ("libzorpfrob6" for libZorpfrob), and its
+// copyright file seldom writes the library's name: the folder holds it.
+// Another library's package, or a name that only begins the folder's, does
+// not.
+func TestALibrarysPackageNamesIt(t *testing.T) {
+	copyright := fileHit("/usr/share/doc/libzorpfrob6/copyright", "", "This package was downloaded from the Zorp releases.\n\nCopyright 1989 Quill Systems")
+	if m := matchConstraints("Which company holds the 1989 copyright on libZorpfrob?", []graphrag.Hit{copyright}); len(m.Missing) > 0 || len(m.Apart) > 0 {
+		t.Errorf("missing %v, apart %v: libzorpfrob6 is libZorpfrob's package", m.Missing, m.Apart)
+	}
+	for _, tc := range []struct{ path, lib string }{
+		{"/usr/share/doc/libzorp-2.0-0/copyright", "libzorp"},
+		{"/usr/share/doc/libzorp1.02.1/copyright", "libzorp"},
+	} {
+		if !newHaystack(fileHit(tc.path, "", "Copyright 1989 Quill Systems")).librarysPackage(tc.lib) {
+			t.Errorf("%s is not taken for %s's package", tc.path, tc.lib)
+		}
+	}
+	for _, tc := range []struct{ path, lib string }{
+		{"/usr/share/doc/libzorpfrob6/copyright", "libzorp"},
+		{"/usr/share/doc/libzorp-dev/copyright", "libzorp"},
+		{"/usr/share/doc/zorp6/copyright", "zorp"},
+	} {
+		if newHaystack(fileHit(tc.path, "", "Copyright 1989 Quill Systems")).librarysPackage(tc.lib) {
+			t.Errorf("%s is taken for %s's package", tc.path, tc.lib)
+		}
+	}
+}
