@@ -307,3 +307,23 @@ func TestNoneGivenAsksForADefault(t *testing.T) {
 		}
 	}
 }
+
+// A sentence that says who may do something names a role, a privilege or
+// ownership ("you must be superuser", "you must own the zorp"); one where
+// "must be" says what a value must be ("must be identical to the source
+// type") names none.
+func TestPermissionSentences(t *testing.T) {
+	k := permissionKind()
+	for s, want := range map[string]bool{
+		"To create a binary-coercible frob, you must be superuser.":         true,
+		"You must own the zorp to drop it.":                                 true,
+		"You must be the owner of the zorp or a member of the owning role.": true,
+		"The caller must have CREATE privilege on the new schema.":          true,
+		"The first argument type must be identical to the frob's type.":     false,
+		"The zorp name must be unique in its schema.":                       false,
+	} {
+		if got := k.in(s); got != want {
+			t.Errorf("permission in %q: %v, want %v", s, got, want)
+		}
+	}
+}
