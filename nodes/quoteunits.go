@@ -366,6 +366,13 @@ func splitText(text string, bareHeadings, paragraphs bool) []quoteUnit {
 		case inItem:
 			// The next line of a list item.
 			para = append(para, trim)
+		case len(para) == 0 && !paraIndented && releaseHeading(trim) && i+1 < len(lines) && entriesStart(lines[i+1]):
+			// A release's line heads the entries under it, though it
+			// may space its words as a table's row does ("=item 1.23
+			// (24 February 2013)" with two spaces before the date) and
+			// its entries may follow with no blank line between
+			// ("version 0.12" over "added:  findvalues …" or "- Fix …").
+			newSection(trim, bareLevel)
 		case tableRow(trim) || (i+1 < len(lines) && tableRow(strings.TrimSpace(lines[i+1]))):
 			// A table row stands alone.
 			flush(true)
@@ -377,6 +384,16 @@ func splitText(text string, bareHeadings, paragraphs bool) []quoteUnit {
 	}
 	flush(true)
 	return joinLeadIns(units, blockOf)
+}
+
+// entriesStart reports whether the line after a release's line starts
+// the release's entries or leaves a blank: a list item, a table's row
+// ("added:  findvalues …"), nothing. A line naming another release
+// ("=   Generated … by OODoc 2.02" under "=== README for MailTools version
+// 2.21") is no entry: the two lines are a title.
+func entriesStart(next string) bool {
+	t := strings.TrimSpace(next)
+	return t == "" || listMarker.MatchString(next) || tableRow(t) && !releaseHeading(t)
 }
 
 // setextLevel is the level of a heading a rule of "=" (1) or "-" (2)
