@@ -294,11 +294,11 @@ func TestADefaultInANameAsksNone(t *testing.T) {
 // open", "WITH NO DATA", "with no network access") is not left out.
 func TestNoneGivenAsksForADefault(t *testing.T) {
 	for q, want := range map[string]bool{
-		"LOCK ZORP with no IN ... MODE clause: which mode do I get?":              true,
+		"Which mode does ZORP LOCK take with no FROB clause?":                     true,
 		"frobctl --install with no schema given: where do the objects go?":        true,
 		"how is the zorp directory chosen when no override is set?":               true,
 		"what does frob.New return when no pattern is supplied?":                  true,
-		"What happens if I run FROB when no transaction is open?":                 false,
+		"Does zorpctl frob fail when no spool is open?":                           false,
 		"If I create a zorp WITH NO DATA, can I query it?":                        false,
 		"if I'm building frobd with no network access, which file should I read?": false,
 	} {
