@@ -288,19 +288,19 @@ func TestADefaultInANameAsksNone(t *testing.T) {
 	}
 }
 
-// A question that says what the asker leaves out ("with no schema given",
-// "when no override is set", "with no IN … MODE clause") asks what is
-// used then: the default. A state that is none ("when no transaction is
-// open", "WITH NO DATA", "with no network access") is not left out.
+// A question that says what the asker leaves out ("with no spool given",
+// "when no path is set", "with no FROB clause") asks what is used then:
+// the default. A state that is none ("when no spool is open", "WITH NO
+// QUILLS", "with no network access") is not left out.
 func TestNoneGivenAsksForADefault(t *testing.T) {
 	for q, want := range map[string]bool{
-		"Which mode does ZORP LOCK take with no FROB clause?":                     true,
-		"frobctl --install with no schema given: where do the objects go?":        true,
-		"how is the zorp directory chosen when no override is set?":               true,
-		"what does frob.New return when no pattern is supplied?":                  true,
-		"Does zorpctl frob fail when no spool is open?":                           false,
-		"If I create a zorp WITH NO DATA, can I query it?":                        false,
-		"if I'm building frobd with no network access, which file should I read?": false,
+		"Which mode does ZORP LOCK take with no FROB clause?":           true,
+		"frobctl --install with no spool given: where do the frobs go?": true,
+		"which zorp directory is used when no path is set?":             true,
+		"what does frob.Open return when no mode is supplied?":          true,
+		"Does zorpctl frob fail when no spool is open?":                 false,
+		"If I make a zorp WITH NO QUILLS, can I frob it?":               false,
+		"can frobd sync its spool with no network access?":              false,
 	} {
 		if got := slices.ContainsFunc(askedKinds(q), func(k askKind) bool { return k.name == "default" }); got != want {
 			t.Errorf("askedKinds(%q) asks for a default: %v, want %v", q, got, want)
@@ -310,16 +310,16 @@ func TestNoneGivenAsksForADefault(t *testing.T) {
 
 // A sentence that says who may do something names a role, a privilege or
 // ownership ("you must be superuser", "you must own the zorp"); one where
-// "must be" says what a value must be ("must be identical to the source
-// type") names none.
+// "must be" says what a value must be ("must be identical to the frob's")
+// names none.
 func TestPermissionSentences(t *testing.T) {
 	k := permissionKind()
 	for s, want := range map[string]bool{
-		"To create a binary-coercible frob, you must be superuser.":         true,
+		"To frob a sealed quill, you must be superuser.":                    true,
 		"You must own the zorp to drop it.":                                 true,
 		"You must be the owner of the zorp or a member of the owning role.": true,
 		"The caller must have CREATE privilege on the new schema.":          true,
-		"The first argument type must be identical to the frob's type.":     false,
+		"The quill's width must be identical to the frob's.":                false,
 		"The zorp name must be unique in its schema.":                       false,
 	} {
 		if got := k.in(s); got != want {

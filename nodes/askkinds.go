@@ -102,8 +102,8 @@ var askKinds = []askKind{
 	// does "what if I never close it": a thing left undone is done by
 	// default, and the answer's "If you do not close it, …" says how. So
 	// does "without giving a mode": what is used when none is given, and
-	// so do "with no schema given", "when no override is set" and "with
-	// no IN … MODE clause".
+	// so do "with no spool given", "when no path is set" and "with no
+	// FROB clause".
 	// "default" inside a name asks for none: the package "zorp-defaults",
 	// a "non-default" mode, "default-frobber".
 	{name: "default",

@@ -368,10 +368,10 @@ func splitText(text string, bareHeadings, paragraphs bool) []quoteUnit {
 			para = append(para, trim)
 		case len(para) == 0 && !paraIndented && releaseHeading(trim) && i+1 < len(lines) && entriesStart(lines[i+1]):
 			// A release's line heads the entries under it, though it
-			// may space its words as a table's row does ("=item 1.23
-			// (24 February 2013)" with two spaces before the date) and
-			// its entries may follow with no blank line between
-			// ("version 0.12" over "added:  findvalues …" or "- Fix …").
+			// may space its words as a table's row does ("=item 2.4
+			// (3 March 2011)" with two spaces before the date) and its
+			// entries may follow with no blank line between ("version
+			// 0.7" over "added:  frob method …" or "- Fix …").
 			newSection(trim, bareLevel)
 		case tableRow(trim) || (i+1 < len(lines) && tableRow(strings.TrimSpace(lines[i+1]))):
 			// A table row stands alone.
@@ -388,9 +388,9 @@ func splitText(text string, bareHeadings, paragraphs bool) []quoteUnit {
 
 // entriesStart reports whether the line after a release's line starts
 // the release's entries or leaves a blank: a list item, a table's row
-// ("added:  findvalues …"), nothing. A line naming another release
-// ("=   Generated … by OODoc 2.02" under "=== README for MailTools version
-// 2.21") is no entry: the two lines are a title.
+// ("added:  frob method …"), nothing. A line naming another release
+// ("=   Generated … by Quilldoc 1.4" under "=== README for Zorp version
+// 3.2") is no entry: the two lines are a title.
 func entriesStart(next string) bool {
 	t := strings.TrimSpace(next)
 	return t == "" || listMarker.MatchString(next) || tableRow(t) && !releaseHeading(t)
