@@ -85,7 +85,7 @@ var askKinds = []askKind{
 	// privilege"). It is no question for a person (askedKinds).
 	{name: "permission",
 		ask:    regexp.MustCompile(`(?i)\bwho (can|could|may|might|must|is allowed|are allowed|is permitted|gets to|has to|needs to)\b|\b(what|which) (privileges?|roles?|rights?)\b|\b(allowed|permitted|permission) to\b`),
-		has:    regexp.MustCompile(`(?i)\bmust (be|become) (the |a |an )?(\w+'s )?(owner|owners|superusers?|members?)\b|\bmust (own|hold|be granted)\b|\bmust have (the |a )?(\w+ ){0,2}(privileges?|rights?|permissions?|options?|attributes?|roles?)\b|\bonly (the )?(superusers?|owners?|members?)\b|\bsuperusers?\b|\b(owner|owners|member|members) of\b|\b(is|are) (allowed|permitted) to\b|\bprivileges? (on|to|is required|are required)\b|\b(requires?|required|needs?) (the )?\w+ privileges?\b`),
+		has:    regexp.MustCompile(`(?i)\bmust (be|become) (the |a |an )?(\w+'s )?(owners?|members?)\b|\bmust (own|hold|be granted)\b|\bmust have (the |a )?(\w+ ){0,2}(privileges?|rights?|permissions?|options?|attributes?|roles?)\b|\bonly (the )?(superusers?|owners?|members?)\b|\bsuperusers?\b|\b(owner|owners|member|members) of\b|\b(is|are) (allowed|permitted) to\b|\bprivileges? (on|to|is required|are required)\b|\b(requires?|required|needs?) (the )?\w+ privileges?\b`),
 		prefer: toSet(`must only`)},
 	// A question that asks why is answered by the sentence that gives a
 	// reason: "because", "so that", "for historical reasons", "for

@@ -366,7 +366,7 @@ func splitText(text string, bareHeadings, paragraphs bool) []quoteUnit {
 		case inItem:
 			// The next line of a list item.
 			para = append(para, trim)
-		case len(para) == 0 && !paraIndented && releaseHeading(trim) && i+1 < len(lines) && entriesStart(lines[i+1]):
+		case len(para) == 0 && !paraIndented && i+1 < len(lines) && releaseHeading(trim) && entriesStart(lines[i+1]):
 			// A release's line heads the entries under it, though it
 			// may space its words as a table's row does ("=item 2.4
 			// (3 March 2011)" with two spaces before the date) and its
