@@ -310,8 +310,8 @@ type DocsReport struct {
 // validation split and is tuned on since round 49.
 // "test46" (written the same way at the start of round 49) was round 49's
 // validation split and is tuned on since round 50.
-// "test47" (written the same way at the start of round 50) is the
-// validation split: only its figure is read.
+// "test47" (written the same way at the start of round 50) was round 50's
+// validation split and is tuned on since round 51.
 // "tune1" to "tune3" (others again, written from the documents alone by
 // three writers at once, each over its own part of the collections) are
 // development data: their misses are read.

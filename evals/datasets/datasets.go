@@ -426,8 +426,8 @@ const (
 	// DocsTest47Collections and DocsTest47Questions are a split written
 	// the same way at the start of round 50, on files no earlier set
 	// takes a gold file from and the PostgreSQL pages asked about least
-	// often before. Round 50's validation split: only its figure is
-	// read. Never edit it.
+	// often before. Round 50's validation split, tuned on since round
+	// 51. Never edit it.
 	DocsTest47Collections = "docs/test47.collections.json"
 	DocsTest47Questions   = "docs/test47.jsonl"
 
