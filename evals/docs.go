@@ -312,6 +312,8 @@ type DocsReport struct {
 // validation split and is tuned on since round 50.
 // "test47" (written the same way at the start of round 50) was round 50's
 // validation split and is tuned on since round 51.
+// "test48" (written the same way at the start of round 51) is the
+// validation split: only its figure is read.
 // "tune1" to "tune3" (others again, written from the documents alone by
 // three writers at once, each over its own part of the collections) are
 // development data: their misses are read.
@@ -365,6 +367,7 @@ var docsSets = map[string]struct{ collections, questions string }{
 	"test45":  {datasets.DocsTest45Collections, datasets.DocsTest45Questions},
 	"test46":  {datasets.DocsTest46Collections, datasets.DocsTest46Questions},
 	"test47":  {datasets.DocsTest47Collections, datasets.DocsTest47Questions},
+	"test48":  {datasets.DocsTest48Collections, datasets.DocsTest48Questions},
 	"tune1":   {datasets.DocsTune1Collections, datasets.DocsTune1Questions},
 	"tune2":   {datasets.DocsTune2Collections, datasets.DocsTune2Questions},
 	"tune3":   {datasets.DocsTune3Collections, datasets.DocsTune3Questions},

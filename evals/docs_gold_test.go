@@ -112,6 +112,7 @@ var docsTestSplits = []struct{ set, prefix string }{
 	{"test45", "t45"},
 	{"test46", "t46"},
 	{"test47", "t47"},
+	{"test48", "t48"},
 	{"tune1", "tn1"},
 	{"tune2", "tn2"},
 	{"tune3", "tn3"},

@@ -69,6 +69,7 @@ func TestDocsSetsLoad(t *testing.T) {
 		{"test45", 70, 22},
 		{"test46", 70, 22},
 		{"test47", 70, 21},
+		{"test48", 70, 24},
 	} {
 		t.Run(tc.set, func(t *testing.T) {
 			cols, qs, err := LoadDocsSet(tc.set)

@@ -431,6 +431,14 @@ const (
 	DocsTest47Collections = "docs/test47.collections.json"
 	DocsTest47Questions   = "docs/test47.jsonl"
 
+	// DocsTest48Collections and DocsTest48Questions are a split written
+	// the same way at the start of round 51, on files no earlier set
+	// takes a gold file from and the PostgreSQL pages asked about least
+	// often before. Round 51's validation split: only its figure is
+	// read. Never edit it.
+	DocsTest48Collections = "docs/test48.collections.json"
+	DocsTest48Questions   = "docs/test48.jsonl"
+
 	// DocsTune1..3 are tuning sets, written from the documents alone
 	// by three writers who had not seen how graphrag answers, each over
 	// its own part of the collections, and with the rows on pages and
