@@ -332,6 +332,37 @@ func TestCodeWindowLooksPastTheDeclaration(t *testing.T) {
 	}
 }
 
+// A long function asked about by a line of its body keeps its short doc
+// comment whole: the doc says why, the window shows the line; a window
+// of lines around the body's line opened in the doc and kept only its
+// first line.
+func TestCodeWindowKeepsAShortDocWhole(t *testing.T) {
+	lines := []string{
+		"// Wind winds the quill onto the spool.",
+		"// Quills wider than 9 are refused: the spool's gate",
+		"// is 9 frobs wide (see the zorp manual).",
+		"// The spool is not locked here; the caller holds it.",
+		"func (s *Spool) Wind(q *Quill) error {",
+		"\tif s.closed {",
+		"\t\treturn ErrClosed",
+		"\t}",
+	}
+	for i := 1; i <= 4; i++ {
+		lines = append(lines, fmt.Sprintf("\ts.turns[%d] = q.turn(%d)", i, i))
+	}
+	lines = append(lines, "\tif q.width > 9 {", "\t\treturn fmt.Errorf(\"spool: quill too wide: %d\", q.width)", "\t}",
+		"\ts.quills = append(s.quills, q)", "\treturn nil", "}")
+	got := strings.Join(codeWindow(lines, stemSet("Why does Spool.Wind reject a quill that is too wide?"), nil), "\n")
+	for _, want := range []string{"is 9 frobs wide", "quill too wide", "func (s *Spool) Wind"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("window misses %q:\n%s", want, got)
+		}
+	}
+	if n := len(strings.Split(got, "\n")); n > maxCodeLines {
+		t.Errorf("window of %d lines, over the cap of %d:\n%s", n, maxCodeLines, got)
+	}
+}
+
 // declAnswer is the answer, one unit at most, that quotes a declaration
 // of symbol (its kind, its doc and code in doc) from the file at path, for
 // question; it fails t when the answer runs over the cap on quoted code

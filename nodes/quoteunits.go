@@ -71,6 +71,11 @@ const (
 	// maxCodeLines bounds a quoted code block; a longer one is cut to the
 	// lines around the one that matches the question best.
 	maxCodeLines = 16
+	// maxDocKept is the longest doc comment a cut declaration quotes whole
+	// (codeWindow): half of what the cap leaves beside the declaration's
+	// line and two "…", so that the body keeps as many lines as the doc.
+	// Set once, not tuned.
+	maxDocKept = (maxCodeLines - 3) / 2
 	// headingMaxWords is the longest one-line paragraph taken for a heading
 	// when the text has no heading markup (HTML and man pages converted to
 	// text): "Predeclared identifiers", "Label scopes".
@@ -927,6 +932,27 @@ func codeWindow(lines []string, stems map[string]bool, asked *regexp.Regexp) []s
 		if out, ok := docWindow(lines, doc, stems); ok {
 			return out
 		}
+	}
+	if doc := leadingComment(lines); best > doc && doc > 0 && doc <= maxDocKept {
+		// The best line is in the body: a short doc comment is quoted
+		// whole, with the declaration's line, and the body is cut to the
+		// lines around the best one. The doc says what the function does
+		// and why ("Quills wider than 9 are refused", "the spool is not
+		// locked here, because …"); a window of lines that opens in it
+		// keeps its first line and drops the rest.
+		room := maxCodeLines - doc - 3 // the doc, the declaration's line, two "…"
+		from := max(doc+1, best-room/2)
+		to := min(len(lines), from+room)
+		from = max(doc+1, min(from, to-room))
+		out := append([]string(nil), lines[:doc+1]...)
+		if from > doc+1 {
+			out = append(out, "\t…")
+		}
+		out = append(out, lines[from:to]...)
+		if to < len(lines) {
+			out = append(out, "\t…")
+		}
+		return out
 	}
 	// The window takes what the cap leaves beside the first line and the
 	// two "…": about as much before the best line as after it, more after
