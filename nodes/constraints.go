@@ -765,6 +765,10 @@ func nameWords(question string) []string {
 	return words
 }
 
+// fileKindWords are the words that name a file as a kind of thing, not as a
+// name (see nameWordsWeighted).
+var fileKindWords = toSet(`file files`)
+
 // maxNameRun is the most words joined into one name: the longest names of
 // SQL commands, which manual pages are named after, are four words long.
 const maxNameRun = 4
@@ -773,6 +777,12 @@ const maxNameRun = 4
 // stands for: two for a joined pair ("vacuum-full"), as many as it joins
 // for a longer run, one for a word as written ("gzip", "inv-2024-0117"). A
 // file named by more of the question is the one it names.
+//
+// "File" after another word is the head of a compound that says what kind
+// of file ("the copyright file", "a config file", "its header files"): it
+// names no file or folder called "file" (Debian's file package, Go's
+// os/file.go), as the word alone may ("what does file print for …").
+// The pair ("copyright-file") is kept.
 //
 // Longer runs are of words written alike, all in capitals or none, and a
 // function word written in capitals inside a run in capitals is part of
@@ -812,7 +822,9 @@ func nameWordsWeighted(question string) ([]string, map[string]int) {
 			prev, run, runCaps = "", nil, false
 			continue
 		}
-		add(f, 1)
+		if prev == "" || !fileKindWords[f] {
+			add(f, 1)
+		}
 		if prev != "" {
 			add(prev+"-"+f, 2)
 			add(prev+"_"+f, 2)

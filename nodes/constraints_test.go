@@ -246,6 +246,27 @@ func TestOneEdit(t *testing.T) {
 	}
 }
 
+// "File" after another word says what kind of file the question means:
+// the zorp package's copyright file is not a file of a package called
+// file, nor frob/file.go.
+func TestNameWordsFileAsAKind(t *testing.T) {
+	for q, named := range map[string]bool{
+		"Who holds the copyright in zorp's copyright file?":     false,
+		"How do I read a frob config file with the library?":    false,
+		"Which header files does quill install?":                false,
+		"What does file print for an empty zorp?":               true,
+		"Is the file command's magic list in the zorp package?": true,
+	} {
+		words := nameWords(q)
+		if got := slices.Contains(words, "file") || slices.Contains(words, "files"); got != named {
+			t.Errorf("%q: names a file called file: %v, want %v (%v)", q, got, named, words)
+		}
+	}
+	if !slices.Contains(nameWords("Who holds the copyright in zorp's copyright file?"), "copyright-file") {
+		t.Errorf("the pair is no longer kept")
+	}
+}
+
 func TestNameWordsJoinNeighbours(t *testing.T) {
 	words, weight := nameWordsWeighted("does VACUUM FULL lock the table?")
 	for w, n := range map[string]int{"vacuum": 1, "vacuum-full": 2, "vacuum_full": 2, "full": 1} {
