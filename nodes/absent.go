@@ -572,6 +572,37 @@ func (p *pipeline) packagesWithoutFolder(ctx context.Context, s *State) []string
 	return out
 }
 
+// debianFileName finds a file a question names as Debian names it in
+// every package's folder that has one: README.Debian and NEWS.Debian.
+var debianFileName = regexp.MustCompile(`(?i)\b(readme|news)\.debian\b`)
+
+// packageFilesMissing returns the files a question names by their Debian
+// name and their package ("zorpd's README.Debian", "the NEWS.Debian of
+// zorpd") that no path of the store holds as package/file: the package
+// has a folder (packagesWithoutFolder), and that file is not in it.
+func (p *pipeline) packageFilesMissing(ctx context.Context, s *State) []string {
+	q := s.question()
+	names := debianFileName.FindAllString(q, -1)
+	if len(names) == 0 {
+		return nil
+	}
+	var out []string
+	for _, w := range packagesOfDocuments(q) {
+		for _, n := range names {
+			f := w + "/" + strings.ToLower(n)
+			held, err := p.pathHolds(ctx, s, f)
+			if err != nil {
+				s.note("evaluate: could not check whether the files hold %q: %v", f, err)
+				return nil
+			}
+			if !held && !slices.Contains(out, f) {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
 // pathHolds reports whether a hit's path or a file of the store holds the
 // name, as written or with its punctuation left out: a folder may be
 // named "zorpjs" for Zorp.js.

@@ -147,6 +147,14 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 			s.Measured += "; no file is of the package " + strings.Join(pkgs, ", ")
 			return s, nil
 		}
+		// Nor is a file Debian names alike in every package ("zorpd's
+		// README.Debian") that the package's folder does not hold: its
+		// other files say nothing of what that file would.
+		if files := p.packageFilesMissing(ctx, &s); len(files) > 0 {
+			s.Retrieval = RetrievalEmpty
+			s.Measured += "; no file is " + strings.Join(files, ", ")
+			return s, nil
+		}
 	}
 	if s.Retrieval == RetrievalGood {
 		// A good match of the question's other words does not answer

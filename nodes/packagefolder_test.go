@@ -54,3 +54,39 @@ func TestDocumentOfAPackageWithoutFiles(t *testing.T) {
 		}
 	}
 }
+
+// A file Debian names alike in every package that has one (README.Debian,
+// NEWS.Debian) is not in the files when the package's folder does not
+// hold it, though the folder holds others that match the question.
+func TestDebianFileAPackageLacks(t *testing.T) {
+	texts := map[string]string{
+		"/usr/share/doc/zorpd/README.Debian":       "The zorpd spool directory is /var/spool/zorpd. Keep the spool directory on a local disk.",
+		"/usr/share/doc/quill/README":              "Quill keeps its spool directory under /var/spool/quill.",
+		"/usr/share/doc/quill/changelog.Debian.gz": "quill (1.2-1) unstable; urgency=medium\n\n  * Keep the spool directory in /var/spool/quill.",
+		"/usr/share/doc/frobd/NEWS.Debian.gz":      "frobd (3.0-1) unstable; urgency=medium\n\n  * The spool directory moved to /srv/frobd.",
+		"/usr/share/doc/frobd/README":              "frobd keeps its spool directory in /srv/frobd.",
+	}
+	var hits []graphrag.Hit
+	for _, p := range slices.Sorted(maps.Keys(texts)) {
+		hits = append(hits, fileHit(p, "", texts[p]))
+	}
+	p, _ := newPipeline(Deps{Searcher: newMemSearcher(hits)}, DefaultOptions())
+	for _, tc := range []struct {
+		question string
+		absent   bool
+	}{
+		{"What does quill's README.Debian say about the spool directory?", true},
+		{"Where does frobd's README.Debian put the spool directory?", true},
+		{"What does zorpd's README.Debian tell us about the spool directory?", false},
+		{"Where did frobd's NEWS.Debian say the spool directory moved?", false},
+		{"What does quill's README say about the spool directory?", false},
+	} {
+		s, err := p.evaluate(context.Background(), State{Query: tc.question, Plan: graphrag.Plan{Route: graphrag.RouteVector}, Hits: hits, Budget: Budget{Retrieve: 2}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(s.Measured, "no file is "); got != tc.absent || tc.absent && s.Retrieval != RetrievalEmpty {
+			t.Errorf("%q: retrieval %s (%s), want the file absent %v", tc.question, s.Retrieval, s.Measured, tc.absent)
+		}
+	}
+}
