@@ -22,11 +22,6 @@ func TestDocumentOfAPackageWithoutFiles(t *testing.T) {
 		"/usr/share/doc/quill/README":                 "Quill keeps its spool directory under /var/spool/quill.",
 		"/usr/share/doc/zorpjs/changelog.Debian.gz":   "zorpjs (18.1-1) unstable; urgency=medium\n\n  * Zorp.js keeps the spool directory in /var/spool/zorpjs.",
 	}
-	var hits []graphrag.Hit
-	for _, p := range slices.Sorted(maps.Keys(texts)) {
-		hits = append(hits, fileHit(p, "", texts[p]))
-	}
-	p, _ := newPipeline(Deps{Searcher: newMemSearcher(hits)}, DefaultOptions())
 	for _, tc := range []struct {
 		question string
 		absent   bool
@@ -45,14 +40,27 @@ func TestDocumentOfAPackageWithoutFiles(t *testing.T) {
 		// A folder may write the name without its punctuation.
 		{"Where does Zorp.js keep its spool directory, according to its package changelog?", false},
 	} {
-		s, err := p.evaluate(context.Background(), State{Query: tc.question, Plan: graphrag.Plan{Route: graphrag.RouteVector}, Hits: hits, Budget: Budget{Retrieve: 2}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := evaluateOver(t, texts, tc.question)
 		if got := strings.Contains(s.Measured, "no file is of the package"); got != tc.absent || tc.absent && s.Retrieval != RetrievalEmpty {
 			t.Errorf("%q: retrieval %s (%s), want the package absent %v", tc.question, s.Retrieval, s.Measured, tc.absent)
 		}
 	}
+}
+
+// evaluateOver is evaluate's judgement of question over the files texts
+// holds (path to text), all of them the hits and the store.
+func evaluateOver(t *testing.T, texts map[string]string, question string) State {
+	t.Helper()
+	var hits []graphrag.Hit
+	for _, p := range slices.Sorted(maps.Keys(texts)) {
+		hits = append(hits, fileHit(p, "", texts[p]))
+	}
+	p, _ := newPipeline(Deps{Searcher: newMemSearcher(hits)}, DefaultOptions())
+	s, err := p.evaluate(context.Background(), State{Query: question, Plan: graphrag.Plan{Route: graphrag.RouteVector}, Hits: hits, Budget: Budget{Retrieve: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 // A file Debian names alike in every package that has one (README.Debian,
@@ -66,25 +74,17 @@ func TestDebianFileAPackageLacks(t *testing.T) {
 		"/usr/share/doc/frobd/NEWS.Debian.gz":      "frobd (3.0-1) unstable; urgency=medium\n\n  * The spool directory moved to /srv/frobd.",
 		"/usr/share/doc/frobd/README":              "frobd keeps its spool directory in /srv/frobd.",
 	}
-	var hits []graphrag.Hit
-	for _, p := range slices.Sorted(maps.Keys(texts)) {
-		hits = append(hits, fileHit(p, "", texts[p]))
-	}
-	p, _ := newPipeline(Deps{Searcher: newMemSearcher(hits)}, DefaultOptions())
 	for _, tc := range []struct {
 		question string
 		absent   bool
 	}{
-		{"What does quill's README.Debian say about the spool directory?", true},
-		{"Where does frobd's README.Debian put the spool directory?", true},
-		{"What does zorpd's README.Debian tell us about the spool directory?", false},
-		{"Where did frobd's NEWS.Debian say the spool directory moved?", false},
-		{"What does quill's README say about the spool directory?", false},
+		{"Which spool directory does quill's README.Debian name?", true},
+		{"Is the spool directory of frobd moved, per frobd's README.Debian?", true},
+		{"Which spool directory does zorpd's README.Debian name?", false},
+		{"To which folder did frobd's NEWS.Debian move the spool directory?", false},
+		{"Which spool directory does quill's README name?", false},
 	} {
-		s, err := p.evaluate(context.Background(), State{Query: tc.question, Plan: graphrag.Plan{Route: graphrag.RouteVector}, Hits: hits, Budget: Budget{Retrieve: 2}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := evaluateOver(t, texts, tc.question)
 		if got := strings.Contains(s.Measured, "no file is "); got != tc.absent || tc.absent && s.Retrieval != RetrievalEmpty {
 			t.Errorf("%q: retrieval %s (%s), want the file absent %v", tc.question, s.Retrieval, s.Measured, tc.absent)
 		}
