@@ -885,9 +885,10 @@ func codeWindow(lines []string, stems map[string]bool, asked *regexp.Regexp) []s
 	// give for a negative position" is answered by the body's line that
 	// says so.
 	sig := -1
-	if decl := leadingComment(lines); decl < len(lines) {
-		if m := declaredName.FindStringSubmatch(lines[decl]); m != nil {
-			sig = decl
+	doc := leadingComment(lines) // the doc comment's lines; the declaration's line follows
+	if doc < len(lines) {
+		if m := declaredName.FindStringSubmatch(lines[doc]); m != nil {
+			sig = doc
 			stems = maps.Clone(stems)
 			for _, t := range tokenize(m[1]) {
 				delete(stems, t.Stem)
@@ -928,12 +929,12 @@ func codeWindow(lines []string, stems map[string]bool, asked *regexp.Regexp) []s
 			best = at
 		}
 	}
-	if doc := leadingComment(lines); best < doc {
+	if best < doc {
 		if out, ok := docWindow(lines, doc, stems); ok {
 			return out
 		}
 	}
-	if doc := leadingComment(lines); best > doc && doc > 0 && doc <= maxDocKept {
+	if best > doc && doc > 0 && doc <= maxDocKept {
 		// The best line is in the body: a short doc comment is quoted
 		// whole, with the declaration's line, and the body is cut to the
 		// lines around the best one. The doc says what the function does
