@@ -769,6 +769,10 @@ func nameWords(question string) []string {
 // name (see nameWordsWeighted).
 var fileKindWords = toSet(`file files`)
 
+// nameWordSpan is a word as nameWords reads it: letters, digits, "_",
+// "-" and apostrophes.
+var nameWordSpan = regexp.MustCompile(`[\p{L}\p{Nd}_'’-]+`)
+
 // maxNameRun is the most words joined into one name: the longest names of
 // SQL commands, which manual pages are named after, are four words long.
 const maxNameRun = 4
@@ -778,11 +782,12 @@ const maxNameRun = 4
 // for a longer run, one for a word as written ("gzip", "inv-2024-0117"). A
 // file named by more of the question is the one it names.
 //
-// "File" after another word is the head of a compound that says what kind
-// of file ("the copyright file", "a config file", "its header files"): it
-// names no file or folder called "file" (Debian's file package, Go's
-// os/file.go), as the word alone may ("what does file print for …").
-// The pair ("copyright-file") is kept.
+// "File" a space after another word is the head of a compound that says
+// what kind of file ("the copyright file", "a config file", "its header
+// files"): it names no file or folder called "file" (Debian's file
+// package, Go's os/file.go), as the word alone may ("what does file print
+// for …") and as a part of a dotted name does ("os.File"). The pair
+// ("copyright-file") is kept.
 //
 // Longer runs are of words written alike, all in capitals or none, and a
 // function word written in capitals inside a run in capitals is part of
@@ -807,9 +812,10 @@ func nameWordsWeighted(question string) ([]string, map[string]int) {
 	prev := "" // the word before, for a pair
 	var run []string
 	runCaps := false // whether the run's words are written in capitals
-	for _, raw := range strings.FieldsFunc(question, func(r rune) bool {
-		return !(r == '_' || r == '-' || r == '\'' || r == '’' || unicode.IsLetter(r) || unicode.IsDigit(r))
-	}) {
+	end := 0         // where the word before ends in question
+	for _, at := range nameWordSpan.FindAllStringIndex(question, -1) {
+		raw, spaced := question[at[0]:at[1]], strings.TrimSpace(question[end:at[0]]) == ""
+		end = at[1]
 		f := strings.Trim(text.TrimPossessive(strings.ToLower(raw)), "-'’")
 		caps := writtenInCapitals(raw)
 		switch {
@@ -822,7 +828,7 @@ func nameWordsWeighted(question string) ([]string, map[string]int) {
 			prev, run, runCaps = "", nil, false
 			continue
 		}
-		if prev == "" || !fileKindWords[f] {
+		if prev == "" || !spaced || !fileKindWords[f] {
 			add(f, 1)
 		}
 		if prev != "" {

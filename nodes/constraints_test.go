@@ -256,6 +256,7 @@ func TestNameWordsFileAsAKind(t *testing.T) {
 		"Which header files does quill install?":                false,
 		"What does file print for an empty zorp?":               true,
 		"Is the file command's magic list in the zorp package?": true,
+		"Does zorp.File close its spool when it is collected?":  true,
 	} {
 		words := nameWords(q)
 		if got := slices.Contains(words, "file") || slices.Contains(words, "files"); got != named {
