@@ -769,10 +769,6 @@ func nameWords(question string) []string {
 // name (see nameWordsWeighted).
 var fileKindWords = toSet(`file files`)
 
-// nameWordSpan is a word as nameWords reads it: letters, digits, "_",
-// "-" and apostrophes.
-var nameWordSpan = regexp.MustCompile(`[\p{L}\p{Nd}_'’-]+`)
-
 // maxNameRun is the most words joined into one name: the longest names of
 // SQL commands, which manual pages are named after, are four words long.
 const maxNameRun = 4
@@ -813,9 +809,14 @@ func nameWordsWeighted(question string) ([]string, map[string]int) {
 	var run []string
 	runCaps := false // whether the run's words are written in capitals
 	end := 0         // where the word before ends in question
-	for _, at := range nameWordSpan.FindAllStringIndex(question, -1) {
-		raw, spaced := question[at[0]:at[1]], strings.TrimSpace(question[end:at[0]]) == ""
-		end = at[1]
+	for raw := range strings.FieldsFuncSeq(question, func(r rune) bool {
+		return !(r == '_' || r == '-' || r == '\'' || r == '’' || unicode.IsLetter(r) || unicode.IsDigit(r))
+	}) {
+		// The word is the first run of its letters after the one before:
+		// what parts them holds none.
+		start := end + strings.Index(question[end:], raw)
+		spaced := strings.TrimSpace(question[end:start]) == ""
+		end = start + len(raw)
 		f := strings.Trim(text.TrimPossessive(strings.ToLower(raw)), "-'’")
 		caps := writtenInCapitals(raw)
 		switch {
