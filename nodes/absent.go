@@ -551,57 +551,47 @@ func antecedentPackage(query string, toks []token) string {
 	return ""
 }
 
-// packagesWithoutFolder returns the packages whose document the question
-// asks about (packagesOfDocuments) that no file of the store is of: no
-// path holds the name (a package's folder is named after it:
-// "zorpd-common", "libzorp2" for zorpd and zorp). The files hold no
-// README of a package they do not have, however well the rest of the
-// question matches another package's. A failed search finds none.
-func (p *pipeline) packagesWithoutFolder(ctx context.Context, s *State) []string {
-	var out []string
-	for _, w := range packagesOfDocuments(s.question()) {
+// packageDocumentsMissing reads the packages whose documents the question
+// asks about (packagesOfDocuments) against the store. noFolder are those
+// no file of the store is of: no path holds the name (a package's folder
+// is named after it: "zorpd-common", "libzorp2" for zorpd and zorp). The
+// files hold no README of a package they do not have, however well the
+// rest of the question matches another package's. noFile are, of the
+// others, the files the question names as Debian names them in every
+// package's folder that has one ("zorpd's README.Debian", the NEWS.Debian
+// of zorpd: debianFileName) that no path holds as package/file. A failed
+// search finds none.
+func (p *pipeline) packageDocumentsMissing(ctx context.Context, s *State) (noFolder, noFile []string) {
+	q := s.question()
+	names := debianFileName.FindAllString(q, -1)
+	for _, w := range packagesOfDocuments(q) {
 		held, err := p.pathHolds(ctx, s, w)
 		if err != nil {
 			s.note("evaluate: could not check whether the files hold a folder of %q: %v", w, err)
-			return nil
+			return nil, nil
 		}
 		if !held {
-			out = append(out, w)
+			noFolder = append(noFolder, w)
+			continue
 		}
-	}
-	return out
-}
-
-// debianFileName finds a file a question names as Debian names it in
-// every package's folder that has one: README.Debian and NEWS.Debian.
-var debianFileName = regexp.MustCompile(`(?i)\b(readme|news)\.debian\b`)
-
-// packageFilesMissing returns the files a question names by their Debian
-// name and their package ("zorpd's README.Debian", "the NEWS.Debian of
-// zorpd") that no path of the store holds as package/file: the package
-// has a folder (packagesWithoutFolder), and that file is not in it.
-func (p *pipeline) packageFilesMissing(ctx context.Context, s *State) []string {
-	q := s.question()
-	names := debianFileName.FindAllString(q, -1)
-	if len(names) == 0 {
-		return nil
-	}
-	var out []string
-	for _, w := range packagesOfDocuments(q) {
 		for _, n := range names {
 			f := w + "/" + strings.ToLower(n)
 			held, err := p.pathHolds(ctx, s, f)
 			if err != nil {
 				s.note("evaluate: could not check whether the files hold %q: %v", f, err)
-				return nil
+				return nil, nil
 			}
-			if !held && !slices.Contains(out, f) {
-				out = append(out, f)
+			if !held && !slices.Contains(noFile, f) {
+				noFile = append(noFile, f)
 			}
 		}
 	}
-	return out
+	return noFolder, noFile
 }
+
+// debianFileName finds a file a question names as Debian names it in
+// every package's folder that has one: README.Debian and NEWS.Debian.
+var debianFileName = regexp.MustCompile(`(?i)\b(readme|news)\.debian\b`)
 
 // pathHolds reports whether a hit's path or a file of the store holds the
 // name, as written or with its punctuation left out: a folder may be

@@ -99,8 +99,8 @@ func (p docPara) around(block []string, stems map[string]bool, n int) docPara {
 			best, bestScore = i, sc
 		}
 	}
-	to := min(p.to, max(p.from, best-n/2)+n)
-	return docPara{from: max(p.from, to-n), to: to, score: p.score}
+	from, to := lineWindow(best, p.from, p.to, n)
+	return docPara{from: from, to: to, score: p.score}
 }
 
 // docWindow cuts a declaration too long to quote (its doc the first doc

@@ -142,7 +142,8 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 	if s.Retrieval != RetrievalEmpty {
 		// The README or changelog of a package no file is of: whatever
 		// the hits say, they are another package's.
-		if pkgs := p.packagesWithoutFolder(ctx, &s); len(pkgs) > 0 {
+		pkgs, files := p.packageDocumentsMissing(ctx, &s)
+		if len(pkgs) > 0 {
 			s.Retrieval = RetrievalEmpty
 			s.Measured += "; no file is of the package " + strings.Join(pkgs, ", ")
 			return s, nil
@@ -150,7 +151,7 @@ func (p *pipeline) evaluate(ctx context.Context, s State) (State, error) {
 		// Nor is a file Debian names alike in every package ("zorpd's
 		// README.Debian") that the package's folder does not hold: its
 		// other files say nothing of what that file would.
-		if files := p.packageFilesMissing(ctx, &s); len(files) > 0 {
+		if len(files) > 0 {
 			s.Retrieval = RetrievalEmpty
 			s.Measured += "; no file is " + strings.Join(files, ", ")
 			return s, nil

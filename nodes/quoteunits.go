@@ -941,10 +941,8 @@ func codeWindow(lines []string, stems map[string]bool, asked *regexp.Regexp) []s
 		// and why ("Quills wider than 9 are refused", "the spool is not
 		// locked here, because …"); a window of lines that opens in it
 		// keeps its first line and drops the rest.
-		room := maxCodeLines - doc - 3 // the doc, the declaration's line, two "…"
-		from := max(doc+1, best-room/2)
-		to := min(len(lines), from+room)
-		from = max(doc+1, min(from, to-room))
+		// The cap less the doc, the declaration's line and two "…".
+		from, to := lineWindow(best, doc+1, len(lines), maxCodeLines-doc-3)
 		out := append([]string(nil), lines[:doc+1]...)
 		if from > doc+1 {
 			out = append(out, "\t…")
@@ -958,10 +956,7 @@ func codeWindow(lines []string, stems map[string]bool, asked *regexp.Regexp) []s
 	// The window takes what the cap leaves beside the first line and the
 	// two "…": about as much before the best line as after it, more after
 	// when the block starts near it.
-	span := maxCodeLines - 3
-	from := max(0, best-span/2)
-	to := min(len(lines), from+span)
-	from = max(0, min(from, to-span))
+	from, to := lineWindow(best, 0, len(lines), maxCodeLines-3)
 	if from == 1 {
 		from = 0 // no "…" for nothing left out
 	}
@@ -973,6 +968,14 @@ func codeWindow(lines []string, stems map[string]bool, asked *regexp.Regexp) []s
 		out = append(out, "\t…")
 	}
 	return out
+}
+
+// lineWindow is the window [from, to) of at most n lines of [lo, hi)
+// around line best: about as much before it as after, more after when it
+// is near lo, more before when it is near hi.
+func lineWindow(best, lo, hi, n int) (from, to int) {
+	to = min(hi, max(lo, best-n/2)+n)
+	return max(lo, to-n), to
 }
 
 // declaredName finds the name a Go-like declaration line declares: a
